@@ -1,0 +1,40 @@
+"""mafia_env: the social deduction game Mafia as a PettingZoo AEC environment.
+
+    import mafia_env
+    env = mafia_env.env(variant="sport", num_players=10)
+    env.reset(seed=7)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        ...
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mafia_env.aec import MafiaEnv
+from mafia_env.errors import ConfigError, IllegalActionError, MafiaError, RecordError
+from mafia_env.record import replay
+from mafia_env.variants import VARIANTS
+
+__version__ = "0.1.0"
+
+
+def env(variant: str = "sport", num_players: int | None = None, render_mode: str | None = None,
+        obs_mode: str = "vector", **knobs: Any) -> MafiaEnv:
+    """Return a Mafia AEC environment. Knobs override the variant file; unknown knob -> error.
+
+    The checks PettingZoo's wrappers make (order of calls, bounds, legal actions) are made
+    inside the environment, so `env()` costs no wrapper layers.
+    """
+    return MafiaEnv(variant, num_players, render_mode=render_mode, obs_mode=obs_mode, **knobs)
+
+
+def raw_env(variant: str = "sport", num_players: int | None = None,
+            render_mode: str | None = None, obs_mode: str = "vector", **knobs: Any) -> MafiaEnv:
+    """Return the environment without PettingZoo's wrappers (the same class as `env`)."""
+    return MafiaEnv(variant, num_players, render_mode=render_mode, obs_mode=obs_mode, **knobs)
+
+
+__all__ = ["VARIANTS", "ConfigError", "IllegalActionError", "MafiaEnv", "MafiaError",
+           "RecordError", "env", "raw_env", "replay"]

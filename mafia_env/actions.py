@@ -1,0 +1,125 @@
+"""Structured actions <-> one flat `Discrete` index, and legal-action masks.
+
+The flat space is a row of segments, one per `Act`: ``pass`` (1), ``nominate`` (n),
+``vote`` (n), ``night`` (n), ``claim_role`` (one per role of the variant), ``claim_check``
+(n red, then n black), ``accuse`` (n), ``vouch`` (n), then the variant's own acts
+(``vote_yes`` and ``vote_no`` where a car-crash vote exists). Targets are seats.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mafia_env.engine.game import Act, Game
+from mafia_env.engine.roles import Role
+from mafia_env.engine.rules import Rules
+from mafia_env.errors import IllegalActionError
+
+COLORS = ("red", "black")
+ACT_NAMES = {a: a.name.lower() for a in Act}
+TARGETED = frozenset({Act.NOMINATE, Act.VOTE, Act.NIGHT, Act.CLAIM_CHECK, Act.ACCUSE, Act.VOUCH})
+
+
+def variant_acts(rules: Rules) -> list[Act]:
+    """Return the acts of a variant's action space, in segment order."""
+    acts = [Act.PASS, Act.NOMINATE, Act.VOTE, Act.NIGHT, Act.CLAIM_ROLE, Act.CLAIM_CHECK,
+            Act.ACCUSE, Act.VOUCH]
+    if rules.tie == "revote_then_crash":
+        acts += [Act.VOTE_YES, Act.VOTE_NO]
+    return acts
+
+
+class ActionLayout:
+    """The flat action space of one (variant, table size)."""
+
+    def __init__(self, rules: Rules, n: int):
+        self.n = n
+        self.roles: tuple[Role, ...] = rules.roles_in_play()
+        self.acts = variant_acts(rules)
+        width = {Act.CLAIM_ROLE: len(self.roles), Act.CLAIM_CHECK: 2 * n}
+        self.offset: dict[Act, int] = {}
+        self.width: dict[Act, int] = {}
+        self.decoded: list[tuple[Act, int, int]] = []  # index -> (act, target, value)
+        for act in self.acts:
+            self.offset[act] = len(self.decoded)
+            self.width[act] = w = width.get(act, n if act in TARGETED else 1)
+            for i in range(w):
+                if act is Act.CLAIM_ROLE:
+                    self.decoded.append((act, -1, int(self.roles[i])))
+                elif act is Act.CLAIM_CHECK:
+                    self.decoded.append((act, i % n, i // n))
+                elif act in TARGETED:
+                    self.decoded.append((act, i, -1))
+                else:
+                    self.decoded.append((act, -1, -1))
+        self.size = len(self.decoded)
+        self._role_index = {r: i for i, r in enumerate(self.roles)}
+
+    def mask(self, game: Game) -> np.ndarray:
+        """Return the int8 mask (1 = legal) of the game's acting player."""
+        m = np.zeros(self.size, dtype=np.int8)
+        offset, n = self.offset, self.n
+        for act, targets in game.legal():
+            off = offset[act]
+            if targets is None:
+                m[off : off + self.width[act]] = 1
+            elif act is Act.CLAIM_CHECK:
+                m[[off + t for t in targets]] = 1
+                m[[off + n + t for t in targets]] = 1
+            else:
+                m[[off + t for t in targets]] = 1
+        return m
+
+    def encode(self, act: Act, target: int = -1, value: int = -1) -> int:
+        """Return the flat index of a structured action (0-based target, engine value)."""
+        off = self.offset[act]
+        if act is Act.CLAIM_ROLE:
+            return off + self._role_index[Role(value)]
+        if act is Act.CLAIM_CHECK:
+            return off + value * self.n + target
+        return off + target if act in TARGETED else off
+
+    def action_id(self, kind: str, target: int | None = None, value: str | None = None) -> int:
+        """Return the index of an action named as people name it (seats numbered from 1)."""
+        names = {ACT_NAMES[a]: a for a in self.acts}
+        act = names.get(kind)
+        if act is None:
+            raise IllegalActionError(
+                f"unknown action kind {kind!r}; this variant's kinds are: {', '.join(names)}"
+            )
+        if act in TARGETED:
+            if not isinstance(target, int) or isinstance(target, bool) or not (
+                1 <= target <= self.n
+            ):
+                raise IllegalActionError(
+                    f"action {kind!r} needs a target seat 1..{self.n}; got {target!r}"
+                )
+        elif target is not None:
+            raise IllegalActionError(f"action {kind!r} takes no target; got {target!r}")
+        seat = -1 if target is None else target - 1
+        if act is Act.CLAIM_ROLE:
+            allowed = [r.label for r in self.roles]
+            if value not in allowed:
+                raise IllegalActionError(
+                    f"claim_role needs a role of this variant ({', '.join(allowed)}); got {value!r}"
+                )
+            return self.encode(act, -1, int(Role[value.upper()]))
+        if act is Act.CLAIM_CHECK:
+            if value not in COLORS:
+                raise IllegalActionError(f"claim_check needs value 'red' or 'black'; got {value!r}")
+            return self.encode(act, seat, COLORS.index(value))
+        if value is not None:
+            raise IllegalActionError(f"action {kind!r} takes no value; got {value!r}")
+        return self.encode(act, seat)
+
+    def describe(self, index: int) -> str:
+        """Return an action in plain words, seats numbered from 1."""
+        if not 0 <= index < self.size:
+            raise IllegalActionError(f"action index {index} is outside 0..{self.size - 1}")
+        act, target, value = self.decoded[index]
+        name = ACT_NAMES[act]
+        if act is Act.CLAIM_ROLE:
+            return f"claim_role {Role(value).label}"
+        if act is Act.CLAIM_CHECK:
+            return f"claim_check {target + 1} {COLORS[value]}"
+        return f"{name} {target + 1}" if act in TARGETED else name

@@ -1,0 +1,295 @@
+"""The PettingZoo AEC environment over the rules engine.
+
+| | |
+|---|---|
+| Agents | ``player_1`` .. ``player_n`` (the seat numbers people see) |
+| Actions | ``Discrete(A)``: pass, nominate, vote, night, claim_role, claim_check, accuse, vouch, and the variant's own acts (see `mafia_env.actions`) |
+| Observations | ``Dict(observation=Box(float32, (D,)), action_mask=Box(int8, (A,)))`` |
+
+The adapter asks the engine who acts, what is legal and what each agent saw; it knows no rule.
+Eliminated players stay in ``agents`` (they are never selected after their last word), and
+when the game ends every agent gets its team's reward: +1 win, -1 loss, 0 draw. A game that
+reaches the day limit is truncated as a draw. The mask of an agent that is not acting is all
+zeros. Illegal actions raise `IllegalActionError` unless knob ``illegal_action`` says
+``foul`` (a foul, then the turn's default action) or ``terminate`` (the game ends, -1 to the
+offender, 0 to the others).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from mafia_env.actions import ActionLayout
+from mafia_env.engine.events import OUTCOME_NAMES, Outcome
+from mafia_env.engine.game import Game
+from mafia_env.engine.rules import Rules, parse_roles
+from mafia_env.errors import ConfigError, IllegalActionError, MafiaError
+from mafia_env.narrate import narrate
+from mafia_env.observe import PHASES, VectorObserver
+from mafia_env.variants import get_variant
+
+OBS_MODES = ("vector",)
+RENDER_MODES = ("ansi", "human")
+TEAM_OF_OUTCOME = {Outcome.TOWN: 0, Outcome.MAFIA: 1, Outcome.MANIAC: 2}
+
+
+class MafiaEnv(AECEnv):
+    """Mafia as a PettingZoo AEC environment: one variant, one table size."""
+
+    metadata = {"name": "mafia_v0", "render_modes": list(RENDER_MODES),
+                "is_parallelizable": False}
+
+    def __init__(self, variant: str | Rules = "sport", num_players: int | None = None,
+                 render_mode: str | None = None, obs_mode: str = "vector", **knobs: Any):
+        super().__init__()
+        base = variant if isinstance(variant, Rules) else get_variant(variant)
+        roles = knobs.pop("roles", None)
+        self.rules = rules = base.with_knobs(**knobs)
+        self.knobs = dict(knobs)
+        n = rules.default_players if num_players is None else num_players
+        rules.check_players(n)
+        rules.role_counts(n)  # checks mafia_count against the table
+        self.deal = None if roles is None else parse_roles(roles, rules, n)
+        if obs_mode not in OBS_MODES:
+            raise ConfigError(f"unknown obs_mode {obs_mode!r}; obs modes are: {', '.join(OBS_MODES)}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ConfigError(
+                f"unknown render_mode {render_mode!r}; render modes are: None, "
+                + ", ".join(RENDER_MODES)
+            )
+        self.n = n
+        self.render_mode = render_mode
+        self.obs_mode = obs_mode
+        self.possible_agents = [f"player_{i + 1}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.layout = ActionLayout(rules, n)
+        self.observer = VectorObserver(rules, n)
+        self.obs_layout = self.observer.layout
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, np.inf, (self.obs_layout.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.layout.size,), np.int8),
+        })
+        act_space = spaces.Discrete(self.layout.size)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
+        self.game: Game | None = None
+        self.seed: int | None = None
+        self._rng: random.Random | None = None
+        self._mask: np.ndarray | None = None
+        self._printed = 0
+
+    # ------------------------------------------------------------ PettingZoo API
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        elif self._rng is None:
+            self._rng = random.Random()
+        self._new_game(self._rng.getrandbits(63))
+
+    def _new_game(self, game_seed: int) -> None:
+        self.seed = game_seed
+        self.game = game = Game(self.rules, self.n, game_seed, self.deal)
+        self.observer.reset(game)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._mask = None
+        self._printed = 0
+        self.agent_selection = self.possible_agents[game.actor]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self._require_game()
+        seat = self._seat_of(agent)
+        obs = self.observer.observe(game, seat)
+        if seat == game.actor:
+            mask = self._legal_mask().copy()
+        else:
+            mask = np.zeros(self.layout.size, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        game = self._require_game()
+        if not self.agents:
+            raise MafiaError("the game is over and every agent has been stepped; call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        index = self._check_index(agent, action)
+        mask = self._legal_mask()
+        self._mask = None
+        if index is not None and mask[index]:
+            game.apply(*self.layout.decoded[index])
+        else:
+            self._illegal(agent, action, mask)
+        self._cumulative_rewards[agent] = 0.0
+        if game.over:
+            self._end_game()
+        else:
+            self.agent_selection = self.possible_agents[game.actor]
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        lines = narrate(self._require_game().events)
+        if self.render_mode == "ansi":
+            return "\n".join(lines)
+        for line in lines[self._printed :]:
+            print(line)
+        self._printed = len(lines)
+        return None
+
+    def close(self) -> None:
+        pass
+
+    # --------------------------------------------------------- inspection hooks
+
+    @property
+    def roles(self) -> dict[str, str]:
+        """Every agent's role name (for tests, evaluation and the table; never in obs)."""
+        game = self._require_game()
+        return {a: game.roles[i].label for i, a in enumerate(self.possible_agents)}
+
+    @property
+    def alive(self) -> list[str]:
+        game = self._require_game()
+        return [self.possible_agents[s] for s in game.alive_seats]
+
+    @property
+    def day(self) -> int:
+        return self._require_game().day
+
+    @property
+    def phase(self) -> str:
+        """The kind of the current turn ("speech", "vote", "mafia_kill", ...) or "over"."""
+        turn = self._require_game().turn
+        return PHASES[-1] if turn is None else PHASES[turn]
+
+    @property
+    def winner(self) -> str | None:
+        """"town", "mafia", "maniac" or "draw" once the game is over, else None."""
+        w = self._require_game().winner
+        return None if w is None else OUTCOME_NAMES[w]
+
+    def action_id(self, kind: str, target: int | None = None, value: str | None = None) -> int:
+        """Return the index of an action: ``action_id("nominate", 3)``, ``("claim_role", value="sheriff")``."""
+        return self.layout.action_id(kind, target, value)
+
+    def describe_action(self, index: int) -> str:
+        """Return an action index in words: "nominate 3", "claim_check 4 black"."""
+        return self.layout.describe(int(index))
+
+    def legal_actions(self) -> list[int]:
+        """Return the acting agent's legal action indices."""
+        return np.flatnonzero(self._legal_mask()).tolist()
+
+    def foul(self, agent: str) -> None:
+        """Give `agent` a foul, as a moderator calls it (SPORT-F1, ONLINE-F1)."""
+        game = self._require_game()
+        if game.over:
+            raise MafiaError("the game is over: no more fouls")
+        game.foul(self._seat_of(agent))
+        self._mask = None
+        if game.over:
+            self._end_game()
+        else:
+            self.agent_selection = self.possible_agents[game.actor]
+
+    def record(self) -> dict[str, Any]:
+        """Return the game so far as JSON-ready data that `mafia_env.replay` plays back."""
+        from mafia_env.record import make_record
+
+        return make_record(self)
+
+    # ---------------------------------------------------------------- internals
+
+    def _require_game(self) -> Game:
+        if self.game is None:
+            raise MafiaError("the environment has no game yet; call reset() first")
+        return self.game
+
+    def _seat_of(self, agent: str) -> int:
+        try:
+            return self._seat[agent]
+        except (KeyError, TypeError):
+            raise MafiaError(
+                f"unknown agent {agent!r}; agents are player_1 .. player_{self.n}"
+            ) from None
+
+    def _legal_mask(self) -> np.ndarray:
+        if self._mask is None:
+            self._mask = self.layout.mask(self.game)
+        return self._mask
+
+    def _check_index(self, agent: str, action: Any) -> int | None:
+        if action is None:
+            raise IllegalActionError(
+                f"{agent} stepped None, but {agent} is acting ({self.phase}); None is only "
+                "for agents whose game is over"
+            )
+        if isinstance(action, bool | float) or not isinstance(action, int | np.integer):
+            if not (isinstance(action, np.ndarray) and action.shape == ()
+                    and np.issubdtype(action.dtype, np.integer)):
+                raise IllegalActionError(
+                    f"{agent}'s action must be an integer index 0..{self.layout.size - 1}; "
+                    f"got {action!r}"
+                )
+        index = int(action)
+        return index if 0 <= index < self.layout.size else None
+
+    def _illegal(self, agent: str, action: Any, mask: np.ndarray) -> None:
+        game = self.game
+        seat = self._seat[agent]
+        mode = self.rules.illegal_action
+        if mode == "foul":  # COMMON-7: a foul, then the turn's default action
+            game.foul(seat)
+            if not game.over and game.actor == seat:
+                game.apply(*game.default_action())
+        elif mode == "terminate":
+            game.terminate(seat)
+        else:
+            legal = ", ".join(f"{i} ({self.layout.describe(i)})" for i in np.flatnonzero(mask))
+            what = (f"{action} ({self.layout.describe(int(action))})"
+                    if 0 <= int(action) < self.layout.size
+                    else f"{action} (outside 0..{self.layout.size - 1})")
+            raise IllegalActionError(
+                f"{agent} cannot take action {what} now (phase {self.phase}, day {game.day}); "
+                f"legal actions: {legal}"
+            )
+
+    def _end_game(self) -> None:
+        game = self.game
+        if game.offender >= 0:  # PettingZoo's convention for an illegal move
+            rewards = [0.0] * self.n
+            rewards[game.offender] = -1.0
+        elif game.winner is Outcome.DRAW:
+            rewards = [0.0] * self.n
+        else:
+            win = TEAM_OF_OUTCOME[game.winner]
+            rewards = [1.0 if t == win else -1.0 for t in game.teams]
+        for agent, r in zip(self.possible_agents, rewards, strict=True):
+            self.rewards[agent] = r
+            if game.truncated:
+                self.truncations[agent] = True
+            else:
+                self.terminations[agent] = True
+        self._accumulate_rewards()
+        self.agent_selection = self.agents[0]
+

@@ -1,0 +1,234 @@
+"""Rule sets: the knobs every variant sets, typed and validated.
+
+A variant is a `Rules` value: its name, the table sizes it supports, a role table for each
+size, and one value for every knob in `KNOBS`. Variant files (``mafia_env/variants/*.yaml``)
+say for each knob whether the value comes from the source document or is our default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from mafia_env.engine.roles import ROLE_NAMES, Role, Team, role_from_name
+from mafia_env.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Knob:
+    """A rule knob: its type, the values it allows, the rule it implements."""
+
+    kind: type
+    rule: str
+    doc: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    nullable: bool = False
+
+    def check(self, name: str, value: Any) -> Any:
+        """Return `value` if this knob allows it, else raise a ConfigError naming what is allowed."""
+        if value is None and self.nullable:
+            return None
+        if self.choices:
+            if value not in self.choices:
+                raise ConfigError(
+                    f"knob {name!r} must be one of {', '.join(map(repr, self.choices))}; "
+                    f"got {value!r}"
+                )
+            return value
+        if self.kind is bool:
+            if not isinstance(value, bool):
+                raise ConfigError(f"knob {name!r} must be true or false; got {value!r}")
+            return value
+        if self.kind is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConfigError(f"knob {name!r} must be an integer; got {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise ConfigError(f"knob {name!r} must be >= {self.minimum}; got {value}")
+            return value
+        raise AssertionError(f"knob {name!r} has no checker")  # pragma: no cover
+
+
+KNOBS: dict[str, Knob] = {
+    "zero_night": Knob(bool, "COMMON-3", "open with a zero night on which the mafia meet"),
+    "speech_acts": Knob(int, "COMMON-5", "speech acts allowed in one speech (K)", minimum=1),
+    "claims": Knob(bool, "COMMON-5", "speeches may claim roles and checks, accuse and vouch"),
+    "nominations": Knob(
+        str, "SPORT-D3", "when players are nominated", choices=("speech", "round", "none")
+    ),
+    "self_nomination": Knob(bool, "SPORT-D1", "a speaker may nominate himself"),
+    "self_vote": Knob(bool, "SPORT-D1", "a voter may vote for himself"),
+    "nominees_vote": Knob(bool, "CLUB-E3", "nominees take part in the vote"),
+    "silent_vote": Knob(
+        str,
+        "SPORT-D3",
+        "where the vote of a player who does not vote goes",
+        choices=("last_nominee", "abstain"),
+    ),
+    "single_nominee": Knob(
+        str,
+        "SPORT-D4",
+        "what a lone nominee faces: an ordinary vote, no vote on day 1, or a strict majority "
+        "of the other players' votes",
+        choices=("vote", "skip_day1", "strict_majority"),
+    ),
+    "tie": Knob(
+        str,
+        "SPORT-D3",
+        "what a tied vote leads to",
+        choices=("revote_then_crash", "revote_then_all_leave", "revote_then_none", "none", "random"),
+    ),
+    "tie_speeches": Knob(bool, "SPORT-D3", "tied players speak again before the re-vote"),
+    "last_word_vote": Knob(bool, "SPORT-D3", "a player voted out gets a last word"),
+    "last_word_night": Knob(bool, "SPORT-M1", "a player killed at night gets a last word"),
+    "reveal_on_death": Knob(
+        str,
+        "COMMON-2",
+        "whose role the moderator reveals when they leave",
+        choices=("none", "all", "maniac"),
+    ),
+    "mafia_target_team": Knob(bool, "SPORT-N1", "the mafia may shoot one of their own"),
+    "don_check": Knob(bool, "SPORT-N2", "the don checks one player a night: sheriff or not"),
+    "sheriff_check": Knob(bool, "SPORT-N2", "the sheriff checks one player a night: black or not"),
+    "check_skip": Knob(bool, "SPORT-N2", "a check may be skipped"),
+    "fouls_mute": Knob(
+        int, "SPORT-F1", "fouls that take away the next day speech (0: never)", minimum=0
+    ),
+    "fouls_remove": Knob(int, "SPORT-F1", "fouls that remove a player (0: never)", minimum=0),
+    "illegal_action": Knob(
+        str,
+        "COMMON-7",
+        "what an action outside the mask does",
+        choices=("raise", "foul", "terminate"),
+    ),
+    "max_days": Knob(
+        int, "COMMON-4", "day limit; the game is truncated as a draw after it (null: 3n)",
+        minimum=1, nullable=True,
+    ),
+    "mafia_count": Knob(
+        int, "MINIMAL", "number of mafia-team players (null: the role table's)",
+        minimum=1, nullable=True,
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A variant: table sizes, role tables, and every knob's value."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    role_tables: dict[int, dict[Role, int]]
+    zero_night: bool
+    speech_acts: int
+    claims: bool
+    nominations: str
+    self_nomination: bool
+    self_vote: bool
+    nominees_vote: bool
+    silent_vote: str
+    single_nominee: str
+    tie: str
+    tie_speeches: bool
+    last_word_vote: bool
+    last_word_night: bool
+    reveal_on_death: str
+    mafia_target_team: bool
+    don_check: bool
+    sheriff_check: bool
+    check_skip: bool
+    fouls_mute: int
+    fouls_remove: int
+    illegal_action: str
+    max_days: int | None
+    mafia_count: int | None
+    defaults: frozenset[str] = field(default=frozenset(), compare=False)
+
+    def with_knobs(self, **knobs: Any) -> Rules:
+        """Return these rules with some knobs overridden; an unknown knob is an error."""
+        for name, value in knobs.items():
+            if name not in KNOBS:
+                raise ConfigError(
+                    f"unknown knob {name!r} for variant {self.name!r}; "
+                    f"knobs are: {', '.join(sorted(KNOBS))}"
+                )
+            KNOBS[name].check(name, value)
+        return replace(self, **knobs) if knobs else self
+
+    def knob_values(self) -> dict[str, Any]:
+        """Return every knob's value, by name."""
+        return {name: getattr(self, name) for name in KNOBS}
+
+    def check_players(self, n: int) -> None:
+        """Raise a ConfigError unless this variant supports a table of `n` players."""
+        if isinstance(n, bool) or not isinstance(n, int) or not (
+            self.min_players <= n <= self.max_players
+        ):
+            raise ConfigError(
+                f"variant {self.name!r} supports {self.min_players} to {self.max_players} "
+                f"players; got num_players={n!r}"
+            )
+
+    def role_counts(self, n: int) -> dict[Role, int]:
+        """Return the role table for `n` players, with `mafia_count` applied."""
+        self.check_players(n)
+        counts = dict(self.role_tables[n])
+        if self.mafia_count is not None:
+            black = sum(c for r, c in counts.items() if r.team is Team.MAFIA)
+            if self.mafia_count * 2 >= n:
+                raise ConfigError(
+                    f"mafia_count={self.mafia_count} is too many for {n} players: the mafia "
+                    f"would win before the game starts (at most {(n - 1) // 2})"
+                )
+            dons = counts.get(Role.DON, 0)
+            counts[Role.MAFIA] = self.mafia_count - dons
+            counts[Role.CIVILIAN] = counts.get(Role.CIVILIAN, 0) + black - self.mafia_count
+            if counts[Role.MAFIA] < 0 or counts[Role.CIVILIAN] < 0:
+                raise ConfigError(
+                    f"mafia_count={self.mafia_count} does not fit the {n}-player table "
+                    f"of {self.name!r}"
+                )
+        return {r: c for r, c in counts.items() if c}
+
+    def roles_in_play(self) -> tuple[Role, ...]:
+        """Return every role some table of this variant deals, in Role order."""
+        present = {r for table in self.role_tables.values() for r in table if table[r]}
+        return tuple(r for r in Role if r in present)
+
+    def day_limit(self, n: int) -> int:
+        """Return the last day a game of `n` players may reach before it is truncated."""
+        return self.max_days if self.max_days is not None else 3 * n
+
+
+RULE_FIELDS = {f.name for f in fields(Rules)}
+assert set(KNOBS) <= RULE_FIELDS, set(KNOBS) - RULE_FIELDS
+
+
+def parse_roles(spec: Any, rules: Rules, n: int) -> list[Role]:
+    """Check a `roles=[...]` deal against the variant's table for `n`; return it as Roles."""
+    expected = rules.role_counts(n)
+    allowed = ", ".join(f"{c} {r.label}" for r, c in sorted(expected.items()))
+    if not isinstance(spec, list | tuple) or len(spec) != n:
+        raise ConfigError(
+            f"roles must be a list of {n} role names, one per seat (the {n}-player table of "
+            f"{rules.name!r} is {allowed}); got {spec!r}"
+        )
+    try:
+        deal = [r if isinstance(r, Role) else role_from_name(r) for r in spec]
+    except ValueError as e:
+        raise ConfigError(f"bad roles list: {e}") from None
+    counts: dict[Role, int] = {}
+    for r in deal:
+        counts[r] = counts.get(r, 0) + 1
+    if counts != expected:
+        got = ", ".join(f"{c} {r.label}" for r, c in sorted(counts.items()))
+        raise ConfigError(
+            f"roles list deals {got}, but the {n}-player table of {rules.name!r} is {allowed}"
+        )
+    return deal
+
+
+__all__ = ["KNOBS", "ROLE_NAMES", "Knob", "Rules", "parse_roles"]

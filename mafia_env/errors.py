@@ -1,0 +1,19 @@
+"""Errors raised on bad input: each message says what was wrong and what is allowed."""
+
+from __future__ import annotations
+
+
+class MafiaError(ValueError):
+    """Base class of every error this package raises on bad input."""
+
+
+class ConfigError(MafiaError):
+    """A variant file, a knob, a role table or a run config is invalid."""
+
+
+class IllegalActionError(MafiaError):
+    """An agent chose an action outside its mask, or acted out of turn."""
+
+
+class RecordError(MafiaError):
+    """A game record is corrupt or does not match the variant it names."""

@@ -1,0 +1,199 @@
+"""Encoders of an agent's view.
+
+`VectorObserver` keeps one float32 row of private facts per seat and one row of public facts,
+both updated from the game's events as they happen (never by replaying history). An agent's
+observation is its private row followed by the public row, plus a few live facts (whose turn,
+what kind of turn) written at observation time. `ObsLayout.views(vector)` gives named,
+reshaped views into an observation, in the manner of OpenSpiel's observer "pieces".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mafia_env.engine.events import Ev
+from mafia_env.engine.game import NIGHT_TURNS, SPEECH_TURNS, Game, Turn
+from mafia_env.engine.rules import Rules
+
+PHASES = [t.name.lower() for t in Turn] + ["night", "over"]
+NIGHT_PHASE = len(Turn)
+OVER_PHASE = len(Turn) + 1
+
+
+class ObsLayout:
+    """Names, shapes and offsets of the pieces of a vector observation."""
+
+    def __init__(self, rules: Rules, n: int):
+        r = len(rules.roles_in_play())
+        t = len(Turn)
+        self.private = [
+            ("seat", (n,)),  # own seat, one-hot
+            ("role", (r,)),  # own role, one-hot
+            ("known_roles", (n, r)),  # roles this agent knows privately (teammates)
+            ("checks", (n, 2)),  # own check results: [yes, no]
+            ("my_turn", (t,)),  # the kind of turn this agent is taking now, one-hot
+        ]
+        self.public = [
+            ("phase", (len(PHASES),)),  # the kind of public turn, "night" or "over"
+            ("day", (1,)),  # day / day limit
+            ("speaker", (n,)),  # who is taking the current public turn
+            ("acts_left", (1,)),  # speech acts left in the current speech / K
+            ("alive", (n,)),
+            ("eliminated", (n, 3)),  # how each player left: vote, night, foul
+            ("fouls", (n,)),  # fouls / 4
+            ("revealed", (n, r)),  # roles shown to the table
+            ("nominees", (n,)),  # today's nominees: position in nomination order / n
+            ("candidates", (n,)),  # who the current or last vote is over
+            ("votes", (n, n)),  # today's ballots: voter -> candidate
+            ("votes_before", (n, n)),  # ballots of earlier days, counted
+            ("crash", (n, 2)),  # car-crash ballots today: [yes, no]
+            ("nominations", (n, n)),  # nominator -> nominee, every day, counted
+            ("claimed_role", (n, r)),  # each player's latest role claim
+            ("claimed_check", (n, n, 2)),  # claimer -> target: [red, black]
+            ("accused", (n, n)),  # accuser -> target
+            ("vouched", (n, n)),  # voucher -> target
+        ]
+        self.offsets: dict[str, tuple[int, tuple[int, ...]]] = {}
+        pos = 0
+        for name, shape in self.private + self.public:
+            self.offsets[name] = (pos, shape)
+            pos += int(np.prod(shape))
+        self.private_size = sum(int(np.prod(s)) for _, s in self.private)
+        self.size = pos
+
+    def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """Return named views into `vector` (no copies): ``views(obs)["alive"]``."""
+        out = {}
+        for name, (off, shape) in self.offsets.items():
+            out[name] = vector[off : off + int(np.prod(shape))].reshape(shape)
+        return out
+
+    def index(self, name: str) -> int:
+        """Return the flat offset of a piece."""
+        return self.offsets[name][0]
+
+
+class VectorObserver:
+    """Keeps every seat's observation up to date from the game's events."""
+
+    def __init__(self, rules: Rules, n: int):
+        self.layout = layout = ObsLayout(rules, n)
+        self.n = n
+        self.rules = rules
+        self.role_index = {role: i for i, role in enumerate(rules.roles_in_play())}
+        self.priv = np.zeros((n, layout.private_size), dtype=np.float32)
+        self.pub = np.zeros(layout.size - layout.private_size, dtype=np.float32)
+        self.priv_views = [self._private_views(i) for i in range(n)]
+        self.pub_views = self._public_views()
+        self.cursor = 0
+        self._nominee_count = 0
+        self._day_limit = 1.0
+        self._phase = layout.index("phase")
+        self._my_turn = layout.index("my_turn")
+        self._speaker = layout.index("speaker")
+        self._acts_left = layout.index("acts_left")
+
+    def _private_views(self, seat: int) -> dict[str, np.ndarray]:
+        out, pos = {}, 0
+        for name, shape in self.layout.private:
+            size = int(np.prod(shape))
+            out[name] = self.priv[seat, pos : pos + size].reshape(shape)
+            pos += size
+        return out
+
+    def _public_views(self) -> dict[str, np.ndarray]:
+        out, pos = {}, 0
+        for name, shape in self.layout.public:
+            size = int(np.prod(shape))
+            out[name] = self.pub[pos : pos + size].reshape(shape)
+            pos += size
+        return out
+
+    def reset(self, game: Game) -> None:
+        """Start encoding a new game."""
+        self.priv[:] = 0
+        self.pub[:] = 0
+        self.cursor = 0
+        self._day_limit = float(game.rules.day_limit(game.n))
+        self.pub_views["alive"][:] = 1
+        for s in range(self.n):
+            self.priv_views[s]["seat"][s] = 1
+        self.update(game)
+
+    def update(self, game: Game) -> None:
+        """Fold the events the game logged since the last update into the rows."""
+        events = game.events
+        pub, ri = self.pub_views, self.role_index
+        for kind, actor, target, value, seen_by in events[self.cursor :]:
+            if kind == Ev.CLAIM_ROLE:
+                row = pub["claimed_role"][actor]
+                row[:] = 0
+                row[ri[value]] = 1
+            elif kind == Ev.CLAIM_CHECK:
+                pub["claimed_check"][actor, target, value] = 1
+            elif kind == Ev.ACCUSE:
+                pub["accused"][actor, target] = 1
+            elif kind == Ev.VOUCH:
+                pub["vouched"][actor, target] = 1
+            elif kind == Ev.NOMINATE:
+                self._nominee_count += 1
+                pub["nominees"][target] = self._nominee_count / self.n
+                pub["nominations"][actor, target] += 1
+            elif kind == Ev.BALLOT:
+                if target >= 0:
+                    pub["votes"][actor, target] += 1
+            elif kind == Ev.VOTING or kind == Ev.CRASH:
+                cands = pub["candidates"]
+                cands[:] = 0
+                for s in range(self.n):
+                    if value >> s & 1:
+                        cands[s] = 1
+            elif kind == Ev.CRASH_BALLOT:
+                pub["crash"][actor, 0 if value else 1] = 1
+            elif kind == Ev.ELIMINATED:
+                pub["alive"][target] = 0
+                pub["eliminated"][target, value] = 1
+            elif kind == Ev.DAY:
+                pub["day"][0] = value / self._day_limit
+                pub["votes_before"] += pub["votes"]
+                pub["votes"][:] = 0
+                pub["crash"][:] = 0
+                pub["nominees"][:] = 0
+                pub["candidates"][:] = 0
+                self._nominee_count = 0
+            elif kind == Ev.FOUL:
+                pub["fouls"][target] = value / 4.0
+            elif kind == Ev.REVEAL:
+                pub["revealed"][target, ri[value]] = 1
+            elif kind == Ev.ROLE:
+                v = self.priv_views[actor]
+                v["role"][ri[value]] = 1
+                v["known_roles"][actor, ri[value]] = 1
+            elif kind == Ev.TEAMMATE:
+                self.priv_views[actor]["known_roles"][target, ri[value]] = 1
+            elif kind == Ev.CHECK:
+                self.priv_views[actor]["checks"][target, 0 if value else 1] = 1
+        self.cursor = len(events)
+
+    def observe(self, game: Game, seat: int) -> np.ndarray:
+        """Return `seat`'s observation as a new float32 vector."""
+        if self.cursor != len(game.events):
+            self.update(game)
+        out = np.concatenate((self.priv[seat], self.pub))
+        turn = game.turn
+        if turn is None:
+            out[self._phase + OVER_PHASE] = 1
+            return out
+        if seat == game.actor:
+            out[self._my_turn + turn] = 1
+        if turn in NIGHT_TURNS:  # who acts at night is nobody else's business
+            out[self._phase + NIGHT_PHASE] = 1
+            return out
+        out[self._phase + turn] = 1
+        out[self._speaker + game.actor] = 1
+        if turn in SPEECH_TURNS:
+            out[self._acts_left] = game.acts_left / game.rules.speech_acts
+        return out
+
+
+__all__ = ["PHASES", "ObsLayout", "VectorObserver"]
