@@ -1,11 +1,11 @@
 """mafia_env: the social deduction game Mafia as a PettingZoo AEC environment.
 
-    import mafia_env
-    env = mafia_env.env(variant="sport", num_players=10)
-    env.reset(seed=7)
-    for agent in env.agent_iter():
-        obs, reward, termination, truncation, info = env.last()
-        ...
+import mafia_env
+env = mafia_env.env(variant="sport", num_players=10)
+env.reset(seed=7)
+for agent in env.agent_iter():
+    obs, reward, termination, truncation, info = env.last()
+    ...
 """
 
 from __future__ import annotations
@@ -20,8 +20,13 @@ from mafia_env.variants import VARIANTS
 __version__ = "0.1.0"
 
 
-def env(variant: str = "sport", num_players: int | None = None, render_mode: str | None = None,
-        obs_mode: str = "vector", **knobs: Any) -> MafiaEnv:
+def env(
+    variant: str = "sport",
+    num_players: int | None = None,
+    render_mode: str | None = None,
+    obs_mode: str = "vector",
+    **knobs: Any,
+) -> MafiaEnv:
     """Return a Mafia AEC environment. Knobs override the variant file; unknown knob -> error.
 
     The checks PettingZoo's wrappers make (order of calls, bounds, legal actions) are made
@@ -30,11 +35,25 @@ def env(variant: str = "sport", num_players: int | None = None, render_mode: str
     return MafiaEnv(variant, num_players, render_mode=render_mode, obs_mode=obs_mode, **knobs)
 
 
-def raw_env(variant: str = "sport", num_players: int | None = None,
-            render_mode: str | None = None, obs_mode: str = "vector", **knobs: Any) -> MafiaEnv:
+def raw_env(
+    variant: str = "sport",
+    num_players: int | None = None,
+    render_mode: str | None = None,
+    obs_mode: str = "vector",
+    **knobs: Any,
+) -> MafiaEnv:
     """Return the environment without PettingZoo's wrappers (the same class as `env`)."""
     return MafiaEnv(variant, num_players, render_mode=render_mode, obs_mode=obs_mode, **knobs)
 
 
-__all__ = ["VARIANTS", "ConfigError", "IllegalActionError", "MafiaEnv", "MafiaError",
-           "RecordError", "env", "raw_env", "replay"]
+__all__ = [
+    "VARIANTS",
+    "ConfigError",
+    "IllegalActionError",
+    "MafiaEnv",
+    "MafiaError",
+    "RecordError",
+    "env",
+    "raw_env",
+    "replay",
+]

@@ -22,8 +22,16 @@ TARGETED = frozenset({Act.NOMINATE, Act.VOTE, Act.NIGHT, Act.CLAIM_CHECK, Act.AC
 
 def variant_acts(rules: Rules) -> list[Act]:
     """Return the acts of a variant's action space, in segment order."""
-    acts = [Act.PASS, Act.NOMINATE, Act.VOTE, Act.NIGHT, Act.CLAIM_ROLE, Act.CLAIM_CHECK,
-            Act.ACCUSE, Act.VOUCH]
+    acts = [
+        Act.PASS,
+        Act.NOMINATE,
+        Act.VOTE,
+        Act.NIGHT,
+        Act.CLAIM_ROLE,
+        Act.CLAIM_CHECK,
+        Act.ACCUSE,
+        Act.VOUCH,
+    ]
     if rules.tie == "revote_then_crash":
         acts += [Act.VOTE_YES, Act.VOTE_NO]
     return acts
@@ -88,8 +96,10 @@ class ActionLayout:
                 f"unknown action kind {kind!r}; this variant's kinds are: {', '.join(names)}"
             )
         if act in TARGETED:
-            if not isinstance(target, int) or isinstance(target, bool) or not (
-                1 <= target <= self.n
+            if (
+                not isinstance(target, int)
+                or isinstance(target, bool)
+                or not (1 <= target <= self.n)
             ):
                 raise IllegalActionError(
                     f"action {kind!r} needs a target seat 1..{self.n}; got {target!r}"

@@ -3,7 +3,7 @@
 | | |
 |---|---|
 | Agents | ``player_1`` .. ``player_n`` (the seat numbers people see) |
-| Actions | ``Discrete(A)``: pass, nominate, vote, night, claim_role, claim_check, accuse, vouch, and the variant's own acts (see `mafia_env.actions`) |
+| Actions | ``Discrete(A)``: the segments of `mafia_env.actions` |
 | Observations | ``Dict(observation=Box(float32, (D,)), action_mask=Box(int8, (A,)))`` |
 
 The adapter asks the engine who acts, what is legal and what each agent saw; it knows no rule.
@@ -18,7 +18,7 @@ offender, 0 to the others).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -41,11 +41,20 @@ TEAM_OF_OUTCOME = {Outcome.TOWN: 0, Outcome.MAFIA: 1, Outcome.MANIAC: 2}
 class MafiaEnv(AECEnv):
     """Mafia as a PettingZoo AEC environment: one variant, one table size."""
 
-    metadata = {"name": "mafia_v0", "render_modes": list(RENDER_MODES),
-                "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "mafia_v0",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, variant: str | Rules = "sport", num_players: int | None = None,
-                 render_mode: str | None = None, obs_mode: str = "vector", **knobs: Any):
+    def __init__(
+        self,
+        variant: str | Rules = "sport",
+        num_players: int | None = None,
+        render_mode: str | None = None,
+        obs_mode: str = "vector",
+        **knobs: Any,
+    ):
         super().__init__()
         base = variant if isinstance(variant, Rules) else get_variant(variant)
         roles = knobs.pop("roles", None)
@@ -56,7 +65,9 @@ class MafiaEnv(AECEnv):
         rules.role_counts(n)  # checks mafia_count against the table
         self.deal = None if roles is None else parse_roles(roles, rules, n)
         if obs_mode not in OBS_MODES:
-            raise ConfigError(f"unknown obs_mode {obs_mode!r}; obs modes are: {', '.join(OBS_MODES)}")
+            raise ConfigError(
+                f"unknown obs_mode {obs_mode!r}; obs modes are: {', '.join(OBS_MODES)}"
+            )
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ConfigError(
                 f"unknown render_mode {render_mode!r}; render modes are: None, "
@@ -70,10 +81,12 @@ class MafiaEnv(AECEnv):
         self.layout = ActionLayout(rules, n)
         self.observer = VectorObserver(rules, n)
         self.obs_layout = self.observer.layout
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, np.inf, (self.obs_layout.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.layout.size,), np.int8),
-        })
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, np.inf, (self.obs_layout.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.layout.size,), np.int8),
+            }
+        )
         act_space = spaces.Discrete(self.layout.size)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
@@ -184,12 +197,12 @@ class MafiaEnv(AECEnv):
 
     @property
     def winner(self) -> str | None:
-        """"town", "mafia", "maniac" or "draw" once the game is over, else None."""
+        """ "town", "mafia", "maniac" or "draw" once the game is over, else None."""
         w = self._require_game().winner
         return None if w is None else OUTCOME_NAMES[w]
 
     def action_id(self, kind: str, target: int | None = None, value: str | None = None) -> int:
-        """Return the index of an action: ``action_id("nominate", 3)``, ``("claim_role", value="sheriff")``."""
+        """Return an index: ``action_id("nominate", 3)``, ``("claim_role", value="don")``."""
         return self.layout.action_id(kind, target, value)
 
     def describe_action(self, index: int) -> str:
@@ -244,13 +257,17 @@ class MafiaEnv(AECEnv):
                 f"{agent} stepped None, but {agent} is acting ({self.phase}); None is only "
                 "for agents whose game is over"
             )
-        if isinstance(action, bool | float) or not isinstance(action, int | np.integer):
-            if not (isinstance(action, np.ndarray) and action.shape == ()
-                    and np.issubdtype(action.dtype, np.integer)):
-                raise IllegalActionError(
-                    f"{agent}'s action must be an integer index 0..{self.layout.size - 1}; "
-                    f"got {action!r}"
-                )
+        is_int = isinstance(action, int | np.integer) and not isinstance(action, bool)
+        is_int = is_int or (
+            isinstance(action, np.ndarray)
+            and action.shape == ()
+            and np.issubdtype(action.dtype, np.integer)
+        )
+        if not is_int:
+            raise IllegalActionError(
+                f"{agent}'s action must be an integer index 0..{self.layout.size - 1}; "
+                f"got {action!r}"
+            )
         index = int(action)
         return index if 0 <= index < self.layout.size else None
 
@@ -266,9 +283,11 @@ class MafiaEnv(AECEnv):
             game.terminate(seat)
         else:
             legal = ", ".join(f"{i} ({self.layout.describe(i)})" for i in np.flatnonzero(mask))
-            what = (f"{action} ({self.layout.describe(int(action))})"
-                    if 0 <= int(action) < self.layout.size
-                    else f"{action} (outside 0..{self.layout.size - 1})")
+            what = (
+                f"{action} ({self.layout.describe(int(action))})"
+                if 0 <= int(action) < self.layout.size
+                else f"{action} (outside 0..{self.layout.size - 1})"
+            )
             raise IllegalActionError(
                 f"{agent} cannot take action {what} now (phase {self.phase}, day {game.day}); "
                 f"legal actions: {legal}"
@@ -292,4 +311,3 @@ class MafiaEnv(AECEnv):
                 self.terminations[agent] = True
         self._accumulate_rewards()
         self.agent_selection = self.agents[0]
-

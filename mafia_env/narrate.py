@@ -9,14 +9,23 @@ from mafia_env.engine.game import Turn
 from mafia_env.engine.roles import Role
 
 COLOR = ("red", "black")
-CAUSE = {Cause.VOTE: "was voted out", Cause.NIGHT: "was killed in the night",
-         Cause.FOUL: "was removed for fouls"}
-SPARED = {Spared.NO_VOTES: "Nobody received a vote: nobody leaves.",
-          Spared.TIE: "The vote is tied: nobody leaves today.",
-          Spared.CRASH_FAILED: "No majority to remove them all: nobody leaves.",
-          Spared.NO_MAJORITY: "No strict majority: the nominee stays."}
-OUTCOME = {Outcome.TOWN: "The town wins.", Outcome.MAFIA: "The mafia wins.",
-           Outcome.MANIAC: "The maniac wins.", Outcome.DRAW: "The game is a draw."}
+CAUSE = {
+    Cause.VOTE: "was voted out",
+    Cause.NIGHT: "was killed in the night",
+    Cause.FOUL: "was removed for fouls",
+}
+SPARED = {
+    Spared.NO_VOTES: "Nobody received a vote: nobody leaves.",
+    Spared.TIE: "The vote is tied: nobody leaves today.",
+    Spared.CRASH_FAILED: "No majority to remove them all: nobody leaves.",
+    Spared.NO_MAJORITY: "No strict majority: the nominee stays.",
+}
+OUTCOME = {
+    Outcome.TOWN: "The town wins.",
+    Outcome.MAFIA: "The mafia wins.",
+    Outcome.MANIAC: "The maniac wins.",
+    Outcome.DRAW: "The game is a draw.",
+}
 
 
 def seats(mask: int) -> str:
@@ -36,8 +45,11 @@ def say(event: tuple[int, int, int, int, int]) -> str | None:
     if kind == Ev.DAY:
         return f"Day {v} begins."
     if kind == Ev.SPEAK:
-        return {Turn.SPEECH: f"{p} speaks.", Turn.LAST_WORD: f"{p} has a last word.",
-                Turn.TIE_SPEECH: f"{p} speaks again before the re-vote."}.get(v)
+        return {
+            Turn.SPEECH: f"{p} speaks.",
+            Turn.LAST_WORD: f"{p} has a last word.",
+            Turn.TIE_SPEECH: f"{p} speaks again before the re-vote.",
+        }.get(v)
     if kind == Ev.CLAIM_ROLE:
         return f"{p}: I am the {Role(v).label}."
     if kind == Ev.CLAIM_CHECK:
@@ -51,8 +63,11 @@ def say(event: tuple[int, int, int, int, int]) -> str | None:
     if kind == Ev.END_SPEECH:
         return f"{p} ends the speech."
     if kind == Ev.NO_VOTE:
-        return ("Nobody was nominated: no vote today." if v == NoVote.NO_NOMINEES
-                else "A single nominee on day 1: no vote.")
+        return (
+            "Nobody was nominated: no vote today."
+            if v == NoVote.NO_NOMINEES
+            else "A single nominee on day 1: no vote."
+        )
     if kind == Ev.VOTING:
         return f"Vote over players {seats(v)}."
     if kind == Ev.BALLOT:

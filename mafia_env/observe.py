@@ -124,7 +124,7 @@ class VectorObserver:
         """Fold the events the game logged since the last update into the rows."""
         events = game.events
         pub, ri = self.pub_views, self.role_index
-        for kind, actor, target, value, seen_by in events[self.cursor :]:
+        for kind, actor, target, value, _ in events[self.cursor :]:
             if kind == Ev.CLAIM_ROLE:
                 row = pub["claimed_role"][actor]
                 row[:] = 0

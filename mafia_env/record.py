@@ -51,8 +51,13 @@ def replay(record: dict[str, Any], render_mode: str | None = None) -> Any:
     if not isinstance(record["seed"], int):
         raise RecordError(f"record 'seed' must be an integer; got {record['seed']!r}")
     try:
-        env = MafiaEnv(record["variant"], record["num_players"], render_mode=render_mode,
-                       roles=record["deal"], **record["knobs"])
+        env = MafiaEnv(
+            record["variant"],
+            record["num_players"],
+            render_mode=render_mode,
+            roles=record["deal"],
+            **record["knobs"],
+        )
     except MafiaError as e:
         raise RecordError(f"record does not describe a valid game: {e}") from None
     env._new_game(record["seed"])

@@ -52,8 +52,13 @@ class Act(IntEnum):
 
 SPEECH_TURNS = frozenset({Turn.SPEECH, Turn.LAST_WORD, Turn.TIE_SPEECH})
 NIGHT_TURNS = frozenset({Turn.MAFIA_KILL, Turn.DON_CHECK, Turn.SHERIFF_CHECK})
-SPEECH_EVENT = {Act.CLAIM_ROLE: Ev.CLAIM_ROLE, Act.CLAIM_CHECK: Ev.CLAIM_CHECK,
-                Act.ACCUSE: Ev.ACCUSE, Act.VOUCH: Ev.VOUCH, Act.NOMINATE: Ev.NOMINATE}
+SPEECH_EVENT = {
+    Act.CLAIM_ROLE: Ev.CLAIM_ROLE,
+    Act.CLAIM_CHECK: Ev.CLAIM_CHECK,
+    Act.ACCUSE: Ev.ACCUSE,
+    Act.VOUCH: Ev.VOUCH,
+    Act.NOMINATE: Ev.NOMINATE,
+}
 
 Options = list[tuple[Act, list[int] | None]]
 
@@ -67,7 +72,9 @@ class Game:
         self.n = n
         self.rng = random.Random(seed)
         dealt = [r for r, c in rules.role_counts(n).items() for _ in range(c)]
-        self.rng.shuffle(dealt)  # COMMON-1; drawn even for a given deal, so the seed's stream is one
+        self.rng.shuffle(
+            dealt
+        )  # COMMON-1; drawn even for a given deal, so the seed's stream is one
         self.roles: list[Role] = list(deal) if deal is not None else dealt
         self.teams: list[Team] = [r.team for r in self.roles]
         self.alive = [True] * n
@@ -78,7 +85,9 @@ class Game:
         self.fouls = [0] * n
         self.silenced_on = [0] * n  # the day whose speech a player loses for his fouls
         self.events: list[tuple[int, int, int, int, int]] = []
-        self.inputs: list[tuple[int, int, int, int]] = []  # (seat, act, target, value); act -1 = moderator foul
+        self.inputs: list[
+            tuple[int, int, int, int]
+        ] = []  # (seat, act, target, value); act -1 = moderator foul
         self.day = 0
         self.winner: Outcome | None = None
         self.truncated = False
@@ -119,8 +128,9 @@ class Game:
             opts: Options = [(Act.PASS, None)]
             if t is Turn.SPEECH and r.nominations == "speech" and not self.nominated:
                 noms = self.nominees
-                targets = [x for x in self.alive_seats
-                           if x not in noms and (x != s or r.self_nomination)]
+                targets = [
+                    x for x in self.alive_seats if x not in noms and (x != s or r.self_nomination)
+                ]
                 if targets:
                     opts.append((Act.NOMINATE, targets))
             if r.claims:
@@ -271,8 +281,9 @@ class Game:
         self.ballots = []
         self._log(Ev.VOTING, value=sum(1 << c for c in candidates))
         nominees_vote = self.rules.nominees_vote
-        self.queue.extend((s, Turn.VOTE) for s in self.alive_seats
-                          if nominees_vote or s not in candidates)
+        self.queue.extend(
+            (s, Turn.VOTE) for s in self.alive_seats if nominees_vote or s not in candidates
+        )
         self._then = self._resolve_vote
 
     def _resolve_vote(self) -> None:
@@ -438,9 +449,14 @@ class Game:
 
     def _claim_options(self, s: int) -> Options:
         others = [x for x in range(self.n) if x != s]
-        return [(Act.CLAIM_ROLE, None), (Act.CLAIM_CHECK, others),
-                (Act.ACCUSE, others), (Act.VOUCH, others)]
+        return [
+            (Act.CLAIM_ROLE, None),
+            (Act.CLAIM_CHECK, others),
+            (Act.ACCUSE, others),
+            (Act.VOUCH, others),
+        ]
 
-    def _log(self, kind: Ev, actor: int = -1, target: int = -1, value: int = -1,
-             seen_by: int = PUBLIC) -> None:
+    def _log(
+        self, kind: Ev, actor: int = -1, target: int = -1, value: int = -1, seen_by: int = PUBLIC
+    ) -> None:
         self.events.append((kind, actor, target, value, seen_by))

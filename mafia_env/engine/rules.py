@@ -26,7 +26,7 @@ class Knob:
     nullable: bool = False
 
     def check(self, name: str, value: Any) -> Any:
-        """Return `value` if this knob allows it, else raise a ConfigError naming what is allowed."""
+        """Return `value` if this knob allows it, else raise a ConfigError saying what is."""
         if value is None and self.nullable:
             return None
         if self.choices:
@@ -76,7 +76,13 @@ KNOBS: dict[str, Knob] = {
         str,
         "SPORT-D3",
         "what a tied vote leads to",
-        choices=("revote_then_crash", "revote_then_all_leave", "revote_then_none", "none", "random"),
+        choices=(
+            "revote_then_crash",
+            "revote_then_all_leave",
+            "revote_then_none",
+            "none",
+            "random",
+        ),
     ),
     "tie_speeches": Knob(bool, "SPORT-D3", "tied players speak again before the re-vote"),
     "last_word_vote": Knob(bool, "SPORT-D3", "a player voted out gets a last word"),
@@ -102,12 +108,18 @@ KNOBS: dict[str, Knob] = {
         choices=("raise", "foul", "terminate"),
     ),
     "max_days": Knob(
-        int, "COMMON-4", "day limit; the game is truncated as a draw after it (null: 3n)",
-        minimum=1, nullable=True,
+        int,
+        "COMMON-4",
+        "day limit; the game is truncated as a draw after it (null: 3n)",
+        minimum=1,
+        nullable=True,
     ),
     "mafia_count": Knob(
-        int, "MINIMAL", "number of mafia-team players (null: the role table's)",
-        minimum=1, nullable=True,
+        int,
+        "MINIMAL",
+        "number of mafia-team players (null: the role table's)",
+        minimum=1,
+        nullable=True,
     ),
 }
 
@@ -164,8 +176,10 @@ class Rules:
 
     def check_players(self, n: int) -> None:
         """Raise a ConfigError unless this variant supports a table of `n` players."""
-        if isinstance(n, bool) or not isinstance(n, int) or not (
-            self.min_players <= n <= self.max_players
+        if (
+            isinstance(n, bool)
+            or not isinstance(n, int)
+            or not (self.min_players <= n <= self.max_players)
         ):
             raise ConfigError(
                 f"variant {self.name!r} supports {self.min_players} to {self.max_players} "

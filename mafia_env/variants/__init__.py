@@ -42,11 +42,16 @@ def parse_variant(data: Any) -> Rules:
             f"a variant file has exactly: {', '.join(sorted(TOP_KEYS))}"
         )
     players = data["players"]
-    if not isinstance(players, dict) or set(players) != {"min", "max", "default"} or not all(
-        isinstance(v, int) and v >= 3 for v in players.values()
-    ) or not players["min"] <= players["default"] <= players["max"]:
-        raise ConfigError(f"players must be {{min, max, default}} with min <= default <= max, "
-                          f"all at least 3; got {players!r}")
+    if (
+        not isinstance(players, dict)
+        or set(players) != {"min", "max", "default"}
+        or not all(isinstance(v, int) and v >= 3 for v in players.values())
+        or not players["min"] <= players["default"] <= players["max"]
+    ):
+        raise ConfigError(
+            f"players must be {{min, max, default}} with min <= default <= max, "
+            f"all at least 3; got {players!r}"
+        )
     tables = _role_tables(data["roles"], players["min"], players["max"])
     knobs = _knobs(data["rules"], data["defaults"])
     return Rules(
@@ -79,8 +84,10 @@ def _role_tables(spec: Any, lo: int, hi: int) -> dict[int, dict[Role, int]]:
             raise ConfigError(f"roles[{n}] deals {sum(counts.values())} roles to {n} seats")
         black = sum(c for r, c in counts.items() if r.team is Team.MAFIA)
         if not 1 <= black < n - black:
-            raise ConfigError(f"roles[{n}]: the mafia team must have at least one member and "
-                              f"fewer than the other players; got {black} of {n}")
+            raise ConfigError(
+                f"roles[{n}]: the mafia team must have at least one member and "
+                f"fewer than the other players; got {black} of {n}"
+            )
         if counts.get(Role.DON, 0) > 1 or counts.get(Role.SHERIFF, 0) > 1:
             raise ConfigError(f"roles[{n}]: at most one don and one sheriff")
         tables[n] = counts
@@ -93,8 +100,10 @@ def _knobs(rules: Any, defaults: Any) -> dict[str, Any]:
         raise ConfigError("rules and defaults must map knob names to values")
     both = set(rules) & set(defaults)
     if both:
-        raise ConfigError(f"knobs {sorted(both)} are in both rules and defaults; "
-                          "each knob is either from the source (rules) or our choice (defaults)")
+        raise ConfigError(
+            f"knobs {sorted(both)} are in both rules and defaults; "
+            "each knob is either from the source (rules) or our choice (defaults)"
+        )
     values = {**rules, **defaults}
     unknown = set(values) - set(KNOBS)
     if unknown:
