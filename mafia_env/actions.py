@@ -65,7 +65,10 @@ class ActionLayout:
 
     def mask(self, game: Game) -> np.ndarray:
         """Return the int8 mask (1 = legal) of the game's acting player."""
-        m = np.zeros(self.size, dtype=np.int8)
+        return self.mask_into(game, np.zeros(self.size, dtype=np.int8))
+
+    def mask_into(self, game: Game, m: np.ndarray) -> np.ndarray:
+        """Write the acting player's mask into the zeroed int8 row `m` (for batched trainers)."""
         offset, n = self.offset, self.n
         for act, targets in game.legal():
             off = offset[act]

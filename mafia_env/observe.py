@@ -177,9 +177,15 @@ class VectorObserver:
 
     def observe(self, game: Game, seat: int) -> np.ndarray:
         """Return `seat`'s observation as a new float32 vector."""
+        return self.observe_into(game, seat, np.empty(self.layout.size, dtype=np.float32))
+
+    def observe_into(self, game: Game, seat: int, out: np.ndarray) -> np.ndarray:
+        """Write `seat`'s observation into the float32 row `out` (for batched trainers)."""
         if self.cursor != len(game.events):
             self.update(game)
-        out = np.concatenate((self.priv[seat], self.pub))
+        p = self.layout.private_size
+        out[:p] = self.priv[seat]
+        out[p:] = self.pub
         turn = game.turn
         if turn is None:
             out[self._phase + OVER_PHASE] = 1

@@ -1,0 +1,183 @@
+"""Many games stepped in lockstep: the batched engine API for trainers.
+
+| | |
+|---|---|
+| Games | ``num_envs`` tables of one variant and one size, each with one acting seat |
+| Actions | ``int`` array ``[B]``: the acting seat's flat action index in every game |
+| Observations | ``float32 [B, D]`` of every game's acting seat, ``int8 [B, A]`` masks |
+| Rewards | ``float32 [B, n]``: every seat's team reward in the games that just ended |
+
+`VectorMafia` drives `mafia_env.engine.game.Game` objects directly with the same
+`ActionLayout` and `VectorObserver` as the AEC env, and writes into preallocated arrays.
+Game ``i`` draws its seeds exactly as an AEC env reset with ``seed + i`` does, so slot ``i``
+plays the same games as ``mafia_env.env(...)`` reset with ``seed=seed + i`` and then reset
+with no seed after every game (tests/test_vector.py checks this move by move).
+
+A game that ends is reset at once in the same `step`: the returned observation is the first
+of the next game, ``dones[b]`` is set, and ``rewards[b]`` holds the finished game's reward
+for EVERY seat (+1 win, -1 loss, 0 draw), eliminated players included, so that each seat's
+last decision can be credited with its team's result. ``info`` says who acts now (``seat``,
+``team``), and for the games that ended: ``winner`` (an `Outcome`, -1 where not done),
+``truncated`` and ``teams`` (the finished game's team of every seat).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from mafia_env.actions import ActionLayout
+from mafia_env.engine.events import Outcome
+from mafia_env.engine.game import Game
+from mafia_env.engine.rules import Rules, parse_roles
+from mafia_env.errors import ConfigError, IllegalActionError
+from mafia_env.observe import VectorObserver
+from mafia_env.variants import get_variant
+
+TEAM_OF_OUTCOME = {Outcome.TOWN: 0, Outcome.MAFIA: 1, Outcome.MANIAC: 2}
+
+
+class VectorMafia:
+    """`num_envs` games of one variant and table size, stepped together."""
+
+    def __init__(
+        self,
+        variant: str | Rules = "sport",
+        num_envs: int = 8,
+        num_players: int | None = None,
+        seed: int | None = None,
+        **knobs: Any,
+    ):
+        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ConfigError(f"num_envs must be a positive integer; got {num_envs!r}")
+        base = variant if isinstance(variant, Rules) else get_variant(variant)
+        roles = knobs.pop("roles", None)
+        if knobs.get("illegal_action", "raise") != "raise":
+            raise ConfigError(
+                "VectorMafia supports only illegal_action='raise': trainers sample from the mask"
+            )
+        self.rules = rules = base.with_knobs(**knobs)
+        self.variant = rules.name
+        n = rules.default_players if num_players is None else num_players
+        rules.check_players(n)
+        rules.role_counts(n)
+        self.deal = None if roles is None else parse_roles(roles, rules, n)
+        self.n = n
+        self.num_envs = B = num_envs
+        self.layout = ActionLayout(rules, n)
+        self.observers = [VectorObserver(rules, n) for _ in range(B)]
+        self.obs_layout = self.observers[0].layout
+        self.obs_size = self.obs_layout.size
+        self.action_size = self.layout.size
+        base_seed = random.randrange(2**62) if seed is None else seed
+        self._rngs = [random.Random(base_seed + i) for i in range(B)]
+        self.games: list[Game] = []
+        self.obs = np.zeros((B, self.obs_size), dtype=np.float32)
+        self.masks = np.zeros((B, self.action_size), dtype=np.int8)
+        self.rewards = np.zeros((B, n), dtype=np.float32)
+        self.dones = np.zeros(B, dtype=bool)
+        self.truncated = np.zeros(B, dtype=bool)
+        self.winner = np.full(B, -1, dtype=np.int64)
+        self.seat = np.zeros(B, dtype=np.int64)
+        self.team = np.zeros(B, dtype=np.int64)
+        self.teams = np.zeros((B, n), dtype=np.int64)  # team of every seat, current games
+        self.done_teams = np.zeros((B, n), dtype=np.int64)  # teams of the games just ended
+
+    # ----------------------------------------------------------------- the API
+
+    def reset(self) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """Start a new game everywhere; return obs [B, D], masks [B, A] and info."""
+        self.games = [self._new_game(b) for b in range(self.num_envs)]
+        for b in range(self.num_envs):
+            self._write(b)
+        return self.obs, self.masks, self._info()
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """Apply every game's action; return obs, masks, rewards [B, n], dones [B], info.
+
+        The arrays are reused by the next call: copy what you keep.
+        """
+        if not self.games:
+            raise IllegalActionError("VectorMafia.step before reset(): call reset() first")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise IllegalActionError(
+                f"actions must be an integer array of shape ({self.num_envs},); got "
+                f"{actions.dtype} {actions.shape}"
+            )
+        rows = np.arange(self.num_envs)
+        ok = (actions >= 0) & (actions < self.action_size)
+        ok[ok] = self.masks[rows[ok], actions[ok]] == 1
+        if not ok.all():
+            b = int(np.flatnonzero(~ok)[0])
+            legal = ", ".join(
+                f"{i} ({self.layout.describe(int(i))})" for i in np.flatnonzero(self.masks[b])
+            )
+            raise IllegalActionError(
+                f"game {b}: seat {self.seat[b] + 1} cannot take action {int(actions[b])}; "
+                f"legal actions: {legal}"
+            )
+        self.rewards[:] = 0
+        self.dones[:] = False
+        self.truncated[:] = False
+        self.winner[:] = -1
+        decoded = self.layout.decoded
+        for b, game in enumerate(self.games):
+            game.apply(*decoded[actions[b]])
+            if game.over:
+                self._finish(b, game)
+                game = self.games[b] = self._new_game(b)
+            self._write(b)
+        return self.obs, self.masks, self.rewards, self.dones, self._info()
+
+    def observe(self, b: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Return any seat's observation in game `b` (as the AEC env's observe would)."""
+        if out is None:
+            out = np.empty(self.obs_size, dtype=np.float32)
+        return self.observers[b].observe_into(self.games[b], seat, out)
+
+    # ---------------------------------------------------------------- internals
+
+    def _new_game(self, b: int) -> Game:
+        # the same draw as MafiaEnv.reset: one 63-bit game seed from the slot's stream
+        game = Game(self.rules, self.n, self._rngs[b].getrandbits(63), self.deal)
+        self.observers[b].reset(game)
+        self.teams[b] = game.teams
+        return game
+
+    def _write(self, b: int) -> None:
+        game = self.games[b]
+        seat = game.actor
+        self.seat[b] = seat
+        self.team[b] = game.teams[seat]
+        self.observers[b].observe_into(game, seat, self.obs[b])
+        row = self.masks[b]
+        row[:] = 0
+        self.layout.mask_into(game, row)
+
+    def _finish(self, b: int, game: Game) -> None:
+        # the AEC env's terminal rewards: every seat gets its team's result
+        self.dones[b] = True
+        self.truncated[b] = game.truncated
+        self.winner[b] = int(game.winner)
+        self.done_teams[b] = game.teams
+        if game.winner is not Outcome.DRAW:
+            win = TEAM_OF_OUTCOME[game.winner]
+            self.rewards[b] = np.where(self.done_teams[b] == win, 1.0, -1.0)
+
+    def _info(self) -> dict[str, np.ndarray]:
+        return {
+            "seat": self.seat,
+            "team": self.team,
+            "teams": self.teams,
+            "winner": self.winner,
+            "truncated": self.truncated,
+            "done_teams": self.done_teams,
+        }
+
+
+__all__ = ["VectorMafia"]
