@@ -1,0 +1,182 @@
+"""The PPO baseline: config validation, masked sampling, smoke training, checkpoints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from baselines import load_policy  # noqa: E402
+from baselines.policy import Policy  # noqa: E402
+from baselines.ppo import (  # noqa: E402
+    CategoricalMasked,
+    PPOPolicy,
+    load_config,
+    make_agent,
+    make_config,
+    play_games,
+    read_checkpoint,
+    save_checkpoint,
+    train,
+    wilson,
+)
+from baselines.train import main as train_main  # noqa: E402
+from mafia_env.errors import ConfigError  # noqa: E402
+from mafia_env.vector import VectorMafia  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def smoke_config(tmp_path: Path, **over):
+    base = {
+        "variant": "sport",
+        "total_timesteps": 4096,
+        "num_envs": 16,
+        "num_steps": 64,
+        "hidden_size": 32,
+        "eval_every": 2,
+        "eval_games": 8,
+        "final_eval_games": 16,
+        "snapshot_every": 1,
+        "opponents": {"self": 0.4, "pool": 0.3, "rule": 0.2, "random": 0.1},
+        "run_dir": str(tmp_path),
+    }
+    return make_config({**base, **over})
+
+
+def test_shipped_configs_load():
+    for path in sorted((ROOT / "configs" / "ppo").glob("*.yaml")):
+        cfg = load_config(path)
+        assert cfg.variant == path.stem
+
+
+def test_config_unknown_key_is_an_error(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("variant: sport\nlearning_rat: 0.001\n")
+    with pytest.raises(ConfigError, match=r"unknown config key\(s\) 'learning_rat'.*learning_rate"):
+        load_config(path)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"num_envs": "many"}, "'num_envs' must be int"),
+        ({"num_envs": True}, "'num_envs' must be int"),
+        ({"num_envs": 0}, "'num_envs' must be >= 1"),
+        ({"anneal_lr": 1}, "'anneal_lr' must be bool"),
+        ({"variant": "poker"}, "poker"),
+        ({"knobs": {"no_such_knob": 1}}, "no_such_knob"),
+        ({"num_players": 30}, "30"),
+        ({"opponents": {"self": 1, "humans": 1}}, "unknown opponent kind"),
+        ({"opponents": {"self": 0}}, "positive sum"),
+        ({"learner_team": "maniac"}, "learner_team must be one of"),
+        ({"seed": None}, "must not be null"),
+    ],
+)
+def test_config_bad_values_are_errors(data, message):
+    with pytest.raises(ConfigError, match=message):
+        make_config(data)
+
+
+def test_train_cli_reports_bad_config(tmp_path, capsys):
+    path = tmp_path / "bad.yaml"
+    path.write_text("variant: sport\nbatch: 3\n")
+    assert train_main(["--config", str(path)]) == 2
+    assert "unknown config key(s) 'batch'" in capsys.readouterr().err
+    assert train_main(["--config", str(tmp_path / "missing.yaml")]) == 2
+
+
+def test_masked_sampling_never_picks_an_illegal_action():
+    """Random masks, random logits: every sample is legal and illegal actions get p = 0."""
+    gen = torch.Generator().manual_seed(0)
+    logits = torch.randn(512, 40, generator=gen) * 5
+    mask = torch.rand(512, 40, generator=gen) < 0.1
+    mask[torch.arange(512), torch.randint(40, (512,), generator=gen)] = True
+    dist = CategoricalMasked(logits, mask)
+    for _ in range(20):
+        a = torch.multinomial(dist.probs, 1, generator=gen).squeeze(1)
+        assert mask[torch.arange(512), a].all()
+    assert (dist.probs[~mask] == 0).all()
+    assert torch.isfinite(dist.entropy()).all()
+    one = mask.sum(1) == 1  # one legal action: no entropy
+    assert torch.allclose(dist.entropy()[one], torch.zeros(int(one.sum())), atol=1e-5)
+
+
+def test_ppo_policy_plays_only_legal_moves_in_real_games(tmp_path):
+    cfg = smoke_config(tmp_path)
+    vec = VectorMafia("sport", 32, seed=3)
+    agent = make_agent(cfg, vec.obs_size, vec.action_size)
+    policy = PPOPolicy.from_agent(agent, seed=1)
+    assert isinstance(policy, Policy)
+    obs, masks, _ = vec.reset()
+    for _ in range(300):  # VectorMafia.step raises on any illegal action
+        obs, masks, *_ = vec.step(policy.act_batch(obs, masks))
+    assert masks[0, policy.act(obs[0], masks[0])] == 1
+
+
+def test_smoke_training_run_and_checkpoint_round_trip(tmp_path):
+    """A few thousand steps train, log, evaluate, and write a checkpoint that loads back."""
+    cfg = smoke_config(tmp_path)
+    result = train(cfg, log=lambda s: None)
+    assert result["global_step"] >= cfg.total_timesteps
+    assert [p["update"] for p in result["curve"]] == [0, 2, 4]
+    for r in result["final"].values():
+        assert r["games"] == 16 and r["lo"] <= r["rate"] <= r["hi"]
+    run = Path(result["run_dir"])
+    assert list(run.glob("events.out.tfevents.*"))
+    # round trip: same weights, same actions from the same seed
+    ckpt = read_checkpoint(result["agent"], "sport", 10)
+    assert ckpt["variant"] == "sport" and ckpt["num_players"] == 10
+    assert ckpt["config"]["hidden_size"] == 32
+    a = PPOPolicy(ckpt, seed=5)
+    b = load_policy(result["agent"], variant="sport", seed=5)
+    for k, v in a.agent.state_dict().items():
+        assert torch.equal(v, b.agent.state_dict()[k])
+    vec = VectorMafia("sport", 8, seed=0)
+    obs, masks, _ = vec.reset()
+    np.testing.assert_array_equal(a.act_batch(obs, masks), b.act_batch(obs, masks))
+    # resume continues the step count from the checkpoint
+    more = make_config({**cfg.__dict__, "total_timesteps": 6144, "eval_every": 0})
+    resumed = train(more, resume=result["checkpoint"], log=lambda s: None)
+    assert resumed["global_step"] == 6144
+
+
+def test_checkpoint_from_another_variant_or_table_is_refused(tmp_path):
+    cfg = smoke_config(tmp_path)
+    vec = VectorMafia("sport", 2, seed=0)
+    agent = make_agent(cfg, vec.obs_size, vec.action_size)
+    path = tmp_path / "sport10.pt"
+    save_checkpoint(path, agent, cfg, vec)
+    with pytest.raises(ConfigError, match=r"trained on variant 'sport' with 10 players.*minimal"):
+        load_policy(path, variant="minimal")
+    with pytest.raises(ConfigError, match=r"trained on variant 'sport' with 10 players.*of 8"):
+        load_policy(path, variant="sport", num_players=8)
+    junk = tmp_path / "junk.pt"
+    junk.write_bytes(b"not a checkpoint")
+    with pytest.raises(ConfigError, match="cannot read checkpoint"):
+        load_policy(junk, variant="sport")
+    ckpt = torch.load(path, weights_only=False)
+    ckpt["obs_signature"] = "000000000000"
+    torch.save(ckpt, path)
+    with pytest.raises(ConfigError, match="observation format"):
+        load_policy(path, variant="sport")
+
+
+@pytest.mark.parametrize("variant", ["sport", "minimal"])
+def test_shipped_checkpoint_loads_and_plays(variant):
+    if not (ROOT / "baselines" / "checkpoints" / f"{variant}.pt").exists():
+        pytest.skip(f"no shipped checkpoint for {variant}")
+    policy = load_policy("ppo", variant=variant)
+    counts = play_games(variant, None, {"town": policy}, load_policy("random"), 8, seed=1)
+    assert sum(counts.values()) == 8
+    with pytest.raises(ConfigError, match="cannot play a table of"):
+        load_policy("ppo", variant=variant, num_players=7)
+
+
+def test_wilson_interval():
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
