@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m baselines.main --config configs/main.yaml
+	$(PY) -m baselines.train --config configs/ppo/sport.yaml
 
 test: $(STAMP)
 	$(PY) -m ruff check .

@@ -540,15 +540,75 @@ def evaluate(
     games: int,
     seed: int = 0,
     knobs: dict[str, Any] | None = None,
+    baseline: bool = False,
 ) -> dict[str, dict[str, Any]]:
-    """Return the policy's win rate (with a Wilson interval) as town and as mafia vs `bots`."""
+    """Return the policy's win rate (with a Wilson interval) as town and as mafia vs `bots`.
+
+    With ``baseline=True`` each entry also holds the bots' own win rate for that team in
+    games of bots against bots (``bot_rate``, ``bot_lo``, ``bot_hi``) and ``better``: whether
+    the policy's interval lies wholly above the bots'.
+    """
     out = {}
     for team in ("town", "mafia"):
         counts = play_games(variant, num_players, {team: policy}, bots, games, seed, knobs=knobs)
-        wins = counts[team]
-        lo, hi = wilson(wins, games)
-        out[team] = {"wins": wins, "games": games, "rate": wins / games, "lo": lo, "hi": hi}
+        out[team] = _rate(counts[team], games)
+    if baseline:
+        counts = play_games(variant, num_players, {}, bots, games, seed, knobs=knobs)
+        for team in ("town", "mafia"):
+            bot = _rate(counts[team], games)
+            out[team].update({f"bot_{k}": v for k, v in bot.items()})
+            out[team]["better"] = out[team]["lo"] > bot["hi"]
     return out
+
+
+def _rate(wins: int, games: int) -> dict[str, Any]:
+    lo, hi = wilson(wins, games)
+    return {"wins": wins, "games": games, "rate": wins / games, "lo": lo, "hi": hi}
+
+
+def seat_gae(
+    values: np.ndarray,
+    learn: np.ndarray,
+    seats: np.ndarray,
+    dones: np.ndarray,
+    rewards: np.ndarray,
+    bootstrap: np.ndarray,
+    gamma: float,
+    lam: float,
+) -> np.ndarray:
+    """Return GAE advantages [T, B] over each (game, seat)'s own decisions.
+
+    Step t of game b is a decision of seat ``seats[t, b]`` (counted where ``learn[t, b]``);
+    its successor is the same seat's next decision in the same game. ``dones[t, b]`` says the
+    move at t ended game b, and ``rewards[t, b]`` holds every seat's terminal reward: it is
+    credited to each seat's last decision of that game, however long ago the seat was
+    eliminated. Games still running at the end bootstrap from ``bootstrap[b, seat]``.
+    """
+    T, B = values.shape
+    adv_buf = np.zeros((T, B), dtype=np.float32)
+    next_value = bootstrap.astype(np.float32).copy()
+    next_adv = np.zeros_like(next_value)
+    next_term = np.zeros(next_value.shape, dtype=bool)
+    next_rew = np.zeros_like(next_value)
+    for t in reversed(range(T)):
+        d = dones[t]
+        if d.any():  # the move at t ended these games: each seat's last decision in them
+            next_term[d] = True  # gets the team reward, and nothing follows it
+            next_rew[d] = rewards[t, d]
+            next_value[d] = 0
+            next_adv[d] = 0
+        b = np.flatnonzero(learn[t])
+        s = seats[t, b]
+        v = values[t, b]
+        term = next_term[b, s]
+        delta = np.where(term, next_rew[b, s], gamma * next_value[b, s]) - v
+        adv = delta + np.where(term, 0.0, gamma * lam * next_adv[b, s])
+        adv_buf[t, b] = adv
+        next_value[b, s] = v
+        next_adv[b, s] = adv
+        next_term[b, s] = False
+        next_rew[b, s] = 0
+    return adv_buf
 
 
 # -------------------------------------------------------------------------- training
@@ -753,29 +813,9 @@ def train(
                 ).numpy()
 
         # ALGO LOGIC: GAE over each seat's own decisions, per game, scanned backwards
-        adv_buf = np.zeros((T, B), dtype=np.float32)
-        next_value = boot
-        next_adv = np.zeros((B, n), dtype=np.float32)
-        next_term = np.zeros((B, n), dtype=bool)
-        next_rew = np.zeros((B, n), dtype=np.float32)
-        for t in reversed(range(T)):
-            d = done_buf[t]
-            if d.any():  # the move at t ended these games: every seat's last decision
-                next_term[d] = True  # gets the team reward, nothing after it
-                next_rew[d] = rew_buf[t, d]
-                next_value[d] = 0
-                next_adv[d] = 0
-            b = np.flatnonzero(learn_buf[t])
-            s = seat_buf[t, b]
-            v = val_buf[t, b]
-            term = next_term[b, s]
-            delta = np.where(term, next_rew[b, s], cfg.gamma * next_value[b, s]) - v
-            adv = delta + np.where(term, 0.0, cfg.gamma * cfg.gae_lambda * next_adv[b, s])
-            adv_buf[t, b] = adv
-            next_value[b, s] = v
-            next_adv[b, s] = adv
-            next_term[b, s] = False
-            next_rew[b, s] = 0
+        adv_buf = seat_gae(
+            val_buf, learn_buf, seat_buf, done_buf, rew_buf, boot, cfg.gamma, cfg.gae_lambda
+        )
         ret_buf = adv_buf + val_buf
 
         # flatten the learner's decisions
@@ -891,6 +931,7 @@ def train(
         cfg.final_eval_games,
         seed=999,
         knobs=cfg.knobs,
+        baseline=True,
     )
     for team, r in final.items():
         writer.add_scalar(f"eval/final_winrate_{team}_vs_{eval_name}", r["rate"], global_step)
@@ -920,6 +961,7 @@ __all__ = [
     "play_games",
     "read_checkpoint",
     "save_checkpoint",
+    "seat_gae",
     "train",
     "wilson",
 ]

@@ -30,13 +30,27 @@ def report(result: dict) -> str:
             lines.append(f"  step {p['step']:>10}: {p['town']:.3f} / {p['mafia']:.3f}")
         lines.append("")
     lines.append(f"final evaluation vs {opp} bots (Wilson 95% intervals):")
-    for team, r in result["final"].items():
-        lines.append(
-            f"  PPO as {team:<5}: {r['wins']}/{r['games']} = {r['rate']:.3f} "
-            f"[{r['lo']:.3f}, {r['hi']:.3f}]"
-        )
+    lines.extend(comparison_lines(result["final"], opp))
     lines.append(f"checkpoint: {result['checkpoint']}  (weights only: {result['agent']})")
     return "\n".join(lines)
+
+
+def comparison_lines(final: dict, opp: str) -> list[str]:
+    """Return PPO's win rate per team beside the bots' own, and whether PPO is better."""
+    lines = []
+    for team, r in final.items():
+        other = "mafia" if team == "town" else "town"
+        lines.append(
+            f"  PPO {team:<5} vs {opp} {other:<5}: {r['wins']}/{r['games']} = {r['rate']:.3f} "
+            f"[{r['lo']:.3f}, {r['hi']:.3f}]"
+        )
+        if "bot_rate" in r:
+            verdict = "better, intervals apart" if r["better"] else "not yet apart"
+            lines.append(
+                f"  {opp} {team:<5} vs {opp} {other:<5}: {r['bot_wins']}/{r['bot_games']} = "
+                f"{r['bot_rate']:.3f} [{r['bot_lo']:.3f}, {r['bot_hi']:.3f}]  -> {verdict}"
+            )
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

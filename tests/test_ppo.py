@@ -180,3 +180,21 @@ def test_wilson_interval():
     lo, hi = wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_seat_gae_follows_each_seat_and_credits_the_team_result_to_all():
+    """COMMON-4: the terminal team reward reaches each seat's last decision, eliminated or not."""
+    from baselines.ppo import seat_gae
+
+    # one game, three seats: 0, 1, 0, (2: an opponent), 1 ends the game; then seat 0 again
+    seats = np.array([[0], [1], [0], [2], [1], [0]])
+    learn = np.array([[True], [True], [True], [False], [True], [True]])
+    values = np.array([[0.1], [0.2], [0.3], [9.0], [0.4], [0.6]], dtype=np.float32)
+    dones = np.zeros((6, 1), dtype=bool)
+    dones[4, 0] = True
+    rewards = np.zeros((6, 1, 3), dtype=np.float32)
+    rewards[4, 0] = [1, -1, 1]
+    boot = np.array([[0.5, 0.0, 0.0]], dtype=np.float32)
+    adv = seat_gae(values, learn, seats, dones, rewards, boot, gamma=0.9, lam=0.5)
+    expected = [0.17 + 0.45 * 0.7, 0.16 + 0.45 * -1.4, 1 - 0.3, 0.0, -1 - 0.4, 0.45 - 0.6]
+    np.testing.assert_allclose(adv[:, 0], expected, atol=1e-6)
