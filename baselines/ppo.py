@@ -412,14 +412,19 @@ class PPOPolicy:
         self.agent.load_state_dict(ckpt["model"])
         self.agent.eval()
         self.deterministic = deterministic
-        self.generator = torch.Generator().manual_seed(seed)
+        self.seed(seed)
 
     @classmethod
     def from_agent(cls, agent: Agent, seed: int = 0) -> PPOPolicy:
         self = cls.__new__(cls)
         self.agent, self.deterministic = agent, False
-        self.generator = torch.Generator().manual_seed(seed)
+        self.variant, self.num_players = None, None
+        self.seed(seed)
         return self
+
+    def seed(self, seed: int) -> None:
+        """Restart the policy's sampling stream."""
+        self.generator = torch.Generator().manual_seed(seed)
 
     @torch.no_grad()
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:

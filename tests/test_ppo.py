@@ -138,6 +138,10 @@ def test_smoke_training_run_and_checkpoint_round_trip(tmp_path):
     vec = VectorMafia("sport", 8, seed=0)
     obs, masks, _ = vec.reset()
     np.testing.assert_array_equal(a.act_batch(obs, masks), b.act_batch(obs, masks))
+    a.seed(11)
+    first = a.act_batch(obs, masks)
+    a.seed(11)
+    np.testing.assert_array_equal(first, a.act_batch(obs, masks))
     # resume continues the step count from the checkpoint
     more = make_config({**cfg.__dict__, "total_timesteps": 6144, "eval_every": 0})
     resumed = train(more, resume=result["checkpoint"], log=lambda s: None)
