@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mafia_env.engine.events import Ev
+from mafia_env.engine.events import ANSWER_NAMES, Cause, Ev
 from mafia_env.engine.game import NIGHT_TURNS, SPEECH_TURNS, Game, Turn
 from mafia_env.engine.rules import Rules
 
@@ -32,6 +32,12 @@ class ObsLayout:
             ("known_roles", (n, r)),  # roles this agent knows privately (teammates)
             ("checks", (n, 2)),  # own check results: [yes, no]
             ("my_turn", (t,)),  # the kind of turn this agent is taking now, one-hot
+            ("my_night", (n,)),  # own night target tonight (visit, heal, shot, hunt)
+            ("team_shots", (n, n)),  # tonight's mafia shots this agent saw: shooter -> target
+            ("team_executors", (n, n)),  # tonight's executor choices seen: chooser -> executor
+            ("blocked", (1,)),  # blocked by the putana tonight (CITY-N2)
+            ("last_heal", (n,)),  # the doctor's last heal that counts (no repeat, CITY-N7)
+            ("self_heals", (1,)),  # the doctor's self-heals used
         ]
         self.public = [
             ("phase", (len(PHASES),)),  # the kind of public turn, "night" or "over"
@@ -39,7 +45,7 @@ class ObsLayout:
             ("speaker", (n,)),  # who is taking the current public turn
             ("acts_left", (1,)),  # speech acts left in the current speech / K
             ("alive", (n,)),
-            ("eliminated", (n, 3)),  # how each player left: vote, night, foul
+            ("eliminated", (n, len(Cause))),  # how each player left (Cause, as announced)
             ("fouls", (n,)),  # fouls / 4
             ("revealed", (n, r)),  # roles shown to the table
             ("nominees", (n,)),  # today's nominees: position in nomination order / n
@@ -52,6 +58,9 @@ class ObsLayout:
             ("claimed_check", (n, n, 2)),  # claimer -> target: [red, black]
             ("accused", (n, n)),  # accuser -> target
             ("vouched", (n, n)),  # voucher -> target
+            ("questions", (n, r)),  # the latest "do you claim role R?" put to each player
+            ("answers", (n, len(ANSWER_NAMES))),  # each player's latest answer
+            ("named", (n,)),  # times named in today's nomination round / (threshold + 1)
         ]
         self.offsets: dict[str, tuple[int, tuple[int, ...]]] = {}
         pos = 0
@@ -92,6 +101,7 @@ class VectorObserver:
         self._my_turn = layout.index("my_turn")
         self._speaker = layout.index("speaker")
         self._acts_left = layout.index("acts_left")
+        self._named_scale = 1.0 / (rules.naming_threshold + 1)
 
     def _private_views(self, seat: int) -> dict[str, np.ndarray]:
         out, pos = {}, 0
@@ -124,7 +134,8 @@ class VectorObserver:
         """Fold the events the game logged since the last update into the rows."""
         events = game.events
         pub, ri = self.pub_views, self.role_index
-        for kind, actor, target, value, _ in events[self.cursor :]:
+        priv = self.priv_views
+        for kind, actor, target, value, seen_by in events[self.cursor :]:
             if kind == Ev.CLAIM_ROLE:
                 row = pub["claimed_role"][actor]
                 row[:] = 0
@@ -138,7 +149,19 @@ class VectorObserver:
             elif kind == Ev.NOMINATE:
                 self._nominee_count += 1
                 pub["nominees"][target] = self._nominee_count / self.n
+                if actor >= 0:  # CLUB-E1 nominations by count have no nominator
+                    pub["nominations"][actor, target] += 1
+            elif kind == Ev.NAME:
+                pub["named"][target] += self._named_scale
                 pub["nominations"][actor, target] += 1
+            elif kind == Ev.ASK:
+                row = pub["questions"][target]
+                row[:] = 0
+                row[ri[value]] = 1
+            elif kind == Ev.ANSWER:
+                row = pub["answers"][actor]
+                row[:] = 0
+                row[value] = 1
             elif kind == Ev.BALLOT:
                 if target >= 0:
                     pub["votes"][actor, target] += 1
@@ -159,6 +182,7 @@ class VectorObserver:
                 pub["votes"][:] = 0
                 pub["crash"][:] = 0
                 pub["nominees"][:] = 0
+                pub["named"][:] = 0
                 pub["candidates"][:] = 0
                 self._nominee_count = 0
             elif kind == Ev.FOUL:
@@ -172,7 +196,37 @@ class VectorObserver:
             elif kind == Ev.TEAMMATE:
                 self.priv_views[actor]["known_roles"][target, ri[value]] = 1
             elif kind == Ev.CHECK:
-                self.priv_views[actor]["checks"][target, 0 if value else 1] = 1
+                priv[actor]["checks"][target, 0 if value else 1] = 1
+            elif kind == Ev.SHOT or kind == Ev.EXECUTOR:
+                piece = "team_shots" if kind == Ev.SHOT else "team_executors"
+                if target >= 0:
+                    for s in range(self.n):
+                        if seen_by >> s & 1:
+                            priv[s][piece][actor, target] = 1
+                    if kind == Ev.SHOT:
+                        priv[actor]["my_night"][target] = 1
+            elif kind == Ev.VISIT or kind == Ev.HEAL or kind == Ev.HUNT:
+                priv[actor]["my_night"][target] = 1
+            elif kind == Ev.BLOCKED:
+                priv[actor]["blocked"][0] = 1
+            elif kind == Ev.HEAL_STATE:
+                v = priv[actor]
+                v["last_heal"][:] = 0
+                if target >= 0:
+                    v["last_heal"][target] = 1
+                v["self_heals"][0] = value
+            elif kind == Ev.DON_INTRODUCED:  # ONLINE-N2: the mafia learn who the don is
+                for s in range(self.n):
+                    if seen_by >> s & 1:
+                        row = priv[s]["known_roles"][actor]
+                        row[:] = 0
+                        row[ri[value]] = 1
+            elif kind == Ev.NIGHT:
+                for v in priv:  # tonight's private facts start afresh
+                    v["my_night"][:] = 0
+                    v["team_shots"][:] = 0
+                    v["team_executors"][:] = 0
+                    v["blocked"][0] = 0
         self.cursor = len(events)
 
     def observe(self, game: Game, seat: int) -> np.ndarray:
