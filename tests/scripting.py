@@ -7,7 +7,11 @@ from collections.abc import Callable
 import numpy as np
 
 import mafia_env
-from mafia_env.engine.game import Act
+from mafia_env.engine.events import Ev
+from mafia_env.engine.game import NIGHT_TURNS, Act
+
+NIGHT_PHASES = tuple(t.name.lower() for t in NIGHT_TURNS)
+SPEECH_PHASES = ("speech", "last_word", "tie_speech", "monologue")
 
 
 class Table:
@@ -57,19 +61,36 @@ class Table:
         self.until(lambda t: t.phase == phase and (seat is None or t.actor == seat))
 
     def speeches(
-        self, acts: dict[int, list[tuple]] | None = None, stop_phase: str = "vote"
+        self,
+        acts: dict[int, list[tuple]] | None = None,
+        answers: dict[int, str] | None = None,
+        stop_phase: str = "vote",
     ) -> None:
-        """Play today's speeches: each seat in `acts` does its acts, then ends the speech."""
-        acts = acts or {}
-        while not self.game.over and self.phase in ("speech", "last_word", "tie_speech"):
+        """Play today's speeches: each seat in `acts` does its acts, then ends the speech.
+
+        A seat asked a question answers from `answers` ("dont_know" if absent).
+        """
+        pending = {s: list(a) for s, a in (acts or {}).items()}
+        answers = dict(answers or {})
+        while not self.game.over and self.phase in (*SPEECH_PHASES, "answer"):
             seat = self.actor
-            for a in acts.pop(seat, []):
-                self.act(seat, *a)
-                if self.actor != seat:
-                    break
-            if self.actor == seat and self.phase in ("speech", "last_word", "tie_speech"):
-                self.act(seat, "pass")
-        assert not acts, f"seats {sorted(acts)} never spoke"
+            if self.phase == "answer":
+                self.act(seat, "answer", value=answers.pop(seat, "dont_know"))
+                continue
+            todo = pending.get(seat)
+            if todo:
+                self.act(seat, *todo.pop(0))
+                if not todo:
+                    del pending[seat]
+                continue
+            self.act(seat, "pass")
+        assert not pending, f"seats {sorted(pending)} never spoke"
+        assert not answers, f"seats {sorted(answers)} were never asked"
+
+    def naming(self, names: dict[int, int]) -> None:
+        """Play a nomination round (CLUB-E1): each seat names the seat given."""
+        while not self.game.over and self.phase == "naming":
+            self.act(self.actor, "nominate", names[self.actor])
 
     def vote(self, ballots: dict[int, int | None]) -> None:
         """Play a voting round: each seat votes as given (None: no vote); absent seats pass."""
@@ -83,16 +104,31 @@ class Table:
             else:
                 self.act(seat, "vote", choice)
 
-    def night(self, actions: dict[int, int | None]) -> None:
-        """Play the night: each acting seat targets the given seat (None or absent: pass)."""
-        while (
-            not self.game.over
-            and self.game.turn is not None
-            and self.phase not in ("speech", "last_word", "tie_speech", "vote", "crash_vote")
-        ):
+    def night(self, actions: dict[int, int | tuple | list | None]) -> list[tuple[str, int]]:
+        """Play the night; return its turns as (phase, seat).
+
+        Each seat's value is a target (its role's `night` action), None (pass), a
+        ``(kind, target)`` act, or a list of those for the seat's successive turns (an
+        executor after the shot, reveal_don before it). A turn with no plan that cannot be
+        passed takes its default action (the lowest legal target).
+        """
+        plan: dict[int, list] = {}
+        for seat, value in actions.items():
+            steps = value if isinstance(value, list) else [value]
+            plan[seat] = [("night", v) if isinstance(v, int) else v for v in steps]
+        turns = []
+        while not self.game.over and self.game.turn is not None and self.phase in NIGHT_PHASES:
             seat = self.actor
-            target = actions.get(seat)
-            self.act(seat, "pass") if target is None else self.act(seat, "night", target)
+            turns.append((self.phase, seat))
+            todo = plan.get(seat)
+            step = todo.pop(0) if todo else None
+            if step is None and "pass" not in self.mask_kinds():
+                self.default()  # a turn that cannot be passed: its first legal target
+            elif step is None:
+                self.act(seat, "pass")
+            else:
+                self.act(seat, *step)
+        return turns
 
     def mask_kinds(self, seat: int | None = None) -> set[str]:
         """Return the kinds of action legal now for `seat` (the actor by default)."""
@@ -114,6 +150,19 @@ class Table:
     @property
     def alive(self) -> set[int]:
         return {s + 1 for s in self.game.alive_seats}
+
+    def events(self, kind) -> list[tuple]:
+        """Return the game's events of one kind."""
+        return [e for e in self.game.events if e[0] == kind]
+
+    def left(self) -> list[tuple[int, int]]:
+        """Return who left so far, in order, as (seat 1-based, Cause)."""
+        return [(e[2] + 1, e[3]) for e in self.game.events if e[0] == Ev.ELIMINATED]
+
+    def obs(self, seat: int) -> dict:
+        """Return `seat`'s observation as named views."""
+        vec = self.env.observe(f"player_{seat}")["observation"]
+        return self.env.unwrapped.obs_layout.views(vec)
 
     def public_log(self) -> str:
         return "\n".join(mafia_env.narrate.narrate(self.game.events))
