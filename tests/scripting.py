@@ -109,8 +109,9 @@ class Table:
 
         Each seat's value is a target (its role's `night` action), None (pass), a
         ``(kind, target)`` act, or a list of those for the seat's successive turns (an
-        executor after the shot, reveal_don before it). A turn with no plan that cannot be
-        passed takes its default action (the lowest legal target).
+        executor after the shot, reveal_don before it). A turn whose act is not the next
+        planned one passes (the doctor's hunt turn before his heal); a turn with no plan that
+        cannot be passed takes its default action (the lowest legal target).
         """
         plan: dict[int, list] = {}
         for seat, value in actions.items():
@@ -121,8 +122,13 @@ class Table:
             seat = self.actor
             turns.append((self.phase, seat))
             todo = plan.get(seat)
-            step = todo.pop(0) if todo else None
-            if step is None and "pass" not in self.mask_kinds():
+            step = todo[0] if todo else None
+            kinds = self.mask_kinds()
+            if step is not None and step[0] not in kinds and "pass" in kinds:
+                step = None  # not this turn's act (a doctor's heal at his hunt turn): pass
+            elif todo:
+                todo.pop(0)
+            if step is None and "pass" not in kinds:
                 self.default()  # a turn that cannot be passed: its first legal target
             elif step is None:
                 self.act(seat, "pass")

@@ -589,7 +589,7 @@ class Game:
             shot_causes = (Cause.NIGHT, Cause.NIGHT)
         shot_dead = []
         for killed, cause in zip((victim, maniac), shot_causes, strict=True):
-            if killed >= 0 and killed != hunted:
+            if killed >= 0 and killed != hunted and all(killed != d for d, _ in dead):
                 shot_dead.append((killed, cause))
                 if roles[killed] is Role.PUTANA and self.blocked >= 0:  # CITY-N9
                     shot_dead.append((self.blocked, Cause.COMPANION))
