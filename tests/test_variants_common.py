@@ -9,8 +9,9 @@ from pettingzoo.test import api_test, seed_test
 import mafia_env
 from mafia_env.engine.events import Cause, Ev, Outcome
 from mafia_env.engine.roles import Role, Team
+from mafia_env.errors import ConfigError, IllegalActionError
 from mafia_env.variants import VARIANTS
-from tests.scripting import Table
+from tests.scripting import Table, random_playout
 
 NEW = ("city", "club", "online", "forum")
 ALL = ("sport", "minimal", *NEW)
@@ -196,3 +197,45 @@ def test_variant_matrix_one_day_and_night_under_knobs(knobs, left, revealed):
     t.night({3: 1, 4: 2, 8: 2, 6: 10, 1: 4, 9: 2})
     assert t.left() == left
     assert [(e[2] + 1, e[3]) for e in t.events(Ev.REVEAL)] == revealed
+
+
+@pytest.mark.parametrize("variant", NEW)
+def test_records_replay_to_the_same_game(variant):
+    """A record of random play replays to the same events (asks, answers, hunts included)."""
+    rng = np.random.default_rng(3)
+    for g in range(15):
+        env = mafia_env.env(variant)
+        env.reset(seed=g)
+        random_playout(env, rng)
+        again = mafia_env.replay(env.record())
+        assert again.unwrapped.game.events == env.unwrapped.game.events
+
+
+def test_bad_new_knob_values_are_clear_errors():
+    """Knob checks name the knob and what it allows."""
+    with pytest.raises(ConfigError, match=r"night_order.*putana, mafia, don"):
+        mafia_env.env("city", night_order="mafia mafia")
+    with pytest.raises(ConfigError, match="night_order"):
+        mafia_env.env("city", night_order="mafia sleepwalker")
+    with pytest.raises(ConfigError, match=r"mafia_kill.*'unanimous', 'don', 'executor'"):
+        mafia_env.env("forum", mafia_kill="vote")
+    with pytest.raises(ConfigError, match=r"heal_self.*>= 0"):
+        mafia_env.env("online", heal_self=-1)
+
+
+def test_new_action_kinds_have_clear_errors_and_names():
+    """ask needs a role, answer yes/no/dont_know; describe_action names them."""
+    env = mafia_env.env("online")
+    env.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="ask needs a role"):
+        env.action_id("ask", 3, "wizard")
+    with pytest.raises(IllegalActionError, match="answer needs value"):
+        env.action_id("answer", value="maybe")
+    assert env.describe_action(env.action_id("ask", 3, "don")) == "ask 3 don"
+    assert env.describe_action(env.action_id("answer", value="dont_know")) == "answer dont_know"
+    assert env.describe_action(env.action_id("reveal_don")) == "reveal_don"
+    forum = mafia_env.env("forum")
+    assert forum.describe_action(forum.action_id("hunt", 4)) == "hunt 4"
+    assert forum.describe_action(forum.action_id("executor", 2)) == "executor 2"
+    with pytest.raises(IllegalActionError, match="unknown action kind 'hunt'"):
+        env.action_id("hunt", 4)
