@@ -102,6 +102,9 @@ class VectorObserver:
         self._speaker = layout.index("speaker")
         self._acts_left = layout.index("acts_left")
         self._named_scale = 1.0 / (rules.naming_threshold + 1)
+        # my_night .. blocked are consecutive private pieces: one slice clears them all
+        start = layout.index("my_night")
+        self._tonight = slice(start, layout.index("last_heal"))
 
     def _private_views(self, seat: int) -> dict[str, np.ndarray]:
         out, pos = {}, 0
@@ -221,12 +224,8 @@ class VectorObserver:
                         row = priv[s]["known_roles"][actor]
                         row[:] = 0
                         row[ri[value]] = 1
-            elif kind == Ev.NIGHT:
-                for v in priv:  # tonight's private facts start afresh
-                    v["my_night"][:] = 0
-                    v["team_shots"][:] = 0
-                    v["team_executors"][:] = 0
-                    v["blocked"][0] = 0
+            elif kind == Ev.NIGHT:  # tonight's private facts start afresh, for every seat
+                self.priv[:, self._tonight] = 0
         self.cursor = len(events)
 
     def observe(self, game: Game, seat: int) -> np.ndarray:
