@@ -37,7 +37,7 @@ class ObsLayout:
             ("team_executors", (n, n)),  # tonight's executor choices seen: chooser -> executor
             ("blocked", (1,)),  # blocked by the putana tonight (CITY-N2)
             ("last_heal", (n,)),  # the doctor's last heal that counts (no repeat, CITY-N7)
-            ("self_heals", (1,)),  # the doctor's self-heals used
+            ("self_heals", (1,)),  # the doctor's self-heals used / his limit
         ]
         self.public = [
             ("phase", (len(PHASES),)),  # the kind of public turn, "night" or "over"
@@ -50,23 +50,24 @@ class ObsLayout:
             ("revealed", (n, r)),  # roles shown to the table
             ("nominees", (n,)),  # today's nominees: position in nomination order / n
             ("candidates", (n,)),  # who the current or last vote is over
-            ("votes", (n, n)),  # today's ballots: voter -> candidate
-            ("votes_before", (n, n)),  # ballots of earlier days, counted
+            ("votes", (n, n)),  # the latest round's ballots: voter -> candidate
+            ("votes_before", (n, n)),  # ballots of earlier rounds, counted / (2 * day limit)
             ("crash", (n, 2)),  # car-crash ballots today: [yes, no]
-            ("nominations", (n, n)),  # nominator -> nominee, every day, counted
+            ("nominations", (n, n)),  # nominator -> nominee, every day, counted / day limit
             ("claimed_role", (n, r)),  # each player's latest role claim
             ("claimed_check", (n, n, 2)),  # claimer -> target: [red, black]
             ("accused", (n, n)),  # accuser -> target
             ("vouched", (n, n)),  # voucher -> target
             ("questions", (n, r)),  # the latest "do you claim role R?" put to each player
             ("answers", (n, len(ANSWER_NAMES))),  # each player's latest answer
-            ("named", (n,)),  # times named in today's nomination round / (threshold + 1)
+            ("named", (n,)),  # times named in today's nomination round / (n - 1)
         ]
         self.offsets: dict[str, tuple[int, tuple[int, ...]]] = {}
         pos = 0
         for name, shape in self.private + self.public:
             self.offsets[name] = (pos, shape)
             pos += int(np.prod(shape))
+        # every piece lies in [0, 1]: one-hots, flags, and counts scaled by their maximum
         self.private_size = sum(int(np.prod(s)) for _, s in self.private)
         self.size = pos
 
@@ -101,7 +102,8 @@ class VectorObserver:
         self._my_turn = layout.index("my_turn")
         self._speaker = layout.index("speaker")
         self._acts_left = layout.index("acts_left")
-        self._named_scale = 1.0 / (rules.naming_threshold + 1)
+        self._named_scale = 1.0 / max(1, n - 1)  # named by every other player at most
+        self._self_heal_scale = 1.0 / max(1, rules.heal_self or 1)
         # my_night .. blocked are consecutive private pieces: one slice clears them all
         start = layout.index("my_night")
         self._tonight = slice(start, layout.index("last_heal"))
@@ -153,10 +155,10 @@ class VectorObserver:
                 self._nominee_count += 1
                 pub["nominees"][target] = self._nominee_count / self.n
                 if actor >= 0:  # CLUB-E1 nominations by count have no nominator
-                    pub["nominations"][actor, target] += 1
-            elif kind == Ev.NAME:
+                    pub["nominations"][actor, target] += 1 / self._day_limit
+            elif kind == Ev.NAME:  # one name a player a day
                 pub["named"][target] += self._named_scale
-                pub["nominations"][actor, target] += 1
+                pub["nominations"][actor, target] += 1 / self._day_limit
             elif kind == Ev.ASK:
                 row = pub["questions"][target]
                 row[:] = 0
@@ -167,8 +169,11 @@ class VectorObserver:
                 row[value] = 1
             elif kind == Ev.BALLOT:
                 if target >= 0:
-                    pub["votes"][actor, target] += 1
+                    pub["votes"][actor, target] = 1
             elif kind == Ev.VOTING or kind == Ev.CRASH:
+                if kind == Ev.VOTING:  # a new round: the last one's ballots become history
+                    pub["votes_before"] += pub["votes"] / (2 * self._day_limit)
+                    pub["votes"][:] = 0
                 cands = pub["candidates"]
                 cands[:] = 0
                 for s in range(self.n):
@@ -181,15 +186,13 @@ class VectorObserver:
                 pub["eliminated"][target, value] = 1
             elif kind == Ev.DAY:
                 pub["day"][0] = value / self._day_limit
-                pub["votes_before"] += pub["votes"]
-                pub["votes"][:] = 0
                 pub["crash"][:] = 0
                 pub["nominees"][:] = 0
                 pub["named"][:] = 0
                 pub["candidates"][:] = 0
                 self._nominee_count = 0
             elif kind == Ev.FOUL:
-                pub["fouls"][target] = value / 4.0
+                pub["fouls"][target] = min(1.0, value / 4.0)
             elif kind == Ev.REVEAL:
                 pub["revealed"][target, ri[value]] = 1
             elif kind == Ev.ROLE:
@@ -217,7 +220,7 @@ class VectorObserver:
                 v["last_heal"][:] = 0
                 if target >= 0:
                     v["last_heal"][target] = 1
-                v["self_heals"][0] = value
+                v["self_heals"][0] = min(1.0, value * self._self_heal_scale)
             elif kind == Ev.DON_INTRODUCED:  # ONLINE-N2: the mafia learn who the don is
                 for s in range(self.n):
                     if seen_by >> s & 1:

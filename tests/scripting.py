@@ -93,8 +93,13 @@ class Table:
             self.act(self.actor, "nominate", names[self.actor])
 
     def vote(self, ballots: dict[int, int | None]) -> None:
-        """Play a voting round: each seat votes as given (None: no vote); absent seats pass."""
-        while not self.game.over and self.phase in ("vote", "crash_vote"):
+        """Play one voting round: each seat votes as given (None: no vote); absent seats pass.
+
+        In a car-crash round a truthy value votes yes.
+        """
+        round_phase = self.phase
+        assert round_phase in ("vote", "crash_vote"), f"no vote now ({round_phase})"
+        while not self.game.over and self.phase == round_phase:
             seat = self.actor
             choice = ballots.get(seat)
             if self.phase == "crash_vote":
@@ -107,22 +112,26 @@ class Table:
     def night(self, actions: dict[int, int | tuple | list | None]) -> list[tuple[str, int]]:
         """Play the night; return its turns as (phase, seat).
 
-        Each seat's value is a target (its role's `night` action), None (pass), a
-        ``(kind, target)`` act, or a list of those for the seat's successive turns (an
-        executor after the shot, reveal_don before it). A turn whose act is not the next
+        Each seat's value is a target (its role's `night` action on every turn of his that
+        night, as the don's shot and check), None (pass), a ``(kind, target)`` act, or a list
+        of those for the seat's successive turns (an executor after the shot, reveal_don
+        before it). A turn whose act is not the next
         planned one passes (the doctor's hunt turn before his heal); a turn with no plan that
         cannot be passed takes its default action (the lowest legal target).
         """
         plan: dict[int, list] = {}
+        repeat: dict[int, tuple] = {}
         for seat, value in actions.items():
-            steps = value if isinstance(value, list) else [value]
-            plan[seat] = [("night", v) if isinstance(v, int) else v for v in steps]
+            if isinstance(value, list):
+                plan[seat] = [("night", v) if isinstance(v, int) else v for v in value]
+            elif value is not None:
+                repeat[seat] = ("night", value) if isinstance(value, int) else value
         turns = []
         while not self.game.over and self.game.turn is not None and self.phase in NIGHT_PHASES:
             seat = self.actor
             turns.append((self.phase, seat))
             todo = plan.get(seat)
-            step = todo[0] if todo else None
+            step = todo[0] if todo else repeat.get(seat)
             kinds = self.mask_kinds()
             if step is not None and step[0] not in kinds and "pass" in kinds:
                 step = None  # not this turn's act (a doctor's heal at his hunt turn): pass
@@ -174,16 +183,18 @@ class Table:
         return "\n".join(mafia_env.narrate.narrate(self.game.events))
 
 
-def random_playout(env, rng: np.random.Generator, max_steps: int = 100_000) -> int:
-    """Play one game with uniformly random legal actions; return the number of moves."""
+def random_playout(env, rng: np.random.Generator, max_steps: int = 100_000):
+    """Play one game with uniformly random legal actions; return (moves, final rewards)."""
     moves = 0
+    final = {}
     for agent in env.agent_iter(max_steps):
-        obs, _, term, trunc, _ = env.last()
+        obs, reward, term, trunc, _ = env.last()
         if term or trunc:
+            final[agent] = reward
             env.step(None)
             continue
         mask = obs["action_mask"]
         assert mask.any(), f"{agent} has no legal action ({env.phase})"
         env.step(int(rng.choice(np.flatnonzero(mask))))
         moves += 1
-    return moves
+    return moves, final

@@ -52,7 +52,7 @@ def test_club_e1_named_more_than_twice_is_nominated_in_crossing_order():
     assert [e[1:3] for e in t.events(Ev.NAME)][:3] == [(0, 4), (1, 4), (2, 6)]
     assert [e[2] + 1 for e in t.events(Ev.NOMINATE)] == [7, 5, 2]
     assert [s + 1 for s in t.game.nominees] == [7, 5, 2]
-    assert t.obs(3)["named"][4] == 1.0  # named three times: the threshold crossed
+    assert abs(t.obs(3)["named"][4] - 3 / 9) < 1e-6  # named three times of nine at most
 
 
 def test_club_e1_named_twice_is_not_nominated():
@@ -110,7 +110,7 @@ def test_club_e5_second_tie_cancels_the_execution():
     t.naming({1: 5, 2: 5, 3: 7, 4: 7, 5: 7, 6: 5, 7: 1, 8: 2, 9: 3, 10: 4})
     t.speeches()
     ballots = {1: 7, 2: 7, 3: 7, 4: 7, 6: 5, 8: 5, 9: 5, 10: 5}
-    t.vote(ballots)  # the vote and, straight after it, the re-vote among the tied
+    t.vote(ballots)  # the vote and, straight after it (no speeches), the re-vote
     tied = (1 << 6) | (1 << 4)
     assert [e[3] for e in t.events(Ev.TIE)] == [tied, tied]
     assert [e[3] for e in t.events(Ev.VOTING)] == [tied, tied]

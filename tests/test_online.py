@@ -112,7 +112,7 @@ def test_online_n4_lone_mafia_may_choose_even_himself():
     t.speeches()
     t.to("mafia_kill")
     assert t.actor == 6 and t.legal_targets("night") == {1, 2, 4, 5, 6}
-    t.night({6: 6, 2: 1})
+    t.night({6: [("night", 6), ("night", 1)], 2: 1})
     assert t.left() == [(3, Cause.VOTE), (6, Cause.NIGHT)]
     assert t.env.winner == "town"
 
