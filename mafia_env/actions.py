@@ -50,7 +50,7 @@ def variant_acts(rules: Rules) -> list[Act]:
     ]
     if rules.tie == "revote_then_crash":
         acts += [Act.VOTE_YES, Act.VOTE_NO]
-    if rules.questions:  # ONLINE-D4
+    if rules.questions > 0:  # ONLINE-D4
         acts += [Act.ASK, Act.ANSWER]
     if not rules.don_known and Role.DON in rules.roles_in_play():  # ONLINE-N2
         acts.append(Act.REVEAL_DON)

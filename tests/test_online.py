@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mafia_env.engine.events import Cause, Ev, Spared
+from mafia_env.engine.game import Act
 from mafia_env.engine.roles import Role
 from tests.scripting import Table
 
@@ -311,3 +312,17 @@ def test_online_f1_three_fouls_remove_at_once_without_last_word():
     t.speeches()
     assert t.phase == "mafia_kill"  # nobody's last word
     assert 5 not in {e[1] + 1 for e in t.events(Ev.SPEAK)}
+
+
+def test_online_d4_questions_per_speech_is_a_knob():
+    """ONLINE-D4: how many questions a speech may hold is our default (1), a knob."""
+    t = Table("online", DEAL, questions=2)
+    t.act(1, "ask", 6, "sheriff")
+    t.act(6, "answer", value="yes")
+    assert "ask" in t.mask_kinds()
+    t.act(1, "ask", 3, "don")
+    t.act(3, "answer", value="dont_know")
+    assert "ask" not in t.mask_kinds() and t.game.acts_left == 2
+    none = Table("online", DEAL, questions=0)
+    assert "ask" not in none.mask_kinds()
+    assert Act.ASK not in none.env.unwrapped.layout.offset  # not in the action space

@@ -134,7 +134,7 @@ class Game:
         self.revote = False
         self.acts_left = 0
         self.nominated = False
-        self.asked = False
+        self.asked = 0  # questions asked in the current speech
         self._asker: tuple[int, Turn] | None = None  # the speaker waiting for an answer
         self.night_victims: list[int] = []
         # the night
@@ -172,7 +172,7 @@ class Game:
                 ]
                 if targets:
                     opts.append((Act.NOMINATE, targets))
-            if t is Turn.SPEECH and r.questions and not self.asked:  # ONLINE-D4
+            if t is Turn.SPEECH and self.asked < r.questions:  # ONLINE-D4
                 asked = [x for x in self.alive_seats if x != s]
                 if asked:
                     opts.append((Act.ASK, asked))
@@ -261,7 +261,7 @@ class Game:
                 return
             if act is Act.ASK:  # ONLINE-D4: the asked player answers at once
                 self._log(Ev.ASK, s, target, value)
-                self.asked = True
+                self.asked += 1
                 self.acts_left -= 1
                 self._asker = (s, t)
                 self.actor, self.turn = target, Turn.ANSWER
@@ -640,7 +640,7 @@ class Game:
                 if turn in SPEECH_TURNS:
                     self.acts_left = self.rules.speech_acts
                     self.nominated = False
-                    self.asked = False
+                    self.asked = 0
                     self._log(Ev.SPEAK, seat, -1, turn)
                 return
             then, self._then = self._then, None

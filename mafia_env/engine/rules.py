@@ -183,7 +183,12 @@ KNOBS: dict[str, Knob] = {
         "both killed; always by killer",
         choices=("plain", "two_by_killer", "by_killer"),
     ),
-    "questions": Knob(bool, "ONLINE-D4", "a speaker may ask another player a yes/no question"),
+    "questions": Knob(
+        int,
+        "ONLINE-D4",
+        "yes/no questions a speaker may ask in one speech, each a speech act (0: none)",
+        minimum=0,
+    ),
     "naming_threshold": Knob(
         int, "CLUB-E1", "a player named more than this many times is nominated", minimum=1
     ),
@@ -244,7 +249,7 @@ class Rules:
     heal_against: str
     heal_spent: str
     night_announce: str
-    questions: bool
+    questions: int
     naming_threshold: int
     nominee_speeches: bool
     hunt: bool
