@@ -198,3 +198,53 @@ def random_playout(env, rng: np.random.Generator, max_steps: int = 100_000):
         env.step(int(rng.choice(np.flatnonzero(mask))))
         moves += 1
     return moves, final
+
+
+def _visible(game, seat: int, start: int, out: list) -> int:
+    """Append the events from `start` on that `seat` saw to `out`; return the new cursor."""
+    events = game.events
+    for e in events[start:]:
+        if e[4] >> seat & 1:  # PUBLIC is -1: every bit set
+            out.append(e)
+    return len(events)
+
+
+def compare_views(
+    variant: str, deal_a: list[str], deal_b: list[str], seat: int, seed: int, rng, **knobs
+) -> tuple[int, int]:
+    """Play two games with the same seed and random actions, deals A and B; while every
+    event `seat` saw is the same in both, assert that his observation and mask are too.
+
+    Hidden night turns may come in another order under another deal, so only moments where
+    `seat` acts in both games or in neither are compared. Return (moments compared, of which
+    with different actors).
+    """
+    n = len(deal_a)
+    a = mafia_env.env(variant, n, roles=deal_a, **knobs)
+    b = mafia_env.env(variant, n, roles=deal_b, **knobs)
+    a.reset(seed=seed)
+    b.reset(seed=seed)
+    ga, gb = a.unwrapped.game, b.unwrapped.game
+    me, agent = seat - 1, f"player_{seat}"
+    seen_a: list = []
+    seen_b: list = []
+    ca = cb = compared = differing = 0
+    while True:
+        ca = _visible(ga, me, ca, seen_a)
+        cb = _visible(gb, me, cb, seen_b)
+        if seen_a != seen_b:
+            break
+        if (ga.actor == me) == (gb.actor == me):
+            oa, ob = a.observe(agent), b.observe(agent)
+            assert np.array_equal(oa["observation"], ob["observation"]), (variant, seed)
+            assert np.array_equal(oa["action_mask"], ob["action_mask"]), (variant, seed)
+            compared += 1
+            differing += ga.actor != gb.actor
+        if ga.over or gb.over:
+            break
+        action = int(rng.choice(np.flatnonzero(a.observe(a.agent_selection)["action_mask"])))
+        if not b.observe(b.agent_selection)["action_mask"][action]:
+            break
+        a.step(action)
+        b.step(action)
+    return compared, differing

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from mafia_env.engine.events import Cause, Ev, Spared
 from mafia_env.engine.game import Act
 from mafia_env.engine.roles import Role
-from tests.scripting import Table
+from tests.scripting import Table, compare_views
 
 # seats 1..10: sheriff 1, doctor 2, mafia 3 and 8, don 6, the rest civilians
 DEAL = [
@@ -326,3 +328,15 @@ def test_online_d4_questions_per_speech_is_a_knob():
     none = Table("online", DEAL, questions=0)
     assert "ask" not in none.mask_kinds()
     assert Act.ASK not in none.env.unwrapped.layout.offset  # not in the action space
+
+
+def test_online_n2_no_leak_which_teammate_is_the_don():
+    """ONLINE-N2: a mafia member's view is the same whichever teammate is the don."""
+    swapped = list(DEAL)
+    swapped[5], swapped[7] = "mafia", "don"  # the don at 8 instead of 6
+    rng = np.random.default_rng(5)
+    compared = 0
+    for seed in range(40):
+        c, _ = compare_views("online", DEAL, swapped, 3, seed, rng)
+        compared += c
+    assert compared > 400
