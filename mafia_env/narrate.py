@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mafia_env.engine.events import ANSWER_NAMES, PUBLIC, Cause, Ev, NoVote, Outcome, Spared
+from mafia_env.engine.events import PUBLIC, Cause, Ev, NoVote, Outcome, Spared
 from mafia_env.engine.game import Turn
 from mafia_env.engine.roles import Role
 
@@ -20,6 +20,7 @@ CAUSE = {
     Cause.HUNTER: "fell in a failed hunt",
     Cause.FORFEIT: "leaves with the mafia, who could not agree on a victim",
 }
+ANSWER_WORDS = dict(enumerate(("yes", "no", "don't know")))
 BLOCKED_TURN = {
     Turn.DON_CHECK: "check",
     Turn.SHERIFF_CHECK: "check",
@@ -119,7 +120,7 @@ def say(event: tuple[int, int, int, int, int]) -> str | None:
     if kind == Ev.ASK:
         return f"{p} asks {q}: are you the {Role(v).label}?"
     if kind == Ev.ANSWER:
-        return f"{p} answers: {ANSWER_NAMES[v].replace('_', ' ')}."
+        return f"{p} answers: {ANSWER_WORDS[v]}."
     if kind == Ev.NAME:
         return f"{p} names {q}."
     if kind == Ev.HUNT:
