@@ -282,3 +282,13 @@ def _down_to_four() -> Table:
     t.speeches()
     assert t.alive == {4, 5, 7, 8} and t.phase == "mafia_kill"
     return t
+
+
+def test_city_n2_putanas_visit_is_hers_alone():
+    """CITY-N2: the putana's choice is seen by her only (the blocked learn it at their turn)."""
+    t = table()
+    t.to("putana")
+    t.act(3, "night", 7)
+    assert [e[1:] for e in t.events(Ev.VISIT)] == [(2, 6, -1, 1 << 2)]
+    assert t.obs(3)["my_night"][6] == 1 and t.obs(7)["my_night"].sum() == 0
+    assert t.obs(7)["blocked"][0] == 0  # a civilian has no action to lose: he learns nothing

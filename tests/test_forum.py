@@ -215,3 +215,15 @@ def test_forum_d1_plurality_and_a_tie_spares():
     t.speeches({1: [("nominate", 4)], 2: [("nominate", 5)]})
     t.vote({1: 4, 2: 5, 3: 5})
     assert t.left() == [(5, Cause.VOTE)]
+
+
+def test_forum_n1_mafia_see_each_others_choices_others_do_not():
+    """FORUM-N1: the mafia's choice of victim and executor is shared in their thread only."""
+    t = table()
+    t.to("mafia_kill")
+    t.act(3, "night", 5)
+    t.act(3, "executor", 8)
+    seen = t.obs(8)
+    assert seen["team_shots"][2, 4] == 1 and seen["team_executors"][2, 7] == 1
+    for seat in (1, 2, 7):
+        assert t.obs(seat)["team_shots"].sum() == 0 and t.obs(seat)["team_executors"].sum() == 0

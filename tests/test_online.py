@@ -340,3 +340,12 @@ def test_online_n2_no_leak_which_teammate_is_the_don():
         c, _ = compare_views("online", DEAL, swapped, 3, seed, rng)
         compared += c
     assert compared > 400
+
+
+def test_online_n3_shots_are_simultaneous_hidden_from_teammates():
+    """ONLINE-N3, COMMON-8: a mafia member does not see his teammates' choices."""
+    t = table()
+    t.to("mafia_kill")
+    t.act(3, "night", 4)
+    assert t.obs(6)["team_shots"].sum() == 0 and t.obs(3)["team_shots"][2, 3] == 1
+    assert [e[4] for e in t.events(Ev.SHOT)] == [1 << 2]

@@ -195,3 +195,20 @@ def test_new_action_kinds_have_clear_errors_and_names():
     assert forum.describe_action(forum.action_id("executor", 2)) == "executor 2"
     with pytest.raises(IllegalActionError, match="unknown action kind 'hunt'"):
         env.action_id("hunt", 4)
+
+
+@pytest.mark.parametrize("variant", NEW)
+def test_every_event_narrates_for_whoever_saw_it(variant):
+    """Narration has a line for every event of these variants, public and private."""
+    rng = np.random.default_rng(9)
+    kinds: set[Ev] = set()
+    for g in range(40):
+        env = mafia_env.env(variant)
+        env.reset(seed=g)
+        random_playout(env, rng)
+        events = env.unwrapped.game.events
+        for seat in range(env.unwrapped.n):
+            for line in mafia_env.narrate.narrate(events, seat):
+                assert line and "None" not in line
+        kinds |= {Ev(e[0]) for e in events if mafia_env.narrate.say(e) is None}
+    assert not kinds, f"no narration for {kinds}"
