@@ -292,3 +292,23 @@ def test_city_n2_putanas_visit_is_hers_alone():
     assert [e[1:] for e in t.events(Ev.VISIT)] == [(2, 6, -1, 1 << 2)]
     assert t.obs(3)["my_night"][6] == 1 and t.obs(7)["my_night"].sum() == 0
     assert t.obs(7)["blocked"][0] == 0  # a civilian has no action to lose: he learns nothing
+
+
+def test_city_n9_companion_dies_even_if_healed_by_default():
+    """CITY-N9: the companion dies "with her" (our reading; knob companion_heal)."""
+    t = table(DEAL13)
+    t.night({3: 7, 4: 3, 8: 3, 12: 3, 6: 3, 11: 7})
+    assert t.left() == [(3, Cause.NIGHT), (7, Cause.COMPANION)]
+    t2 = table(DEAL13, companion_heal=True)
+    t2.night({3: 7, 4: 3, 8: 3, 12: 3, 6: 3, 11: 7})
+    assert t2.left() == [(3, Cause.NIGHT)]
+
+
+def test_city_n2_putana_blocks_another_player_by_default():
+    """CITY-N2: she blocks one player, not herself (our reading; knob putana_self)."""
+    t = table()
+    t.to("putana")
+    assert t.legal_targets("night") == set(range(1, 11)) - {3}
+    t2 = table(putana_self=True)
+    t2.to("putana")
+    assert t2.legal_targets("night") == set(range(1, 11))

@@ -202,9 +202,10 @@ class Game:
         if t is Turn.DON_CHECK or t is Turn.SHERIFF_CHECK:
             opts = [(Act.NIGHT, [x for x in self.alive_seats if x != s])]
             return [(Act.PASS, None), *opts] if r.check_skip else opts
-        if t is Turn.PUTANA or t is Turn.MANIAC:
-            opts = [(Act.NIGHT, [x for x in self.alive_seats if x != s])]
-            return [(Act.PASS, None), *opts] if t is Turn.MANIAC else opts  # CITY-N8: refuse
+        if t is Turn.PUTANA:
+            return [(Act.NIGHT, [x for x in self.alive_seats if x != s or r.putana_self])]
+        if t is Turn.MANIAC:  # CITY-N8: he may refuse
+            return [(Act.PASS, None), (Act.NIGHT, [x for x in self.alive_seats if x != s])]
         if t is Turn.DOCTOR:  # CITY-N7, ONLINE-N6
             self_ok = r.heal_self is None or self.self_heals < r.heal_self
             targets = [
@@ -591,8 +592,10 @@ class Game:
         for killed, cause in zip((victim, maniac), shot_causes, strict=True):
             if killed >= 0 and killed != hunted and all(killed != d for d, _ in dead):
                 shot_dead.append((killed, cause))
-                if roles[killed] is Role.PUTANA and self.blocked >= 0:  # CITY-N9
-                    shot_dead.append((self.blocked, Cause.COMPANION))
+                companion = self.blocked  # CITY-N9: he leaves with her (unless healed, by knob)
+                saved = r.companion_heal and companion == heal
+                if roles[killed] is Role.PUTANA and companion >= 0 and not saved:
+                    shot_dead.append((companion, Cause.COMPANION))
         dead = shot_dead + dead
         if forfeit:  # CITY-N4: the mafia could not agree: the whole team leaves
             dead += [(s, Cause.FORFEIT) for s in self.alive_seats if self.teams[s] is Team.MAFIA]

@@ -183,6 +183,10 @@ KNOBS: dict[str, Knob] = {
         "both killed; always by killer",
         choices=("plain", "two_by_killer", "by_killer"),
     ),
+    "putana_self": Knob(bool, "CITY-N2", "the putana may visit herself (blocking nobody else)"),
+    "companion_heal": Knob(
+        bool, "CITY-N9", "a heal saves the putana's companion from dying with her"
+    ),
     "questions": Knob(
         int,
         "ONLINE-D4",
@@ -249,6 +253,8 @@ class Rules:
     heal_against: str
     heal_spent: str
     night_announce: str
+    putana_self: bool
+    companion_heal: bool
     questions: int
     naming_threshold: int
     nominee_speeches: bool
