@@ -13,11 +13,27 @@ import numpy as np
 
 from mafia_env.engine.events import ANSWER_NAMES, Cause, Ev
 from mafia_env.engine.game import NIGHT_TURNS, SPEECH_TURNS, Game, Turn
+from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules
 
 PHASES = [t.name.lower() for t in Turn] + ["night", "over"]
-NIGHT_PHASE = len(Turn)
-OVER_PHASE = len(Turn) + 1
+
+
+def turns_in_play(rules: Rules) -> list[Turn]:
+    """Return the kinds of turn a variant can have: SPORT's eight, and those its knobs add."""
+    roles = set(rules.roles_in_play())
+    order = rules.night_order.split()
+    added = {
+        Turn.PUTANA: Role.PUTANA in roles and "putana" in order,
+        Turn.DOCTOR: Role.DOCTOR in roles and "doctor" in order,
+        Turn.MANIAC: Role.MANIAC in roles and "maniac" in order,
+        Turn.EXECUTOR: rules.mafia_kill == "executor",
+        Turn.HUNT: rules.hunt and "hunt" in order,
+        Turn.NAMING: rules.nominations == "round",
+        Turn.MONOLOGUE: rules.nominee_speeches,
+        Turn.ANSWER: rules.questions > 0,
+    }
+    return [t for t in Turn if added.get(t, True)]
 
 
 class ObsLayout:
@@ -25,7 +41,28 @@ class ObsLayout:
 
     def __init__(self, rules: Rules, n: int):
         r = len(rules.roles_in_play())
-        t = len(Turn)
+        self.turns = turns = turns_in_play(rules)
+        self.phases = [x.name.lower() for x in turns] + ["night", "over"]
+        t = len(turns)
+        night = {Turn.PUTANA, Turn.DOCTOR, Turn.MANIAC, Turn.HUNT, Turn.EXECUTOR} & set(turns)
+        extra_causes = (
+            rules.night_announce != "plain"
+            or Turn.PUTANA in turns
+            or Turn.HUNT in turns
+            or rules.mafia_split == "forfeit"
+        )
+        # pieces a variant cannot fill are left out, so SPORT and MINIMAL keep their size
+        optional = {
+            "my_night": bool(night) or rules.mafia_see_shots,
+            "team_shots": rules.mafia_see_shots,
+            "team_executors": Turn.EXECUTOR in turns,
+            "blocked": Turn.PUTANA in turns,
+            "last_heal": Turn.DOCTOR in turns,
+            "self_heals": Turn.DOCTOR in turns,
+            "questions": Turn.ANSWER in turns,
+            "answers": Turn.ANSWER in turns,
+            "named": Turn.NAMING in turns,
+        }
         self.private = [
             ("seat", (n,)),  # own seat, one-hot
             ("role", (r,)),  # own role, one-hot
@@ -40,12 +77,12 @@ class ObsLayout:
             ("self_heals", (1,)),  # the doctor's self-heals used / his limit
         ]
         self.public = [
-            ("phase", (len(PHASES),)),  # the kind of public turn, "night" or "over"
+            ("phase", (t + 2,)),  # the kind of public turn, "night" or "over"
             ("day", (1,)),  # day / day limit
             ("speaker", (n,)),  # who is taking the current public turn
             ("acts_left", (1,)),  # speech acts left in the current speech / K
             ("alive", (n,)),
-            ("eliminated", (n, len(Cause))),  # how each player left (Cause, as announced)
+            ("eliminated", (n, len(Cause) if extra_causes else int(Cause.MAFIA))),  # as announced
             ("fouls", (n,)),  # fouls / 4
             ("revealed", (n, r)),  # roles shown to the table
             ("nominees", (n,)),  # today's nominees: position in nomination order / n
@@ -62,6 +99,8 @@ class ObsLayout:
             ("answers", (n, len(ANSWER_NAMES))),  # each player's latest answer
             ("named", (n,)),  # times named in today's nomination round / (n - 1)
         ]
+        self.private = [p for p in self.private if optional.get(p[0], True)]
+        self.public = [p for p in self.public if optional.get(p[0], True)]
         self.offsets: dict[str, tuple[int, tuple[int, ...]]] = {}
         pos = 0
         for name, shape in self.private + self.public:
@@ -105,8 +144,19 @@ class VectorObserver:
         self._named_scale = 1.0 / max(1, n - 1)  # named by every other player at most
         self._self_heal_scale = 1.0 / max(1, rules.heal_self or 1)
         # my_night .. blocked are consecutive private pieces: one slice clears them all
-        start = layout.index("my_night")
-        self._tonight = slice(start, layout.index("last_heal"))
+        tonight = [
+            layout.offsets[k]
+            for k in ("my_night", "team_shots", "team_executors", "blocked")
+            if k in layout.offsets
+        ]
+        end = tonight[-1][0] + int(np.prod(tonight[-1][1])) if tonight else 0
+        self._tonight = slice(tonight[0][0] if tonight else 0, end)
+        self._my_night = "my_night" in layout.offsets
+        self._named = "named" in layout.offsets
+        self._team_shots = "team_shots" in layout.offsets
+        self._turn_pos = dict.fromkeys(Turn, -1) | {x: i for i, x in enumerate(layout.turns)}
+        self._night_phase = len(layout.turns)
+        self._over_phase = len(layout.turns) + 1
 
     def _private_views(self, seat: int) -> dict[str, np.ndarray]:
         out, pos = {}, 0
@@ -188,7 +238,8 @@ class VectorObserver:
                 pub["day"][0] = value / self._day_limit
                 pub["crash"][:] = 0
                 pub["nominees"][:] = 0
-                pub["named"][:] = 0
+                if self._named:
+                    pub["named"][:] = 0
                 pub["candidates"][:] = 0
                 self._nominee_count = 0
             elif kind == Ev.FOUL:
@@ -204,13 +255,14 @@ class VectorObserver:
             elif kind == Ev.CHECK:
                 priv[actor]["checks"][target, 0 if value else 1] = 1
             elif kind == Ev.SHOT or kind == Ev.EXECUTOR:
-                piece = "team_shots" if kind == Ev.SHOT else "team_executors"
-                if target >= 0:
+                shot = kind == Ev.SHOT
+                if target >= 0 and (self._team_shots or not shot):
+                    piece = "team_shots" if shot else "team_executors"
                     for s in range(self.n):
                         if seen_by >> s & 1:
                             priv[s][piece][actor, target] = 1
-                    if kind == Ev.SHOT:
-                        priv[actor]["my_night"][target] = 1
+                if target >= 0 and shot and self._my_night:
+                    priv[actor]["my_night"][target] = 1
             elif kind == Ev.VISIT or kind == Ev.HEAL or kind == Ev.HUNT:
                 priv[actor]["my_night"][target] = 1
             elif kind == Ev.BLOCKED:
@@ -238,18 +290,19 @@ class VectorObserver:
         out = np.concatenate((self.priv[seat], self.pub))
         turn = game.turn
         if turn is None:
-            out[self._phase + OVER_PHASE] = 1
+            out[self._phase + self._over_phase] = 1
             return out
+        pos = self._turn_pos[turn]
         if seat == game.actor:
-            out[self._my_turn + turn] = 1
+            out[self._my_turn + pos] = 1
         if turn in NIGHT_TURNS:  # who acts at night is nobody else's business
-            out[self._phase + NIGHT_PHASE] = 1
+            out[self._phase + self._night_phase] = 1
             return out
-        out[self._phase + turn] = 1
+        out[self._phase + pos] = 1
         out[self._speaker + game.actor] = 1
         if turn in SPEECH_TURNS:
             out[self._acts_left] = game.acts_left / game.rules.speech_acts
         return out
 
 
-__all__ = ["PHASES", "ObsLayout", "VectorObserver"]
+__all__ = ["PHASES", "ObsLayout", "VectorObserver", "turns_in_play"]

@@ -347,5 +347,6 @@ def test_online_n3_shots_are_simultaneous_hidden_from_teammates():
     t = table()
     t.to("mafia_kill")
     t.act(3, "night", 4)
-    assert t.obs(6)["team_shots"].sum() == 0 and t.obs(3)["team_shots"][2, 3] == 1
+    assert "team_shots" not in t.obs(6)  # no piece for teammates' choices here
+    assert t.obs(6)["my_night"].sum() == 0 and t.obs(3)["my_night"][3] == 1
     assert [e[4] for e in t.events(Ev.SHOT)] == [1 << 2]

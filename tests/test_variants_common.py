@@ -212,3 +212,22 @@ def test_every_event_narrates_for_whoever_saw_it(variant):
                 assert line and "None" not in line
         kinds |= {Ev(e[0]) for e in events if mafia_env.narrate.say(e) is None}
     assert not kinds, f"no narration for {kinds}"
+
+
+@pytest.mark.parametrize(
+    ("variant", "present", "absent"),
+    [
+        ("sport", set(), {"my_night", "blocked", "last_heal", "questions", "named"}),
+        ("minimal", set(), {"my_night", "team_shots", "answers", "named"}),
+        ("city", {"my_night", "team_shots", "blocked", "last_heal"}, {"questions", "named"}),
+        ("club", {"named"}, {"my_night", "blocked", "last_heal", "questions"}),
+        ("online", {"my_night", "last_heal", "questions", "answers"}, {"team_shots", "named"}),
+        ("forum", {"my_night", "team_shots", "team_executors", "last_heal"}, {"blocked"}),
+    ],
+)
+def test_observation_pieces_follow_the_variant(variant, present, absent):
+    """A variant's observation has the pieces its roles and knobs can fill, and no others."""
+    layout = mafia_env.env(variant).obs_layout
+    assert present <= set(layout.offsets) and not absent & set(layout.offsets)
+    causes = layout.offsets["eliminated"][1][1]
+    assert causes == (3 if variant in ("sport", "minimal", "club", "online") else len(Cause))
