@@ -122,6 +122,7 @@ class Table:
         self.moves = 0
         self.deadline: float | None = None  # loop time when the acting person's turn ends
         self._moved = asyncio.Event()
+        self._awaiting: int | None = None  # the person's seat whose move the game awaits
         self._all_joined = asyncio.Event()
         if not self.humans:
             self._all_joined.set()
@@ -172,6 +173,8 @@ class Table:
         v["type"] = "state"
         v["table"] = self.id
         v["started"] = self._all_joined.is_set()
+        if not v["started"]:  # nobody moves before every person has sat down
+            v["your_turn"], v["actions"] = False, []
         v["waiting_for"] = sorted(h + 1 for h in self.humans - self.joined)
         v["players"] = [
             {
@@ -217,7 +220,7 @@ class Table:
             raise TableError("the game is over")
         if not self._all_joined.is_set():
             raise TableError("the game has not started: not every person has joined")
-        if game.actor != seat:
+        if game.actor != seat or self._awaiting != seat:
             raise TableError("it is not your turn")
         if not _is_int(action):
             raise TableError(f"action must be an action number; got {action!r}")
@@ -256,8 +259,6 @@ class Table:
         night_began: float | None = None
         while not game.over:
             seat, moves = game.actor, self.moves
-            if night_began is None and public_phase(game) == NIGHT:
-                night_began = loop.time()
             self._moved.clear()
             if seat in self.bots:
                 await asyncio.sleep(self.config.bot_delay)
@@ -265,12 +266,15 @@ class Table:
                     self._step(self._bot_move(seat))
             else:
                 left = None if self.deadline is None else max(0.0, self.deadline - loop.time())
+                self._awaiting = seat
                 try:
                     await asyncio.wait_for(self._moved.wait(), left)
                 except TimeoutError:  # the turn ran out: the rule's default action
                     if self.moves == moves and not game.over:
                         self._step(self._default_move())
-            if public_phase(game) == NIGHT:
+                finally:
+                    self._awaiting = None
+            if public_phase(game) == NIGHT and night_began is not None:
                 # the table sleeps: only the player who acted and the next one hear of it,
                 # so nobody can count the night's turns from the messages he gets
                 self._arm()
@@ -278,7 +282,9 @@ class Table:
                 if game.actor != seat and game.actor in self.humans:
                     await self.send_state(game.actor)
                 continue
-            if night_began is not None:
+            if public_phase(game) == NIGHT:  # night falls: everyone is told, once
+                night_began = loop.time()
+            elif night_began is not None:
                 # every night lasts at least as long as the longest one could with bots, so
                 # its length does not tell who still acts at night (a don, a sheriff)
                 rest = night_began + self.night_turns * self.config.bot_delay - loop.time()
