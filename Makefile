@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e '.[train,dev]'
+	$(PY) -m pip install -q -e '.[train,table,dev]'
 	touch $(STAMP)
 
 .PHONY: install run test bench lint

@@ -345,3 +345,32 @@ def test_table_rejects_moves_out_of_turn_without_a_server():
             t.connect(0, None, lang="xx")
 
     asyncio.run(go())
+
+
+def test_a_broken_bot_takes_the_default_action_and_the_table_goes_on(client):
+    import baselines.policy as policy
+    from baselines import register_policy
+
+    class Broken:
+        def __init__(self, **kwargs):
+            self.calls = 0
+
+        def act(self, obs, mask):
+            self.calls += 1
+            if self.calls % 2:
+                raise RuntimeError("bot crashed")
+            return 10**6  # not a legal action
+
+    register_policy("broken-for-test", Broken)
+    try:
+        table, seats, _ = new_table(client, humans=[1], default_bot="broken-for-test")
+        with client.websocket_connect(ws_url(table, 1, seats[1])) as ws:
+            end = Player(ws).play()
+    finally:
+        policy._REGISTRY.pop("broken-for-test")
+    record = json.loads((client.records / end["record"]).read_text())
+    env = mafia_env.replay(record)
+    assert env.winner == end["winner"] is not None
+    # every bot move was the rule's default: pass, or "no" in a car-crash vote
+    allowed = {env.action_id("pass"), env.action_id("vote_no")}
+    assert {what for seat, what in record["moves"] if seat != 1} <= allowed

@@ -73,6 +73,8 @@ def test_person_plays_a_seat_through_the_page_to_the_end(server):
         try:
             # the host sets a SPORT table: a person in seat 1, random bots in the others
             page.goto(base + "/")
+            page.locator("#variant option").first.wait_for(state="attached")
+            assert page.is_hidden("#game") and page.is_visible("#host-form")
             page.select_option("#variant", "sport")
             page.fill("#num", "10")
             page.fill("#bot-delay", "0.02")
@@ -109,6 +111,12 @@ def test_person_plays_a_seat_through_the_page_to_the_end(server):
                     if not shot_mid and clicks >= 3:
                         page.screenshot(path=str(ARTIFACTS / "table_midgame.png"))
                         shot_mid = True
+                        # the person reloads the page: the link brings them back to the seat
+                        said = page.locator("#narration li").count()
+                        page.reload()
+                        page.locator("#narration li").nth(said - 1).wait_for()
+                        assert "You are the " in page.inner_text("#me")
+                        continue
                     target.click(timeout=500)
                     clicks += 1
                 except sync_api.Error:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ import mafia_env
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.table.view import NIGHT, languages, public_phase, seat_view
 
+log = logging.getLogger(__name__)
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
@@ -263,7 +265,17 @@ class Table:
             if seat in self.bots:
                 await asyncio.sleep(self.config.bot_delay)
                 if self.moves == moves and not game.over:
-                    self._step(self._bot_move(seat))
+                    try:
+                        move = self._bot_move(seat)
+                    except Exception:  # a broken bot must not stop the table
+                        log.exception("table %s: bot at seat %d failed", self.id, seat + 1)
+                        move = self._default_move()
+                    if move not in self.env.unwrapped.legal_actions():
+                        log.warning(
+                            "table %s: bot at seat %d chose illegal %r", self.id, seat + 1, move
+                        )
+                        move = self._default_move()
+                    self._step(move)
             else:
                 left = None if self.deadline is None else max(0.0, self.deadline - loop.time())
                 self._awaiting = seat
@@ -297,9 +309,15 @@ class Table:
         await self.broadcast()
 
     def start(self) -> asyncio.Task:
+        """Start the game's task on the running loop (once)."""
         if self.task is None:
             self.task = asyncio.get_running_loop().create_task(self.run())
+            self.task.add_done_callback(self._done)
         return self.task
+
+    def _done(self, task: asyncio.Task) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s stopped", self.id, exc_info=task.exception())
 
     def save_record(self) -> dict[str, Any]:
         """Return the game's record; write it to `records_dir/<table>.json` if there is one."""

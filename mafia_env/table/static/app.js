@@ -143,19 +143,20 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const q = new URLSearchParams({ seat: params.get("seat"), token: params.get("token") || "",
                                   lang: params.get("lang") || "en" });
-  ws = new WebSocket(`${proto}://${location.host}/ws/${params.get("table")}?${q}`);
-  ws.onopen = () => { retries = 0; $("#status").textContent = "connected"; };
-  ws.onmessage = (ev) => {
+  const sock = new WebSocket(`${proto}://${location.host}/ws/${params.get("table")}?${q}`);
+  ws = sock;
+  sock.onopen = () => { retries = 0; $("#status").textContent = "connected"; };
+  sock.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "error") {
       toast(msg.message);
-      if (msg.fatal) { $("#status").textContent = msg.message; ws.fatal = true; }
+      if (msg.fatal) { $("#status").textContent = msg.message; sock.fatal = true; }
     } else if (msg.type === "state") {
       render(msg);
     }
   };
-  ws.onclose = () => {
-    if (ws.fatal || (state && state.phase === "over")) return;
+  sock.onclose = () => {
+    if (sock.fatal || (state && state.phase === "over")) return;
     $("#status").textContent = "disconnected: reconnecting...";
     retries += 1;
     setTimeout(connect, Math.min(5000, 500 * retries));  // come back to the same seat
@@ -213,9 +214,11 @@ function renderSeats(s) {
 function renderCenter(s) {
   let phase = PHASE[s.phase] || s.phase;
   if (!s.started) phase = `Waiting for seats ${s.waiting_for.join(", ")}`;
+  else if (s.phase === "night") phase = s.day ? `Night ${s.day}: the town sleeps` : phase;
   else if (s.day && s.phase !== "over") phase = `Day ${s.day} · ${phase}`;
   $("#phase").textContent = phase;
-  const who = s.actor ? (s.actor === s.you ? "Your turn" : `Player ${s.actor}`) : "";
+  $("#felt").classList.toggle("night", s.phase === "night");
+  const who = s.your_turn ? "Your turn" : s.actor ? `Player ${s.actor}` : "";
   $("#outcome").textContent = s.winner ? `Winner: ${s.winner}` : who;
   clearInterval(clockTimer);
   const clock = $("#clock");
@@ -290,5 +293,31 @@ function renderNarration(s) {
   if (atEnd) list.scrollTop = list.scrollHeight;
 }
 
-if (params.get("table")) connect();
-else host();
+async function languages() {
+  // a language menu for the moderator's narration, when this server offers more than one
+  const opts = await (await fetch("/api/options")).json();
+  if (opts.languages.length < 2) return;
+  const sel = $("#lang");
+  for (const lang of opts.languages) {
+    const o = el("option", null, lang);
+    o.value = lang;
+    sel.append(o);
+  }
+  sel.value = params.get("lang") || "en";
+  $("#lang-box").hidden = false;
+  sel.addEventListener("change", () => {
+    params.set("lang", sel.value);
+    history.replaceState(null, "", `?${params}`);
+    ws.fatal = true;  // this socket closes for good; a new one opens in the new language
+    ws.close();
+    ws = null;
+    connect();
+  });
+}
+
+if (params.get("table")) {
+  connect();
+  languages();
+} else {
+  host();
+}
