@@ -43,6 +43,7 @@ def test_unknown_key_is_an_error_naming_it_and_the_allowed_keys():
         ({"num_learners": -1}, r"num_learners must be >= 0; got -1"),
         ({"num_envs_per_env_runner": 0}, r"num_envs_per_env_runner must be >= 1; got 0"),
         ({"policies": "per_role"}, r"policies must be one of shared, per_team; got 'per_role'"),
+        ({"train_batch_size": 200}, r"minibatch_size \(256\) must be <= train_batch_size \(200\)"),
         ({"hidden": [64, 0]}, r"hidden must be a list of positive ints"),
         ({"ray_address": 5}, r"ray_address must be str or null; got 5"),
         ({"variant": "chess"}, r"unknown variant 'chess'"),

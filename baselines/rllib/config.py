@@ -144,6 +144,12 @@ def parse_config(data: Any, source: str = "config") -> RLlibConfig:
         raise ConfigError(
             f"{source}: policies must be one of {', '.join(POLICY_MODES)}; got {data['policies']!r}"
         )
+    batch = data.get("train_batch_size", RLlibConfig.train_batch_size)
+    minibatch = data.get("minibatch_size", RLlibConfig.minibatch_size)
+    if minibatch > batch:
+        raise ConfigError(
+            f"{source}: minibatch_size ({minibatch}) must be <= train_batch_size ({batch})"
+        )
     hidden = tuple(data.get("hidden", RLlibConfig.hidden))
     if not hidden or not all(
         isinstance(h, int) and not isinstance(h, bool) and h > 0 for h in hidden
