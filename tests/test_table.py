@@ -374,3 +374,13 @@ def test_a_broken_bot_takes_the_default_action_and_the_table_goes_on(client):
     # every bot move was the rule's default: pass, or "no" in a car-crash vote
     allowed = {env.action_id("pass"), env.action_id("vote_no")}
     assert {what for seat, what in record["moves"] if seat != 1} <= allowed
+
+
+def test_a_server_may_refuse_checkpoint_paths_for_bots(tmp_path):
+    ckpt = tmp_path / "bot.pt"
+    ckpt.write_bytes(b"not a checkpoint")
+    with TestClient(create_app(records_dir=None, bot_paths=False)) as c:
+        r = c.post("/api/tables", json={"bots": {"2": str(ckpt)}})
+        assert r.status_code == 400 and "seats only the bots random" in r.json()["error"]
+        r = c.post("/api/tables", json={"bots": {"2": "random"}, "seed": 1})
+        assert r.status_code == 200

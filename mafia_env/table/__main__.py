@@ -20,6 +20,11 @@ def main(argv: list[str] | None = None) -> None:
         default=60.0,
         help="seconds a person may take for a turn (0: no limit); then the default action",
     )
+    p.add_argument(
+        "--no-bot-paths",
+        action="store_true",
+        help="let hosts seat only named bots, not checkpoint paths (for a server others reach)",
+    )
     args = p.parse_args(argv)
     try:
         import uvicorn
@@ -33,7 +38,7 @@ def main(argv: list[str] | None = None) -> None:
         "bot_delay": args.bot_delay,
         "turn_timeout": args.turn_timeout or None,
     }
-    app = create_app(records_dir=args.records, defaults=defaults)
+    app = create_app(records_dir=args.records, defaults=defaults, bot_paths=not args.no_bot_paths)
     print(f"Mafia table: open http://{args.host}:{args.port}/ to create a table")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
 

@@ -45,8 +45,13 @@ def bot_names() -> list[str]:
 def create_app(
     records_dir: str | Path | None = "artifacts/records",
     defaults: dict[str, Any] | None = None,
+    bot_paths: bool = True,
 ) -> Starlette:
-    """Return the Starlette app; finished games are saved under `records_dir`."""
+    """Return the Starlette app; finished games are saved under `records_dir`.
+
+    With `bot_paths` False a host may seat only the named bots, not a checkpoint path (a
+    checkpoint is code to load: refuse paths on a server others can reach).
+    """
     tables: dict[str, Table] = {}
     records = None if records_dir is None else Path(records_dir)
     base = dict(defaults or {})
@@ -77,11 +82,21 @@ def create_app(
         )
 
     async def create(request: Request) -> JSONResponse:
+        if len(tables) >= MAX_TABLES:  # forget finished games first (their records stay)
+            for key in [k for k, t in tables.items() if t.task is not None and t.task.done()]:
+                del tables[key]
         if len(tables) >= MAX_TABLES:
             return JSONResponse({"error": "too many tables on this server"}, status_code=503)
         try:
             data = json.loads(await request.body())
             config = TableConfig.from_json({**base, **data} if isinstance(data, dict) else data)
+            if not bot_paths:
+                names = bot_names()
+                paths = [b for b in [config.default_bot, *config.bots.values()] if b not in names]
+                if paths:
+                    raise TableError(
+                        f"this server seats only the bots {', '.join(names)}; got {paths}"
+                    )
             table = Table(config, records_dir=records)
         except json.JSONDecodeError as e:
             return JSONResponse({"error": f"the body is not JSON: {e}"}, status_code=400)
