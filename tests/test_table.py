@@ -384,3 +384,27 @@ def test_a_server_may_refuse_checkpoint_paths_for_bots(tmp_path):
         assert r.status_code == 400 and "seats only the bots random" in r.json()["error"]
         r = c.post("/api/tables", json={"bots": {"2": "random"}, "seed": 1})
         assert r.status_code == 200
+
+
+def test_each_seat_gets_narration_in_its_own_language(client, monkeypatch):
+    from mafia_env import narrate as narrate_module
+
+    def fake(events, seat=None, lang="en"):  # stands in for narration with a `lang` argument
+        lines = narrate(events, seat)
+        return lines if lang == "en" else [f"[{lang}] {line}" for line in lines]
+
+    monkeypatch.setattr(narrate_module, "narrate", fake)
+    monkeypatch.setattr(narrate_module, "LANGS", ("en", "ru", "uk"), raising=False)
+    assert client.get("/api/options").json()["languages"] == ["en", "ru", "uk"]
+    table, seats, _ = new_table(client, humans=[1, 2])
+    with (
+        client.websocket_connect(ws_url(table, 1, seats[1]) + "&lang=ru") as a,
+        client.websocket_connect(ws_url(table, 2, seats[2])) as b,
+    ):
+        ru = Player(a).play(until=lambda s: s["started"])
+        en = Player(b).play(until=lambda s: s["started"])
+        assert ru["narration"][0] == "[ru] Player 1, your role is " + ru["role"] + "."
+        assert en["narration"][0] == "Player 2, your role is " + en["role"] + "."
+    with client.websocket_connect(ws_url(table, 1, seats[1]) + "&lang=xx") as c:
+        msg = c.receive_json()
+        assert msg["fatal"] and "language 'xx' is not offered" in msg["message"]
