@@ -281,7 +281,7 @@ class Table:
                 self._awaiting = seat
                 try:
                     await asyncio.wait_for(self._moved.wait(), left)
-                except TimeoutError:  # the turn ran out: the rule's default action
+                except asyncio.TimeoutError:  # the turn ran out: the rule's default action
                     if self.moves == moves and not game.over:
                         self._step(self._default_move())
                 finally:
