@@ -12,7 +12,17 @@ from mafia_env.vector import VectorMafia
 
 
 @pytest.mark.parametrize(
-    ("variant", "num_players"), [("sport", None), ("sport", 7), ("minimal", None), ("minimal", 5)]
+    ("variant", "num_players"),
+    [
+        ("sport", None),
+        ("sport", 7),
+        ("minimal", None),
+        ("minimal", 5),
+        ("city", None),
+        ("club", None),
+        ("online", None),
+        ("forum", None),
+    ],
 )
 def test_vector_agrees_with_aec(variant, num_players):
     """Same seeds and actions: same observations, masks, rewards and winners as the AEC env."""
