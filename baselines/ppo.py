@@ -751,7 +751,7 @@ def train(
         assign(b, info["teams"][b])
     if start_update == 1 and cfg.eval_every:
         run_eval(0)
-    start_time, start_step = time.time(), global_step
+    start_time, start_step, start_cpu = time.time(), global_step, time.process_time()
     rows = np.arange(B)
     update = start_update - 1
     for update in range(start_update, num_updates + 1):
@@ -894,6 +894,9 @@ def train(
         sps = int((global_step - start_step) / (time.time() - start_time))
         writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
         writer.add_scalar("charts/SPS", sps, global_step)
+        # steps per second of this process's own CPU time: the speed on an unshared core
+        cpu_sps = int((global_step - start_step) / max(time.process_time() - start_cpu, 1e-9))
+        writer.add_scalar("charts/SPS_cpu", cpu_sps, global_step)
         writer.add_scalar("charts/learner_decisions", batch_size, global_step)
         if returns_window:
             writer.add_scalar("charts/episodic_return", np.mean(returns_window), global_step)
@@ -927,6 +930,7 @@ def train(
     checkpoint(run_dir / "checkpoint.pt", update)
     save_checkpoint(run_dir / "agent.pt", agent, cfg, vec)  # weights only: small, to ship
     train_sps = int((global_step - start_step) / max(time.time() - start_time, 1e-9))
+    cpu_sps = int((global_step - start_step) / max(time.process_time() - start_cpu, 1e-9))
     agent.eval()
     final = evaluate(
         PPOPolicy.from_agent(agent, cfg.seed),
@@ -949,6 +953,7 @@ def train(
         "final": final,
         "curve": curve,
         "sps": train_sps,
+        "cpu_sps": cpu_sps,
         "global_step": global_step,
     }
 

@@ -23,7 +23,12 @@ from mafia_env.errors import MafiaError
 def report(result: dict) -> str:
     """Return the final report: the learning curve and the final win rates with intervals."""
     opp = result["eval_opponent"]
-    lines = [f"run: {result['run_dir']}", f"training speed: {result['sps']} env steps/s", ""]
+    lines = [
+        f"run: {result['run_dir']}",
+        f"training speed: {result['sps']} env steps/s of wall time, "
+        f"{result['cpu_sps']} per second of this process's CPU time",
+        "",
+    ]
     if result["curve"]:
         lines.append(f"win rate vs {opp} bots during training (town / mafia):")
         for p in result["curve"]:

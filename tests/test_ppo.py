@@ -202,3 +202,20 @@ def test_seat_gae_follows_each_seat_and_credits_the_team_result_to_all():
     adv = seat_gae(values, learn, seats, dones, rewards, boot, gamma=0.9, lam=0.5)
     expected = [0.17 + 0.45 * 0.7, 0.16 + 0.45 * -1.4, 1 - 0.3, 0.0, -1 - 0.4, 0.45 - 0.6]
     np.testing.assert_allclose(adv[:, 0], expected, atol=1e-6)
+
+
+def test_per_team_heads_give_each_team_its_own_output(tmp_path):
+    """per_team: a town seat and a mafia seat read different heads of the same network."""
+    cfg = smoke_config(tmp_path, per_team=True)
+    vec = VectorMafia("sport", 64, seed=2)
+    agent = make_agent(cfg, vec.obs_size, vec.action_size)
+    assert agent.heads == 3 and agent.actor.out_features == 3 * vec.action_size
+    obs, _, info = vec.reset()
+    x = torch.from_numpy(obs)
+    heads = agent._head(x).numpy()
+    np.testing.assert_array_equal(heads, info["team"])  # the head is the acting seat's team
+    with torch.no_grad():
+        agent.actor.bias[vec.action_size : 2 * vec.action_size] += 100.0  # only mafia's head
+        shifted = agent.logits(x)
+    town = info["team"] == 0
+    assert (shifted[~town] > 50).all() and (shifted[town] < 50).all()
