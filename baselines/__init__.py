@@ -3,5 +3,8 @@
 from __future__ import annotations
 
 from baselines.policy import Policy, RandomPolicy, load_policy, register_policy
+from baselines.rule import RulePolicy
 
-__all__ = ["Policy", "RandomPolicy", "load_policy", "register_policy"]
+register_policy("rule", RulePolicy)
+
+__all__ = ["Policy", "RandomPolicy", "RulePolicy", "load_policy", "register_policy"]
