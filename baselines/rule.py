@@ -98,7 +98,7 @@ class Seen:
     """What one agent sees now, decoded from its observation's named views."""
 
     def __init__(self, bot: RulePolicy, obs: np.ndarray, mask: np.ndarray):
-        v = bot.obs_layout.views(obs)
+        v = bot.views(obs)
         self.v = v
         self.bot = bot
         self.mask = mask
@@ -108,8 +108,9 @@ class Seen:
         self.role: Role = bot.roles[int(v["role"].argmax())]
         self.team = self.role.team
         kr = v["known_roles"]
-        self.mates = [s for s in range(n) if s != self.me and kr[s].any()]
-        self.mate_roles = {s: bot.roles[int(kr[s].argmax())] for s in self.mates}
+        known, kind = kr.any(axis=1), kr.argmax(axis=1)
+        self.mates = [int(s) for s in np.flatnonzero(known) if s != self.me]
+        self.mate_roles = {s: bot.roles[int(kind[s])] for s in self.mates}
         checks = v["checks"]
         self.checked_yes = checks[:, 0] > 0
         self.checked_no = checks[:, 1] > 0
@@ -122,7 +123,8 @@ class Seen:
         self.nominees = sorted((int(s) for s in np.flatnonzero(noms)), key=lambda s: noms[s])
         self.acts_left = round(float(v["acts_left"][0]) * bot.rules.speech_acts)
         cr = v["claimed_role"]
-        self.claimed = [bot.roles[int(cr[s].argmax())] if cr[s].any() else None for s in range(n)]
+        roles, said, kind = bot.roles, cr.any(axis=1), cr.argmax(axis=1)
+        self.claimed = [roles[int(kind[s])] if said[s] else None for s in range(n)]
         cc = v["claimed_check"]
         self.claimed_red = cc[:, :, 0] > 0  # claimer -> target
         self.claimed_black = cc[:, :, 1] > 0
@@ -337,6 +339,10 @@ class RulePolicy:
         self.roles = rules.roles_in_play()
         self.day_limit = rules.day_limit(n)
         self.turn_names = [t.name.lower() for t in Turn]
+        self._pieces = [
+            (name, off, int(np.prod(shape)), shape)
+            for name, (off, shape) in self.obs_layout.offsets.items()
+        ]
         self.rng = np.random.default_rng(seed)
         self.has_sheriff = Role.SHERIFF in self.roles
         # turn kind -> handler; a kind missing here falls back to pass / random legal
@@ -358,6 +364,12 @@ class RulePolicy:
         self.team_speakers: dict[Team, Callable[[Seen], list[Choice]]] = {
             Team.TOWN: self.town_speech,
             Team.MAFIA: self.mafia_speech,
+        }
+
+    def views(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+        """Return the observation's named views (as `ObsLayout.views`, offsets computed once)."""
+        return {
+            name: obs[off : off + size].reshape(shape) for name, off, size, shape in self._pieces
         }
 
     # ------------------------------------------------------------- protocol
@@ -455,6 +467,7 @@ class RulePolicy:
             or me in seen.nominees
             or me in seen.candidates
             or seen.claimed[me] is Role.SHERIFF
+            or seen.claimed_black[:, me].any()  # a false sheriff calls me black
         )
         plan: list[Choice] = []
         if live_black or danger:
