@@ -4,7 +4,7 @@
 |---|---|
 | Agents | ``player_1`` .. ``player_n`` (the seat numbers people see) |
 | Actions | ``Discrete(A)``: the segments of `mafia_env.actions` |
-| Observations | ``Dict(observation=Box(float32, (D,)), action_mask=Box(int8, (A,)))`` |
+| Observations | ``Dict(observation=Box(0, 1, (D,), float32), action_mask=Box(0, 1, (A,), int8))`` |
 
 The adapter asks the engine who acts, what is legal and what each agent saw; it knows no rule.
 Eliminated players stay in ``agents`` (they are never selected after their last word), and
@@ -83,7 +83,7 @@ class MafiaEnv(AECEnv):
         self.obs_layout = self.observer.layout
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, np.inf, (self.obs_layout.size,), np.float32),
+                "observation": spaces.Box(0.0, 1.0, (self.obs_layout.size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (self.layout.size,), np.int8),
             }
         )
