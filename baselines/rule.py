@@ -130,9 +130,11 @@ class Seen:
         self.claimed_black = cc[:, :, 1] > 0
         self.accused = v["accused"] > 0
         self.vouched = v["vouched"] > 0
-        self.votes = v["votes"] + v["votes_before"]  # voter -> candidate, counted
-        self.votes_today = v["votes"]
-        self.nominations = v["nominations"]
+        # counts are scaled into [0, 1] in the observation: scale them back
+        limit = bot.day_limit
+        self.votes_today = v["votes"]  # the latest voting round
+        self.votes = np.rint(v["votes"] + v["votes_before"] * (2 * limit))  # every round
+        self.nominations = np.rint(v["nominations"] * limit)
         self.night_dead = v["eliminated"][:, 1] > 0
         self._sus: np.ndarray | None = None
         self._trusted: int | None = None
@@ -264,7 +266,10 @@ def town_suspicion(seen: Seen) -> tuple[np.ndarray, int | None]:
         )
     sus += W_ODD * (np.diag(seen.votes) + np.diag(seen.nominations))
     if seen.candidates and seen.votes_today.any():  # today's vote is over: who abstained?
-        sus += W_ODD * ((seen.votes_today.sum(axis=1) == 0) & seen.alive)
+        voters = seen.alive.copy()
+        if not seen.bot.rules.nominees_vote:
+            voters[seen.candidates] = False
+        sus += W_ODD * ((seen.votes_today.sum(axis=1) == 0) & voters)
     sus[me] = -1e9 if seen.team is Team.TOWN else sus[me]
     return sus, trusted
 
@@ -343,7 +348,7 @@ class RulePolicy:
             (name, off, int(np.prod(shape)), shape)
             for name, (off, shape) in self.obs_layout.offsets.items()
         ]
-        self.rng = np.random.default_rng(seed)
+        self.seed(seed)
         self.has_sheriff = Role.SHERIFF in self.roles
         # turn kind -> handler; a kind missing here falls back to pass / random legal
         self.turns: dict[str, Callable[[Seen], Choice]] = {
@@ -365,6 +370,10 @@ class RulePolicy:
             Team.TOWN: self.town_speech,
             Team.MAFIA: self.mafia_speech,
         }
+
+    def seed(self, seed: int) -> None:
+        """Restart the bot's random stream."""
+        self.rng = np.random.default_rng(seed)
 
     def views(self, obs: np.ndarray) -> dict[str, np.ndarray]:
         """Return the observation's named views (as `ObsLayout.views`, offsets computed once)."""
