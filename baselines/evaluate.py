@@ -224,18 +224,25 @@ def summarize(game: Any, index: int) -> dict[str, Any]:
     sheriff = next((s for s, r in enumerate(roles) if r is Role.SHERIFF), -1)
     found = False
     heals = saves = 0
-    save_ev = getattr(Ev, "SAVED", None)
-    heal_ev = getattr(Ev, "HEAL", None)
+    heal_ev = getattr(Ev, "HEAL", None)  # in the variants with a doctor
+    healed, shot = -1, set()
     for kind, actor, target, value, _ in game.events:
         if kind == Ev.BALLOT and target >= 0 and teams[actor] is Team.TOWN:
             town_votes += 1
             town_hits += teams[target] is Team.MAFIA
         elif kind == Ev.CHECK and actor == sheriff and value:
             found = True
+        elif kind == Ev.SHOT:
+            shot.add(target)
         elif heal_ev is not None and kind == heal_ev:
             heals += 1
-        elif save_ev is not None and kind == save_ev:
-            saves += 1
+            healed = target
+        elif kind == Ev.DAY or kind == Ev.GAME_OVER:
+            # a save: the doctor healed a player shot that night, who lived to see the day
+            saves += healed >= 0 and healed in shot
+            healed, shot = -1, set()
+        elif kind == Ev.ELIMINATED and target == healed:
+            healed = -1
     return {
         "index": index,
         "winner": OUTCOME_NAMES[game.winner] if game.winner is not None else "draw",

@@ -27,9 +27,10 @@ Strategies (seats are 0-based inside, as in the engine):
   claim checks without claiming sheriff, vote or nominate against the reader or against
   players the mafia shot, or abstain, nominate or vote for themselves, are suspected a little.
 - Civilian (and any town role without its own speaker): accuses a strong suspect, nominates
-  the top suspect, votes for the most suspected candidate (the earliest nominee on a tie, so
-  the town's votes meet), abstains where abstaining is allowed and nobody is suspected, and in
-  a car crash votes yes when a tied player is suspected and none is cleared.
+  a suspect (or, while nobody is nominated today, the top-scored player: someone must be put
+  up), votes for the most suspected candidate (the earliest nominee on a tie, so the town's
+  votes meet), abstains where abstaining is allowed and every candidate is cleared, and in a car
+  crash votes yes when a tied player is suspected and none is cleared.
 - Sheriff: checks the most suspected unchecked player (seeded random among equals). When a
   check is black, or when in danger (nominated, in a tie speech or his last word), he claims
   sheriff, announces his black checks, then his red ones, and nominates a black check. Once
@@ -38,9 +39,12 @@ Strategies (seats are 0-based inside, as in the engine):
   mafia's shots are not seen by each other, so agreement must come from shared knowledge): a
   credible sheriff claimant first, then a player the don accused (the don's signal that he
   found the sheriff), then players who accused or called a mafia member black, then players
-  the town trusts, the rest in an order drawn from a hash of the public table. They nominate
-  and vote for the top-ranked town candidate (a lost teammate is voted out with the town when
-  only mafia are candidates), and vote yes in a car crash only when no teammate is in it.
+  the town trusts, the rest in an order drawn from a hash of the public table; the sheriff a
+  teammate counter-claims is not shot (it would prove the teammate a liar), and players the
+  mafia nominated or voted against are shot last (no trail). By day they blend in: they
+  nominate only with a public reason (the town's own suspicion, or a player who acted against
+  them), vote for the town player the town suspects most, vote out with the town a teammate
+  it has exposed, and vote yes in a car crash only when no teammate is in it.
   Now and then (a coin flipped from the public table, so one designated member decides) a
   mafia player counter-claims sheriff with a false black check on the sheriff who exposed a
   teammate, or claims sheriff unprompted with a false black check on a town player.
@@ -48,6 +52,14 @@ Strategies (seats are 0-based inside, as in the engine):
   who accused mafia members and leaving credible claimants (already targets) for last. When
   he finds the sheriff he accuses him in his next speech: that is the signal the other mafia
   members shoot by.
+- Doctor: heals the trusted sheriff, else the player the town trusts most (never himself
+  while someone else may be healed). Putana: blocks the most suspected player. Maniac: picks
+  off players who claimed a role (sheriff, doctor, putana, ...), else a seeded random one.
+  Free hunt (town): requested on the top suspect only when the suspicion is strong, since a
+  wrong hunt kills the hunter. Executor (mafia): the member the town suspects least. The
+  nomination round (naming a seat): the top suspect, or for the mafia their top target.
+  These turns exist in the CITY, CLUB, ONLINE and FORUM rules; any other turn kind, and the
+  answer to a question, take the fallback.
 
 Randomness: the bot's own choices among equals come from a generator seeded by `seed`, so
 games replay. Choices the mafia must share (kills, the designated counter-claimer) use a hash
@@ -297,8 +309,10 @@ def mafia_ranking(seen: Seen, night: bool = False) -> np.ndarray:
     black[seen.me] = True
     black[seen.mates] = True
     score = np.zeros(n)
+    # shooting the sheriff a teammate counter-claims would prove the teammate a liar
+    covered = any(black[c] for c in seen.sheriff_claimants())
     for c in seen.sheriff_claimants():
-        if not black[c]:
+        if not black[c] and not covered:
             score[c] += 100.0 if public_credible(seen, c) else 5.0
     dons = [s for s in [seen.me, *seen.mates] if role_of(seen, s) is Role.DON]
     for d in dons:  # the don's signal: he accuses the sheriff he found
@@ -314,6 +328,20 @@ def mafia_ranking(seen: Seen, night: bool = False) -> np.ndarray:
     rng = np.random.default_rng(public_hash(seen, int(night)))
     score += rng.random(n)
     score[black] = -1e9
+    score[~seen.alive] = -1e9
+    return score
+
+
+def mafia_day_scores(seen: Seen) -> np.ndarray:
+    """Score the town players as the mafia's day targets: go with the town's own suspicion.
+
+    The mafia push the town player the town already suspects most, which costs them no
+    suspicion of their own (voting against a trusted sheriff would expose them).
+    """
+    score = seen.suspicion().copy()
+    score += 0.1 * np.random.default_rng(public_hash(seen, 3)).random(seen.n)
+    score[seen.me] = -1e9
+    score[seen.mates] = -1e9
     score[~seen.alive] = -1e9
     return score
 
@@ -360,6 +388,14 @@ class RulePolicy:
             "mafia_kill": self.mafia_kill,
             "don_check": self.don_check,
             "sheriff_check": self.sheriff_check,
+            # turns of the CITY, CLUB, ONLINE and FORUM rules (idle where a variant lacks them)
+            "monologue": self.speech,
+            "naming": self.naming,
+            "putana": self.putana,
+            "doctor": self.doctor,
+            "maniac": self.maniac,
+            "executor": self.executor,
+            "hunt": self.hunt,
         }
         # role -> speech planner; a role missing here speaks as its team does
         self.speakers: dict[Role, Callable[[Seen], list[Choice]]] = {
@@ -462,7 +498,8 @@ class RulePolicy:
             top = self.pick(sus, alive)
             if top is not None and sus[top] >= STRONG:
                 plan.append(self.accuse(seen, top))
-        plan.append(self.nominate(seen, sus, 0.0))
+        # someone must be put up for the vote: with nobody nominated yet, the top suspect
+        plan.append(self.nominate(seen, sus, 0.0 if seen.nominees else -1e8))
         return plan
 
     def sheriff_speech(self, seen: Seen) -> list[Choice]:
@@ -498,9 +535,11 @@ class RulePolicy:
         plan: list[Choice] = []
         if self.has_sheriff and seen.bot.rules.claims:
             plan += self.counterclaim(seen)
-        if seen.turn == "speech":
-            rank = mafia_ranking(seen)
-            plan.append(self.nominate(seen, rank, -1e8))
+        if seen.turn == "speech":  # nominate as the town would: with a public reason
+            me = seen.me
+            scores = mafia_day_scores(seen)
+            provoked = (seen.nominations[:, me] + seen.accused[:, me] + seen.votes[:, me]) > 0
+            plan.append(self.nominate(seen, scores + provoked, 0.1))
         return plan
 
     def don_speech(self, seen: Seen) -> list[Choice]:
@@ -527,7 +566,10 @@ class RulePolicy:
         exposers = [
             c
             for c in seen.sheriff_claimants()
-            if c not in team and public_credible(seen, c) and seen.claimed_black[c][team].any()
+            if c not in team
+            and seen.alive[c]
+            and public_credible(seen, c)
+            and seen.claimed_black[c][team].any()
         ]
         if exposers:
             exposed = {m for m in team if seen.claimed_black[exposers[0]][m]}
@@ -558,16 +600,18 @@ class RulePolicy:
         order = {s: i for i, s in enumerate(seen.nominees)}
         if seen.black_team:
             town = [s for s in options if not seen.is_mafia(s)]
-            if town:
-                rank = mafia_ranking(seen)
-                return seen.can(Act.VOTE, max(town, key=lambda s: rank[s]))
-            sus = seen.suspicion()  # only teammates are up: go with the town
-            return seen.can(Act.VOTE, max(options, key=lambda s: sus[s]))
+            sus = seen.suspicion()
+            doomed = max(options, key=lambda s: sus[s])
+            if not town or (seen.is_mafia(doomed) and sus[doomed] >= STRONG):
+                # a teammate the town has exposed goes anyway: vote with the town
+                return seen.can(Act.VOTE, doomed)
+            rank = mafia_day_scores(seen)
+            return seen.can(Act.VOTE, max(town, key=lambda s: rank[s]))
         sus = seen.suspicion()
         options = [s for s in options if s != seen.me] or options
         best = max(sus[s] for s in options)
         abstain = seen.can(Act.PASS) if self.rules.silent_vote == "abstain" else None
-        if best <= 0 and abstain is not None:
+        if best < 0 and abstain is not None:
             return abstain
         # the earliest nominee among the most suspected, so that the town's votes meet
         top = [s for s in options if sus[s] >= best - 1e-9]
@@ -599,6 +643,53 @@ class RulePolicy:
         targets = seen.targets(Act.NIGHT)
         fresh = [s for s in targets if not (seen.checked_yes[s] or seen.checked_no[s])]
         return seen.can(Act.NIGHT, self.pick(seen.suspicion(), fresh or targets))
+
+    def putana(self, seen: Seen) -> Choice:
+        """Putana: block the most suspected player."""
+        return seen.can(Act.NIGHT, self.pick(seen.suspicion(), seen.targets(Act.NIGHT)))
+
+    def doctor(self, seen: Seen) -> Choice:
+        """Doctor: protect the trusted sheriff, else the player the town trusts most."""
+        targets = seen.targets(Act.NIGHT)
+        trusted = seen.trusted()
+        if trusted is not None and trusted != seen.me and trusted in targets:
+            return seen.can(Act.NIGHT, trusted)
+        others = [s for s in targets if s != seen.me]
+        return seen.can(Act.NIGHT, self.pick(-seen.suspicion(), others or targets))
+
+    def maniac(self, seen: Seen) -> Choice:
+        """Maniac: pick off players who claimed a role, else anyone (seeded random)."""
+        targets = seen.targets(Act.NIGHT)
+        score = np.array([10.0 if c not in (None, Role.CIVILIAN) else 0.0 for c in seen.claimed])
+        return seen.can(Act.NIGHT, self.pick(score, targets))
+
+    def executor(self, seen: Seen) -> Choice:
+        """Mafia: the member the town suspects least carries out the shot (lowest seat on ties)."""
+        act = getattr(Act, "EXECUTOR", None)
+        if act is None:
+            return None
+        team = seen.targets(act)
+        if not team:
+            return None
+        sus = seen.suspicion()
+        return seen.can(act, min(team, key=lambda s: (sus[s], s)))
+
+    def hunt(self, seen: Seen) -> Choice:
+        """Town: request the free hunt on a strong suspect, else hold it."""
+        act = getattr(Act, "HUNT", None)
+        targets = seen.targets(act) if act is not None else []
+        if targets:
+            sus = seen.suspicion()
+            top = self.pick(sus, targets)
+            if top is not None and sus[top] >= STRONG:
+                return seen.can(act, top)
+        return seen.can(Act.PASS)
+
+    def naming(self, seen: Seen) -> Choice:
+        """Nomination round: name the top suspect (mafia: the top-ranked town player)."""
+        targets = [s for s in seen.targets(Act.NOMINATE) if s != seen.me]
+        scores = mafia_ranking(seen) if seen.black_team else seen.suspicion()
+        return seen.can(Act.NOMINATE, self.pick(scores, targets))
 
     def don_check(self, seen: Seen) -> Choice:
         """Look for the sheriff among unchecked town players, likeliest first."""
