@@ -58,8 +58,9 @@ Strategies (seats are 0-based inside, as in the engine):
   Free hunt (town): requested on the top suspect only when the suspicion is strong, since a
   wrong hunt kills the hunter. Executor (mafia): the member the town suspects least. The
   nomination round (naming a seat): the top suspect, or for the mafia their top target.
-  These turns exist in the CITY, CLUB, ONLINE and FORUM rules; any other turn kind, and the
-  answer to a question, take the fallback.
+  Asked "do you claim role R?", a player answers yes iff R is the role he shows the table
+  (his public claim, else civilian). These turns exist in the CITY, CLUB, ONLINE and FORUM
+  rules; any other turn kind takes the fallback.
 
 Randomness: the bot's own choices among equals come from a generator seeded by `seed`, so
 games replay. Choices the mafia must share (kills, the designated counter-claimer) use a hash
@@ -137,6 +138,7 @@ class Seen:
         cr = v["claimed_role"]
         roles, said, kind = bot.roles, cr.any(axis=1), cr.argmax(axis=1)
         self.claimed = [roles[int(kind[s])] if said[s] else None for s in range(n)]
+        self.claim_kind = np.where(said, kind, len(roles))  # role index; len(roles): none
         cc = v["claimed_check"]
         self.claimed_red = cc[:, :, 0] > 0  # claimer -> target
         self.claimed_black = cc[:, :, 1] > 0
@@ -259,13 +261,11 @@ def town_suspicion(seen: Seen) -> tuple[np.ndarray, int | None]:
         sus += W_VOTE_SIDE * against * others
         sus += W_VOTE_BLACK * seen.votes[:, blacks].sum(axis=1) * others
         sus[trusted] += W_TRUSTED
-    # confessions and lies
-    for s in range(n):
-        role = seen.claimed[s]
-        if role is not None and role in BLACK_ROLES:
-            sus[s] += W_CONFESS
-        elif role is not Role.SHERIFF and (seen.claimed_red[s] | seen.claimed_black[s]).any():
-            sus[s] += W_LIE
+    # confessions, and checks claimed without a sheriff claim (lies)
+    confess = seen.bot.black_claim[seen.claim_kind]
+    checks = (seen.claimed_red | seen.claimed_black).any(axis=1)
+    sus += W_CONFESS * confess
+    sus += W_LIE * (~confess & checks & (seen.claim_kind != seen.bot.sheriff_kind))
     # behaviour: against me (I know I am town), against the mafia's victims, odd play
     if seen.team is Team.TOWN:
         sus += W_AGAINST_ME * (
@@ -378,6 +378,9 @@ class RulePolicy:
         ]
         self.seed(seed)
         self.has_sheriff = Role.SHERIFF in self.roles
+        # by role index, with one more entry for "no claim"
+        self.black_claim = np.array([r in BLACK_ROLES for r in self.roles] + [False])
+        self.sheriff_kind = self.roles.index(Role.SHERIFF) if self.has_sheriff else -1
         # turn kind -> handler; a kind missing here falls back to pass / random legal
         self.turns: dict[str, Callable[[Seen], Choice]] = {
             "speech": self.speech,
@@ -396,6 +399,7 @@ class RulePolicy:
             "maniac": self.maniac,
             "executor": self.executor,
             "hunt": self.hunt,
+            "answer": self.answer,
         }
         # role -> speech planner; a role missing here speaks as its team does
         self.speakers: dict[Role, Callable[[Seen], list[Choice]]] = {
@@ -427,6 +431,9 @@ class RulePolicy:
                 f"of size {self.obs_layout.size} and masks of size {self.layout.size}; got "
                 f"{obs.shape} and {mask.shape}"
             )
+        legal = np.flatnonzero(mask)
+        if legal.size == 1:  # nothing to decide
+            return int(legal[0])
         seen = Seen(self, obs, mask)
         handler = self.turns.get(seen.turn) if seen.turn is not None else None
         choice = handler(seen) if handler is not None else None
@@ -560,7 +567,11 @@ class RulePolicy:
                 for c in seen.sheriff_claimants()
                 if c not in team and int(seen.claimed_black[me].sum()) < seen.day - 1
             ]
-        if any(seen.claimed[m] is Role.SHERIFF for m in seen.mates) or seen.day < 2:
+        if (
+            any(seen.claimed[m] is Role.SHERIFF for m in seen.mates)
+            or seen.day < 2
+            or not seen.alive[me]  # a last word: too late to start a story
+        ):
             return []
         live = [m for m in team if seen.alive[m]]
         exposers = [
@@ -684,6 +695,20 @@ class RulePolicy:
             if top is not None and sus[top] >= STRONG:
                 return seen.can(act, top)
         return seen.can(Act.PASS)
+
+    def answer(self, seen: Seen) -> Choice:
+        """Answer "do you claim role R?": yes iff R is the role this player shows the table.
+
+        A player shows his public role claim, else civilian: the mafia and the hidden town
+        roles pass for civilians.
+        """
+        act = getattr(Act, "ANSWER", None)
+        questions = seen.v.get("questions")
+        if act is None or questions is None or not questions[seen.me].any():
+            return None
+        asked = self.roles[int(questions[seen.me].argmax())]
+        shown = seen.claimed[seen.me] or Role.CIVILIAN
+        return seen.can(act, -1, 0 if asked is shown else 1)  # Answer: 0 yes, 1 no
 
     def naming(self, seen: Seen) -> Choice:
         """Nomination round: name the top suspect (mafia: the top-ranked town player)."""
