@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 import yaml
@@ -133,3 +134,16 @@ def test_missing_config_file_fails_clearly(tmp_path, capsys):
         load_config(missing)
     assert main(["--config", str(missing)]) == 2
     assert "error: config file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((Path(__file__).parents[1] / "configs" / "eval").glob("*.yaml")),
+    ids=lambda p: p.stem,
+)
+def test_shipped_eval_configs_are_valid(path):
+    """Every shipped config validates, names its own variant and rates rule against random."""
+    cfg = load_config(path)
+    assert cfg.variant == path.stem
+    assert {"rule", "random"} <= {p for m in cfg.matchups for p in m.policies.values()}
+    assert cfg.games >= 2000
