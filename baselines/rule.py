@@ -75,7 +75,7 @@ from collections.abc import Callable
 import numpy as np
 
 from mafia_env.actions import ActionLayout
-from mafia_env.engine.game import Act, Turn
+from mafia_env.engine.game import Act
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import Rules
 from mafia_env.errors import ConfigError
@@ -371,7 +371,7 @@ class RulePolicy:
         self.obs_layout = ObsLayout(rules, n)
         self.roles = rules.roles_in_play()
         self.day_limit = rules.day_limit(n)
-        self.turn_names = [t.name.lower() for t in Turn]
+        self.turn_names = [t.name.lower() for t in self.obs_layout.turns]  # the my_turn piece
         self._pieces = [
             (name, off, int(np.prod(shape)), shape)
             for name, (off, shape) in self.obs_layout.offsets.items()

@@ -13,6 +13,19 @@ CAUSE = {
     Cause.VOTE: "was voted out",
     Cause.NIGHT: "was killed in the night",
     Cause.FOUL: "was removed for fouls",
+    Cause.MAFIA: "was killed by the mafia",
+    Cause.MANIAC: "was killed by the maniac",
+    Cause.COMPANION: "spent the night with the putana and leaves with her",
+    Cause.HUNTED: "was caught by the town's hunt",
+    Cause.HUNTER: "fell in a failed hunt",
+    Cause.FORFEIT: "leaves with the mafia, who could not agree on a victim",
+}
+ANSWER_WORDS = dict(enumerate(("yes", "no", "don't know")))
+BLOCKED_TURN = {
+    Turn.DON_CHECK: "check",
+    Turn.SHERIFF_CHECK: "check",
+    Turn.DOCTOR: "heal",
+    Turn.MANIAC: "shot",
 }
 SPARED = {
     Spared.NO_VOTES: "Nobody received a vote: nobody leaves.",
@@ -49,6 +62,7 @@ def say(event: tuple[int, int, int, int, int]) -> str | None:
             Turn.SPEECH: f"{p} speaks.",
             Turn.LAST_WORD: f"{p} has a last word.",
             Turn.TIE_SPEECH: f"{p} speaks again before the re-vote.",
+            Turn.MONOLOGUE: f"{p} has a minute of monologue.",
         }.get(v)
     if kind == Ev.CLAIM_ROLE:
         return f"{p}: I am the {Role(v).label}."
@@ -59,6 +73,8 @@ def say(event: tuple[int, int, int, int, int]) -> str | None:
     if kind == Ev.VOUCH:
         return f"{p}: player {t + 1} is red."
     if kind == Ev.NOMINATE:
+        if a < 0:
+            return f"Player {t + 1} was named often enough to be nominated."
         return f"{p} nominates {q}."
     if kind == Ev.END_SPEECH:
         return f"{p} ends the speech."
@@ -90,6 +106,27 @@ def say(event: tuple[int, int, int, int, int]) -> str | None:
         return f"{p}, you shot at {q}." if t >= 0 else f"{p}, you held your fire."
     if kind == Ev.CHECK:
         return f"{p}, your check of {q}: {'yes' if v else 'no'}."
+    if kind == Ev.VISIT:
+        return f"{p}, you visit {q} tonight."
+    if kind == Ev.BLOCKED:
+        return f"{p}, the putana is with you: no {BLOCKED_TURN[Turn(v)]} tonight."
+    if kind == Ev.HEAL:
+        return f"{p}, you heal {q} tonight."
+    if kind == Ev.HEAL_STATE:
+        last = f"player {t + 1}" if t >= 0 else "nobody"
+        return f"{p}, your last heal that counts: {last}; self-heals used: {v}."
+    if kind == Ev.DON_INTRODUCED:
+        return f"{p} is the don."
+    if kind == Ev.ASK:
+        return f"{p} asks {q}: are you the {Role(v).label}?"
+    if kind == Ev.ANSWER:
+        return f"{p} answers: {ANSWER_WORDS[v]}."
+    if kind == Ev.NAME:
+        return f"{p} names {q}."
+    if kind == Ev.HUNT:
+        return f"{p}, you request a hunt on {q}."
+    if kind == Ev.EXECUTOR:
+        return f"{p} names {q} to carry out the shot."
     if kind == Ev.FOUL:
         return f"Player {t + 1} gets a foul ({v} in all)."
     if kind == Ev.SILENCED:
