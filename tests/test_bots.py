@@ -231,3 +231,60 @@ def test_sheriff_bot_claims_and_accuses_a_counterclaimant():
     assert said(t, 1, Ev.CLAIM_ROLE) == [(0, Role.SHERIFF)]
     assert said(t, 1, Ev.ACCUSE) == [(2, -1)]
     assert said(t, 1, Ev.NOMINATE) == [(2, -1)]
+
+
+def bot_takes(t: Table, phase: str, seat: int, bot: RulePolicy) -> None:
+    """Play defaults until `seat` takes a turn of `phase`, then let the bot take it."""
+    t.to(phase, seat=seat)
+    bot_turn(t, bot)
+
+
+def night_events(t: Table, kind: Ev) -> list[tuple[int, int]]:
+    """Return (actor, target) of each event of `kind`, seats numbered from 1."""
+    return [(e[1] + 1, e[2] + 1) for e in t.game.events if e[0] == kind]
+
+
+CITY = ["sheriff", "putana", "mafia", "civilian", "civilian"]
+CITY += ["don", "civilian", "maniac", "mafia", "civilian"]
+
+
+def test_doctor_bot_protects_the_claimed_sheriff():
+    """ONLINE: seat 1 claims sheriff on Day 1; the doctor bot (seat 2) heals him that night."""
+    deal = ["sheriff", "doctor", "mafia", "civilian", "civilian"]
+    deal += ["don", "civilian", "mafia", "civilian", "civilian"]
+    t = Table("online", deal)
+    t.to("speech", seat=1)
+    t.act(1, "claim_role", None, "sheriff")
+    bot_takes(t, "doctor", 2, RulePolicy("online", 10, seed=0))
+    assert night_events(t, Ev.HEAL) == [(2, 1)]
+
+
+def test_putana_bot_blocks_the_most_suspected_player():
+    """CITY: seat 4 confesses to the mafia on Day 1; the putana bot (seat 2) visits him."""
+    t = Table("city", CITY)
+    t.to("speech", seat=4)
+    t.act(4, "claim_role", None, "mafia")
+    bot_takes(t, "putana", 2, RulePolicy("city", 10, seed=0))
+    assert night_events(t, Ev.VISIT) == [(2, 4)]
+
+
+def test_maniac_bot_picks_off_a_claimed_role():
+    """CITY: seat 5 claims sheriff on Day 1; the maniac bot (seat 8) shoots him."""
+    t = Table("city", CITY)
+    t.to("speech", seat=5)
+    t.act(5, "claim_role", None, "sheriff")
+    bot_takes(t, "maniac", 8, RulePolicy("city", 10, seed=0))
+    assert (8, 5) in night_events(t, Ev.SHOT)
+
+
+@pytest.mark.parametrize("confess", [True, False])
+def test_town_bot_hunts_only_a_strong_suspect(confess):
+    """FORUM: the free hunt goes to a player who confessed; with no strong suspect, none."""
+    deal = ["civilian", "doctor", "mafia", "civilian", "civilian"]
+    deal += ["mafia", "civilian", "maniac", "civilian", "civilian"]
+    t = Table("forum", deal)
+    if confess:
+        t.to("speech", seat=3)
+        t.act(3, "claim_role", None, "mafia")
+    bot_takes(t, "hunt", 1, RulePolicy("forum", 10, seed=0))
+    assert night_events(t, Ev.HUNT) == ([(1, 3)] if confess else [])
