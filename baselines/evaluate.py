@@ -225,7 +225,7 @@ def summarize(game: Any, index: int) -> dict[str, Any]:
     found = False
     heals = saves = 0
     heal_ev = getattr(Ev, "HEAL", None)  # in the variants with a doctor
-    healed, shot = -1, set()
+    healed, shots, maniac = -1, {}, -1
     for kind, actor, target, value, _ in game.events:
         if kind == Ev.BALLOT and target >= 0 and teams[actor] is Team.TOWN:
             town_votes += 1
@@ -233,16 +233,19 @@ def summarize(game: Any, index: int) -> dict[str, Any]:
         elif kind == Ev.CHECK and actor == sheriff and value:
             found = True
         elif kind == Ev.SHOT:
-            shot.add(target)
+            if teams[actor] is Team.MAFIA:
+                shots[actor] = target
+            else:
+                maniac = target
         elif heal_ev is not None and kind == heal_ev:
             heals += 1
             healed = target
-        elif kind == Ev.DAY or kind == Ev.GAME_OVER:
-            # a save: the doctor healed a player shot that night, who lived to see the day
-            saves += healed >= 0 and healed in shot
-            healed, shot = -1, set()
         elif kind == Ev.ELIMINATED and target == healed:
-            healed = -1
+            healed = -1  # he died anyway (a hunt, a companion): no save
+        elif kind == Ev.DAY or kind == Ev.GAME_OVER:
+            if healed >= 0 and healed in lethal_shots(game, shots, maniac):
+                saves += 1
+            healed, shots, maniac = -1, {}, -1
     return {
         "index": index,
         "winner": OUTCOME_NAMES[game.winner] if game.winner is not None else "draw",
@@ -256,6 +259,24 @@ def summarize(game: Any, index: int) -> dict[str, Any]:
         "doctor_heals": heals,
         "doctor_saves": saves,
     }
+
+
+def lethal_shots(game: Any, shots: dict[int, int], maniac: int) -> set[int]:
+    """Return the seats a night's shots would have killed without a heal.
+
+    The mafia's shot kills where the don decides alone (CITY-N3) or every shooter agrees
+    (SPORT-N1, ONLINE-N4); the maniac's where the doctor's heal works against it (FORUM-N2).
+    """
+    out = set()
+    don = [t for s, t in shots.items() if game.roles[s] is Role.DON]
+    if getattr(game.rules, "mafia_kill", "") == "don" and don:
+        out.add(don[0])
+    elif shots and len(set(shots.values())) == 1:
+        out.add(next(iter(shots.values())))
+    if maniac >= 0 and getattr(game.rules, "heal_against", "all") == "all":
+        out.add(maniac)
+    out.discard(-1)
+    return out
 
 
 def run_tasks(tasks: list[Task], workers: int, progress: bool, desc: str) -> list[list[dict]]:
@@ -440,7 +461,7 @@ def plot(cfg: EvalConfig, reports: list[dict], path: Path) -> None:
 def format_table(reports: list[dict], teams: tuple[str, ...]) -> str:
     """Return the report as a plain-text table."""
     head = f"{'matchup':<34}" + "".join(f"{t + ' wins':>22}" for t in teams)
-    head += f"{'days':>7}{'votes on mafia':>16}{'sheriff found':>15}"
+    head += f"{'days':>7}{'votes on mafia':>16}{'sheriff found':>15}{'doctor saves':>14}"
     lines = [head]
     for r in reports:
         row = f"{r['name'][:33]:<34}"
@@ -451,6 +472,8 @@ def format_table(reports: list[dict], teams: tuple[str, ...]) -> str:
         row += f"{r['days']['mean']:>7.2f}{meas['town_votes_on_mafia']['rate']:>16.3f}"
         sf = meas.get("sheriff_found_mafia")
         row += f"{sf['rate']:>15.3f}" if sf else f"{'-':>15}"
+        ds = meas.get("doctor_saves")
+        row += f"{ds['rate']:>14.3f}" if ds else f"{'-':>14}"
         lines.append(row)
     return "\n".join(lines)
 

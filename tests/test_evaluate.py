@@ -17,10 +17,12 @@ from baselines.evaluate import (
     matchup_tasks,
     parse_config,
     play_chunk,
+    summarize,
     wilson,
 )
 from baselines.ratings import main as ratings_main
 from mafia_env.errors import ConfigError
+from tests.scripting import Table
 
 TINY = {
     "variant": "minimal",
@@ -147,3 +149,18 @@ def test_shipped_eval_configs_are_valid(path):
     assert cfg.variant == path.stem
     assert {"rule", "random"} <= {p for m in cfg.matchups for p in m.policies.values()}
     assert cfg.games >= 2000
+
+
+ONLINE_DEAL = ["sheriff", "doctor", "mafia", "civilian", "civilian"]
+ONLINE_DEAL += ["don", "civilian", "mafia", "civilian", "civilian"]
+
+
+@pytest.mark.parametrize(("shots", "saves"), [({3: 1, 6: 1, 8: 1}, 1), ({3: 1, 6: 1, 8: 4}, 0)])
+def test_doctor_save_is_a_heal_on_the_player_the_shot_would_kill(shots, saves):
+    """ONLINE-N5: a heal on the mafia's agreed victim saves him; on a split shot it saves none."""
+    t = Table("online", ONLINE_DEAL)
+    t.speeches()
+    t.night({**shots, 2: 1})
+    assert 1 in t.alive and t.phase != "over"
+    g = summarize(t.game, 0)
+    assert (g["doctor_heals"], g["doctor_saves"]) == (1, saves)
