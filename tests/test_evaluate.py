@@ -67,7 +67,8 @@ def test_evaluate_tiny_config_end_to_end(tmp_path, capsys):
         assert town["low"] <= town["rate"] <= town["high"]
         assert 0.0 <= m["measures"]["town_votes_on_mafia"]["rate"] <= 1.0
         assert m["days"]["mean"] >= 1
-    rows = list(csv.DictReader((out / "report.csv").open()))
+    with (out / "report.csv").open() as f:
+        rows = list(csv.DictReader(f))
     assert len(rows) == 2 * 3  # two matchups x (town, mafia, draw)
     assert (out / "winrates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     table = json.loads((out / "ratings.json").read_text())
