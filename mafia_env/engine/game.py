@@ -87,7 +87,7 @@ class Game:
         self.events: list[tuple[int, int, int, int, int]] = []
         self.inputs: list[
             tuple[int, int, int, int]
-        ] = []  # (seat, act, target, value); act -1 = moderator foul
+        ] = []  # (seat, act, target, value); act -1: a moderator's foul, -2: the game stopped
         self.day = 0
         self.winner: Outcome | None = None
         self.truncated = False
@@ -224,6 +224,7 @@ class Game:
 
     def terminate(self, seat: int) -> None:
         """Stop the game for `seat`'s illegal action (COMMON-7, knob illegal_action: terminate)."""
+        self.inputs.append((seat, -2, -1, -1))
         self.offender = seat
         self._log(Ev.TERMINATED, seat)
         self._end_turns()
