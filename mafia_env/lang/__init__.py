@@ -27,6 +27,7 @@ SUBKEYS: dict[str, tuple[str, ...]] = {
     "NIGHT": ("zero", "night"),
     "SPEAK": tuple(t.name for t in Turn if t in SPEECH_TURNS),
     "NO_VOTE": tuple(x.name for x in NoVote),
+    "VOTING": ("one", "many"),
     "BALLOT": ("vote", "silent", "abstain"),
     "CRASH_BALLOT": ("yes", "no"),
     "SPARED": tuple(x.name for x in Spared),
@@ -67,6 +68,8 @@ def _subkey(kind: int, actor: int, target: int, value: int, role: Role | None) -
         return Turn(value).name
     if kind == Ev.NO_VOTE:
         return NoVote(value).name
+    if kind == Ev.VOTING:
+        return "one" if value & (value - 1) == 0 else "many"
     if kind == Ev.BALLOT:
         return "abstain" if target < 0 else ("silent" if value else "vote")
     if kind == Ev.CRASH_BALLOT:

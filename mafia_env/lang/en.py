@@ -38,7 +38,10 @@ EVENTS = {
         "NO_NOMINEES": "Nobody was nominated: no vote today.",
         "SINGLE_NOMINEE_DAY1": "A single nominee on day 1: no vote.",
     },
-    "VOTING": "The vote: players {seats} are nominated, in this order.",
+    "VOTING": {
+        "one": "The vote: player {seats} is nominated.",
+        "many": "The vote: players {seats} are nominated, in this order.",
+    },
     "BALLOT": {
         "vote": "Player {a} votes for player {t}.",
         "silent": "Player {a} did not vote: the vote goes to player {t}, the last nominee.",
@@ -75,7 +78,7 @@ EVENTS = {
         "no": "Player {a}, your check of player {t}: no.",
     },
     "FOUL": "Player {t} gets a foul ({v} in all).",
-    "SILENCED": "Player {t} has three fouls and no speech today.",
+    "SILENCED": "Player {t} has lost today's speech for fouls.",
     "REVEAL": "Player {t} was {role}.",
     "GAME_OVER": {
         "TOWN": "The game is over: the town wins.",
