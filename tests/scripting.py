@@ -72,8 +72,13 @@ class Table:
         assert not acts, f"seats {sorted(acts)} never spoke"
 
     def vote(self, ballots: dict[int, int | None]) -> None:
-        """Play a voting round: each seat votes as given (None: no vote); absent seats pass."""
-        while not self.game.over and self.phase in ("vote", "crash_vote"):
+        """Play one voting round: each seat votes as given (None: no vote); absent seats pass.
+
+        In a car-crash round a truthy value votes yes.
+        """
+        round_phase = self.phase
+        assert round_phase in ("vote", "crash_vote"), f"no vote now ({round_phase})"
+        while not self.game.over and self.phase == round_phase:
             seat = self.actor
             choice = ballots.get(seat)
             if self.phase == "crash_vote":
@@ -119,16 +124,18 @@ class Table:
         return "\n".join(mafia_env.narrate.narrate(self.game.events))
 
 
-def random_playout(env, rng: np.random.Generator, max_steps: int = 100_000) -> int:
-    """Play one game with uniformly random legal actions; return the number of moves."""
+def random_playout(env, rng: np.random.Generator, max_steps: int = 100_000):
+    """Play one game with uniformly random legal actions; return (moves, final rewards)."""
     moves = 0
+    final = {}
     for agent in env.agent_iter(max_steps):
-        obs, _, term, trunc, _ = env.last()
+        obs, reward, term, trunc, _ = env.last()
         if term or trunc:
+            final[agent] = reward
             env.step(None)
             continue
         mask = obs["action_mask"]
         assert mask.any(), f"{agent} has no legal action ({env.phase})"
         env.step(int(rng.choice(np.flatnonzero(mask))))
         moves += 1
-    return moves
+    return moves, final

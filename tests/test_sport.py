@@ -160,3 +160,187 @@ def test_sport_w1_mafia_wins_at_parity():
     t.night({5: 3, 6: 3})  # 2 red, 2 black
     assert t.env.winner == "mafia"
     assert t.game.team_alive == [2, 2, 0]
+
+
+def test_sport_d1_self_nomination_and_self_vote():
+    """SPORT-D1: players may nominate themselves and vote for themselves."""
+    t = table()
+    assert 1 in t.legal_targets("nominate")
+    t.speeches({1: [("nominate", 1)], 2: [("nominate", 2)]})
+    assert t.phase == "vote" and 1 in t.legal_targets("vote")
+    t.vote({s: 1 for s in range(1, 11)})
+    assert 1 not in t.alive
+
+
+def test_sport_d2_anyone_may_claim_any_role_and_false_checks():
+    """SPORT-D2: any role may be claimed; a false sheriff may announce false checks."""
+    t = table()
+    t.act(1, "claim_check", 4, "black")  # the real sheriff (unchecked: still allowed)
+    t.act(1, "pass")
+    t.act(2, "pass")
+    t.act(3, "pass")
+    t.act(4, "claim_role", value="sheriff")  # mafia counter-claims
+    t.act(4, "claim_check", 1, "black")
+    assert {"claim_role", "claim_check", "accuse", "vouch"} <= t.mask_kinds()
+    log = t.public_log()
+    assert "Player 4: I am the sheriff." in log and "Player 4: I checked player 1: black." in log
+
+
+def test_sport_d2_last_word_may_claim():
+    """SPORT-D2: in the last word a player may claim any role and checks."""
+    t = table()
+    t.speeches()
+    t.night({4: 5, 6: 5, 8: 5})
+    assert t.phase == "last_word"
+    assert {"pass", "claim_role", "claim_check", "accuse", "vouch"} == t.mask_kinds()
+
+
+def test_sport_d3_speeches_rotate_first_speaker():
+    """SPORT-D3: speeches in seat order from a rotating first speaker."""
+    t = table()
+    order = []
+    t.until(
+        lambda tb: (
+            (tb.phase == "speech" and order.append((tb.game.day, tb.actor))) or tb.game.day == 3
+        )
+    )
+    day1 = [s for d, s in order if d == 1]
+    day2 = [s for d, s in order if d == 2]
+    assert day1 == list(range(1, 11))
+    assert day2[0] == 2 and day2 == sorted(day2, key=lambda s: (s - 2) % 10)
+
+
+def test_sport_d3_one_nomination_per_speech_first_counts():
+    """SPORT-D3: each speaker may nominate one player."""
+    t = table()
+    t.act(1, "nominate", 5)
+    assert "nominate" not in t.mask_kinds() and t.actor == 1
+    t.act(1, "pass")
+    assert 5 not in t.legal_targets("nominate")  # already on the list
+
+
+def test_sport_d3_vote_over_nominees_in_nomination_order_silent_to_last():
+    """SPORT-D3: vote over nominees; a player who does not vote goes to the last nominee."""
+    t = table()
+    t.speeches({2: [("nominate", 9)], 3: [("nominate", 7)], 5: [("nominate", 3)]})
+    assert t.phase == "vote" and t.legal_targets("vote") == {9, 7, 3}
+    t.vote({1: 9, 2: 9, 3: 9, 4: 9, 5: 7})  # 6..10 do not vote: their votes go to 3
+    assert 3 not in t.alive
+    ballots = [e for e in t.game.events if e[0] == Ev.BALLOT]
+    assert [(e[1] + 1, e[2] + 1, e[3]) for e in ballots][5:] == [(s, 3, 1) for s in range(6, 11)]
+    assert (t.phase, t.actor) == ("last_word", 3)  # a player voted out gets a last word
+
+
+def test_sport_d3_tie_then_speeches_then_revote_among_tied():
+    """SPORT-D3: a tie: the tied players speak again, then a re-vote among them."""
+    t = table()
+    t.speeches({1: [("nominate", 9)], 2: [("nominate", 7)], 3: [("nominate", 3)]})
+    t.vote({1: 9, 2: 9, 3: 9, 4: 9, 5: 9, 6: 7, 7: 7, 8: 7, 9: 7, 10: 7})
+    order = []
+    while t.phase == "tie_speech":
+        order.append(t.actor)
+        assert "nominate" not in t.mask_kinds()
+        t.act(t.actor, "pass")
+    assert order == [9, 7]
+    assert t.phase == "vote" and t.legal_targets("vote") == {9, 7}
+    t.vote({s: 7 for s in range(1, 11)})
+    assert 7 not in t.alive and t.alive == set(range(1, 11)) - {7}
+
+
+def crash_table(yes: int) -> Table:
+    t = table()
+    t.speeches({1: [("nominate", 9)], 2: [("nominate", 7)]})
+    split = {1: 9, 2: 9, 3: 9, 4: 9, 5: 9, 6: 7, 7: 7, 8: 7, 9: 7, 10: 7}
+    t.vote(split)
+    t.speeches()
+    t.vote(split)
+    assert t.phase == "crash_vote" and t.mask_kinds() == {"vote_yes", "vote_no"}
+    t.vote({s: s <= yes for s in range(1, 11)})
+    return t
+
+
+def test_sport_d3_second_tie_car_crash_majority_removes_all():
+    """SPORT-D3: a second tie: strictly more than half yes removes all tied, each a last word."""
+    t = crash_table(yes=6)
+    assert t.alive == set(range(1, 11)) - {7, 9}
+    lw = []
+    while t.phase == "last_word":
+        lw.append(t.actor)
+        t.act(t.actor, "pass")
+    assert lw == [9, 7] and t.phase == "mafia_kill"
+
+
+def test_sport_d3_car_crash_half_is_not_enough():
+    """SPORT-D3: exactly half yes is not strictly more than half: nobody leaves."""
+    t = crash_table(yes=5)
+    assert t.alive == set(range(1, 11)) and t.phase == "mafia_kill"
+
+
+def test_sport_d4_single_nominee_on_day_one_no_vote():
+    """SPORT-D4: with a single nominee on day 1 no vote is held."""
+    t = table()
+    t.speeches({3: [("nominate", 8)]})
+    assert t.phase == "mafia_kill" and 8 in t.alive
+
+
+def test_sport_d4_single_nominee_later_days_is_voted():
+    """SPORT-D4: only day 1 skips the vote of a lone nominee."""
+    t = table()
+    t.speeches()
+    t.night({})
+    t.speeches({3: [("nominate", 8)]})
+    assert t.phase == "vote" and t.legal_targets("vote") == {8}
+    t.vote({})
+    assert 8 not in t.alive  # every silent vote goes to the last (only) nominee
+
+
+def test_sport_f1_three_fouls_take_next_day_speech_not_last_word():
+    """SPORT-F1: three fouls take away the player's next day speech (not the last word)."""
+    t = table()
+    for _ in range(3):
+        t.env.foul("player_5")
+    speakers = []
+    t.until(
+        lambda tb: (
+            (tb.phase == "speech" and speakers.append((tb.game.day, tb.actor))) or tb.game.day == 3
+        )
+    )
+    assert (1, 5) in speakers and (2, 5) not in speakers and (2, 6) in speakers
+    assert "no speech today" in t.public_log()
+    t2 = table()
+    for _ in range(3):
+        t2.env.foul("player_5")
+    t2.speeches()
+    t2.night({4: 5, 6: 5, 8: 5})
+    assert (t2.phase, t2.actor) == ("last_word", 5)
+
+
+def test_sport_f1_fourth_foul_removes_at_once_without_last_word():
+    """SPORT-F1: the fourth foul removes the player at once, without a last word."""
+    t = table()
+    t.act(1, "pass")
+    for _ in range(4):
+        t.env.foul("player_2")
+    assert 2 not in t.alive and (t.phase, t.actor) == ("speech", 3)
+    assert t.env.agent_selection == "player_3"
+    assert "removed for fouls" in t.public_log()
+
+
+def test_sport_f1_fouls_from_illegal_actions():
+    """SPORT-F1: fouls come from COMMON-7's foul knob too: four illegal moves remove."""
+    t = table(illegal_action="foul")
+    bad = t.env.action_id("vote", 2)
+    for _ in range(3):
+        t.env.step(bad)  # each: foul, then the default action (end speech)
+    assert t.game.fouls[:3] == [1, 1, 1]
+
+
+def test_sport_f1_fourth_foul_in_last_word_ends_it():
+    """SPORT-F1: fouls count in the last word; the fourth ends it."""
+    t = table()
+    t.speeches()
+    t.night({4: 5, 6: 5, 8: 5})
+    assert (t.phase, t.actor) == ("last_word", 5)
+    for _ in range(4):
+        t.env.foul("player_5")
+    assert (t.phase, t.actor) == ("speech", 2)

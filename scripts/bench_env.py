@@ -1,0 +1,97 @@
+#!/usr/bin/env python
+"""Benchmark: moves/s and games/s of random legal play, beside PettingZoo's connect_four_v3.
+
+Machines here are shared and noisy, so compare ratios measured in one run, not raw figures:
+
+    python scripts/bench_env.py                 # every variant, env() and raw_env()
+    python scripts/bench_env.py --seconds 5 --variants sport --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import mafia_env
+
+
+def play(env, seconds: float, seed: int = 0) -> dict[str, float]:
+    """Play random legal games for about `seconds`; return moves/s and games/s."""
+    rng = np.random.default_rng(seed)
+    moves = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        env.reset(seed=int(rng.integers(1 << 31)))
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(legal.size)]))
+            moves += 1
+        games += 1
+        if time.perf_counter() > deadline:
+            break
+    elapsed = time.perf_counter() - start
+    return {
+        "moves_per_s": moves / elapsed,
+        "games_per_s": games / elapsed,
+        "moves_per_game": moves / games,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--variants", nargs="*", default=sorted(mafia_env.VARIANTS))
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    args = parser.parse_args()
+    unknown = set(args.variants) - set(mafia_env.VARIANTS)
+    if unknown:
+        parser.error(f"unknown variants {sorted(unknown)}; variants: {sorted(mafia_env.VARIANTS)}")
+
+    from pettingzoo.classic import connect_four_v3
+
+    results = {"python": platform.python_version(), "seconds": args.seconds, "rows": []}
+    base = {
+        "env": play(connect_four_v3.env(), args.seconds)["moves_per_s"],
+        "raw_env": play(connect_four_v3.raw_env(), args.seconds)["moves_per_s"],
+    }
+    results["connect_four_v3"] = base
+    print(
+        f"connect_four_v3   env(): {base['env']:10.0f} moves/s   "
+        f"raw_env(): {base['raw_env']:10.0f} moves/s"
+    )
+    print(
+        f"{'variant':10} {'n':>3} {'api':8} {'moves/s':>10} {'games/s':>9} "
+        f"{'moves/game':>10} {'x connect4':>10}"
+    )
+    for name in args.variants:
+        n = mafia_env.VARIANTS[name].default_players
+        for api in ("env", "raw_env"):
+            make = getattr(mafia_env, api)
+            r = play(make(name, n), args.seconds)
+            ratio = r["moves_per_s"] / base[api]
+            results["rows"].append(
+                {"variant": name, "num_players": n, "api": api, **r, "ratio_vs_connect_four": ratio}
+            )
+            print(
+                f"{name:10} {n:3d} {api:8} {r['moves_per_s']:10.0f} {r['games_per_s']:9.1f} "
+                f"{r['moves_per_game']:10.1f} {ratio:10.2f}"
+            )
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
