@@ -205,12 +205,14 @@ class TextPolicy:
     """A `Policy` over text observations: asks `complete(prompt) -> reply` for each move.
 
     A reply that names no legal action is answered with the error (which lists the legal
-    choices) and asked again, up to `retries` times; then the first legal action is taken.
+    choices, in `lang`) and asked again, up to `retries` times; then the first legal action
+    is taken.
     """
 
-    def __init__(self, complete: Callable[[str], str], retries: int = 2):
+    def __init__(self, complete: Callable[[str], str], retries: int = 2, lang: str = DEFAULT):
         self.complete = complete
         self.retries = retries
+        self.ui = table(lang).UI
         self.errors: list[str] = []  # every rejected reply's message, for inspection
 
     def act(self, obs: Any, mask: np.ndarray) -> int:
@@ -220,7 +222,7 @@ class TextPolicy:
         for _ in range(self.retries + 1):
             reply = self.complete(prompt)
             try:
-                return match_reply(reply, choices)
+                return match_reply(reply, choices, None, self.ui)
             except ReplyError as e:
                 self.errors.append(str(e))
                 prompt = f"{obs}\n{e}"
