@@ -175,7 +175,7 @@ def test_parse_reply_takes_a_number_or_the_words(speech_env):
     assert parse_reply(env, "nominate PLAYER   1") == legal[1]
     assert parse_reply(env, "nominate 1") == legal[1]  # the short name of describe_action
     assert parse_reply(env, "#3") == legal[2]
-    assert parse_reply(env, "Say: I checked player 4, black.") == env.action_id(
+    assert parse_reply(env, "Say: I checked player 4: black.") == env.action_id(
         "claim_check", 4, "black"
     )
     assert parse_reply(env, f"{len(legal)}", agent=env.agent_selection) == legal[-1]

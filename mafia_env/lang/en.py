@@ -28,10 +28,10 @@ EVENTS = {
         "LAST_WORD": "Player {a}, your last word.",
         "TIE_SPEECH": "Player {a}, a short speech before the re-vote.",
     },
-    "CLAIM_ROLE": "Player {a} says: my role is {role}.",
-    "CLAIM_CHECK": "Player {a} says: I checked player {t}, {color}.",
-    "ACCUSE": "Player {a} says: player {t} is black.",
-    "VOUCH": "Player {a} says: player {t} is red.",
+    "CLAIM_ROLE": "Player {a}: I am the {role}.",
+    "CLAIM_CHECK": "Player {a}: I checked player {t}: {color}.",
+    "ACCUSE": "Player {a}: player {t} is black.",
+    "VOUCH": "Player {a}: player {t} is red.",
     "NOMINATE": "Player {a} nominates player {t}.",
     "END_SPEECH": "Player {a} ends the speech.",
     "NO_VOTE": {
@@ -62,7 +62,7 @@ EVENTS = {
     "ELIMINATED": {
         "VOTE": "Player {t} is voted out and leaves the table.",
         "NIGHT": "Morning. Player {t} was killed in the night.",
-        "FOUL": "Player {t} is removed from the game for fouls.",
+        "FOUL": "Player {t} is removed for fouls.",
     },
     "MISS": "Morning. The mafia missed: nobody was killed tonight.",
     "SHOT": {
@@ -78,7 +78,7 @@ EVENTS = {
         "no": "Player {a}, your check of player {t}: no.",
     },
     "FOUL": "Player {t} gets a foul ({v} in all).",
-    "SILENCED": "Player {t} has lost today's speech for fouls.",
+    "SILENCED": "Player {t} has no speech today for fouls.",
     "REVEAL": "Player {t} was {role}.",
     "GAME_OVER": {
         "TOWN": "The game is over: the town wins.",
@@ -109,8 +109,8 @@ ACTIONS = {
         "DON_CHECK": "Check whether player {t} is the sheriff.",
         "SHERIFF_CHECK": "Check whether player {t} is mafia.",
     },
-    "CLAIM_ROLE": {"*": "Say: my role is {role}."},
-    "CLAIM_CHECK": {"*": "Say: I checked player {t}, {color}."},
+    "CLAIM_ROLE": {"*": "Say: I am the {role}."},
+    "CLAIM_CHECK": {"*": "Say: I checked player {t}: {color}."},
     "ACCUSE": {"*": "Say: player {t} is black."},
     "VOUCH": {"*": "Say: player {t} is red."},
     "VOTE_YES": {"*": "Vote yes: remove all the tied players."},
