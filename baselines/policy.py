@@ -1,5 +1,6 @@
 """The `Policy` protocol every agent implements, and `load_policy` by name or path.
 
+A policy may also have `seed(s)`, which restarts its randomness (seeded resets call it).
 A policy sees what an agent sees: the observation vector (read through the variant's named
 views, `mafia_env.observe.ObsLayout`) and the action mask. The table, evaluation and the
 league use only this protocol.
@@ -34,6 +35,10 @@ class RandomPolicy:
     """Uniform over the legal actions; seeded, so games replay."""
 
     def __init__(self, variant: str = "sport", num_players: int | None = None, seed: int = 0):
+        self.seed(seed)
+
+    def seed(self, seed: int) -> None:
+        """Restart the policy's random stream (optional in the protocol; used by resets)."""
         self.rng = np.random.default_rng(seed)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:

@@ -15,6 +15,8 @@ from typing import Any
 from mafia_env.aec import MafiaEnv
 from mafia_env.errors import ConfigError, IllegalActionError, MafiaError, RecordError
 from mafia_env.record import replay
+from mafia_env.single import single_agent
+from mafia_env.tasks import TASKS
 from mafia_env.variants import VARIANTS
 
 __version__ = "0.1.0"
@@ -53,6 +55,7 @@ def raw_env(
 
 
 __all__ = [
+    "TASKS",
     "VARIANTS",
     "ConfigError",
     "IllegalActionError",
@@ -62,4 +65,5 @@ __all__ = [
     "env",
     "raw_env",
     "replay",
+    "single_agent",
 ]

@@ -4,7 +4,7 @@
 |---|---|
 | Agents | ``player_1`` .. ``player_n`` (the seat numbers people see) |
 | Actions | ``Discrete(A)``: the segments of `mafia_env.actions` |
-| Observations | ``Dict(observation=Box(float32, (D,)), action_mask=Box(int8, (A,)))`` |
+| Observations | ``Dict(observation=Box(0, 1, (D,), float32), action_mask=Box(0, 1, (A,), int8))`` |
 | Text observations | ``obs_mode="text"``: ``observation`` is a ``Text``: see `mafia_env.text` |
 | Languages | ``lang="en"``, ``"ru"`` or ``"uk"``: narration and text observations |
 
@@ -91,7 +91,7 @@ class MafiaEnv(AECEnv):
         if obs_mode == "text":
             view = spaces.Text(MAX_LENGTH, min_length=0, charset=charset())
         else:
-            view = spaces.Box(0.0, np.inf, (self.obs_layout.size,), np.float32)
+            view = spaces.Box(0.0, 1.0, (self.obs_layout.size,), np.float32)
         obs_space = spaces.Dict(
             {
                 "observation": view,

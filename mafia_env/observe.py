@@ -44,10 +44,10 @@ class ObsLayout:
             ("revealed", (n, r)),  # roles shown to the table
             ("nominees", (n,)),  # today's nominees: position in nomination order / n
             ("candidates", (n,)),  # who the current or last vote is over
-            ("votes", (n, n)),  # today's ballots: voter -> candidate
-            ("votes_before", (n, n)),  # ballots of earlier days, counted
+            ("votes", (n, n)),  # the latest round's ballots: voter -> candidate
+            ("votes_before", (n, n)),  # ballots of earlier rounds, counted / (2 * day limit)
             ("crash", (n, 2)),  # car-crash ballots today: [yes, no]
-            ("nominations", (n, n)),  # nominator -> nominee, every day, counted
+            ("nominations", (n, n)),  # nominator -> nominee, every day, counted / day limit
             ("claimed_role", (n, r)),  # each player's latest role claim
             ("claimed_check", (n, n, 2)),  # claimer -> target: [red, black]
             ("accused", (n, n)),  # accuser -> target
@@ -58,6 +58,7 @@ class ObsLayout:
         for name, shape in self.private + self.public:
             self.offsets[name] = (pos, shape)
             pos += int(np.prod(shape))
+        # every piece lies in [0, 1]: one-hots, flags, and counts scaled by their maximum
         self.private_size = sum(int(np.prod(s)) for _, s in self.private)
         self.size = pos
 
@@ -138,11 +139,14 @@ class VectorObserver:
             elif kind == Ev.NOMINATE:
                 self._nominee_count += 1
                 pub["nominees"][target] = self._nominee_count / self.n
-                pub["nominations"][actor, target] += 1
+                pub["nominations"][actor, target] += 1 / self._day_limit
             elif kind == Ev.BALLOT:
                 if target >= 0:
-                    pub["votes"][actor, target] += 1
+                    pub["votes"][actor, target] = 1
             elif kind == Ev.VOTING or kind == Ev.CRASH:
+                if kind == Ev.VOTING:  # a new round: the last one's ballots become history
+                    pub["votes_before"] += pub["votes"] / (2 * self._day_limit)
+                    pub["votes"][:] = 0
                 cands = pub["candidates"]
                 cands[:] = 0
                 for s in range(self.n):
@@ -155,8 +159,6 @@ class VectorObserver:
                 pub["eliminated"][target, value] = 1
             elif kind == Ev.DAY:
                 pub["day"][0] = value / self._day_limit
-                pub["votes_before"] += pub["votes"]
-                pub["votes"][:] = 0
                 pub["crash"][:] = 0
                 pub["nominees"][:] = 0
                 pub["candidates"][:] = 0

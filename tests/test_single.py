@@ -1,0 +1,129 @@
+"""The single-agent Gymnasium view and the benchmark tasks and protocol (issue 10)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import mafia_env
+from baselines.benchmark import main as benchmark_main
+from baselines.benchmark import run_task
+from mafia_env.errors import ConfigError
+from mafia_env.tasks import TASKS, Task
+
+# A task's definition never changes silently: changing one of these is a new task version.
+PINNED = {
+    "sport-10": "66838c06a7b04549",
+    "city-13": "c39cad81a5126b33",
+    "club-10": "f436b6dc44107108",
+    "online-10": "75b72b40f1b7bd65",
+    "forum-10": "cb8f71e9cad71950",
+    "minimal-10": "6d66afd2a938952c",
+}
+
+
+def test_task_definitions_are_pinned():
+    assert {name: task.digest() for name, task in TASKS.items()} == PINNED
+
+
+@pytest.mark.parametrize("variant", sorted(mafia_env.VARIANTS))
+def test_check_env(variant):
+    check_env(mafia_env.single_agent(variant), skip_render_check=True)
+
+
+def test_seat_and_role_are_honoured_and_rewards_are_the_team_s():
+    env = mafia_env.single_agent("sport", seat=4, role="sheriff")
+    rng = np.random.default_rng(0)
+    results = set()
+    for seed in range(30):
+        obs, info = env.reset(seed=seed)
+        assert info["seat"] == 4 and info["role"] == "sheriff"
+        assert env.aec.roles["player_4"] == "sheriff"
+        done, reward = False, 0.0
+        while not done:
+            mask = env.action_masks()
+            assert mask.any() and env.observation_space.contains(obs)
+            obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            done = term or trunc
+        results.add(reward)
+        assert reward == {"town": 1.0, "mafia": -1.0, "draw": 0.0}[env.aec.winner]
+    assert results == {1.0, -1.0}
+
+
+def test_same_seed_same_game():
+    a, b = mafia_env.single_agent("sport"), mafia_env.single_agent("sport")
+    oa, ia = a.reset(seed=3)
+    ob, ib = b.reset(seed=3)
+    assert np.array_equal(oa, ob) and ia["seat"] == ib["seat"]
+
+
+def test_unmasked_action_ends_the_game_with_a_penalty():
+    env = mafia_env.single_agent("sport", seat=1)
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, term, _, _ = env.step(illegal)
+    assert term and reward == -1.0
+
+
+def test_bad_arguments():
+    with pytest.raises(ConfigError, match=r"seat must be a seat number 1\.\.10"):
+        mafia_env.single_agent("sport", seat=11)
+    with pytest.raises(ConfigError, match=r"no doctor at a 10-seat sport table"):
+        mafia_env.single_agent("sport", role="doctor")
+    with pytest.raises(ConfigError, match=r"unknown variant 'sports'"):
+        mafia_env.single_agent("sports")
+    with pytest.raises(ConfigError, match=r"opponents keys must be seats"):
+        mafia_env.single_agent("sport", opponents={0: "random"})
+
+
+def test_maskable_ppo_smoke():
+    """sb3-contrib's MaskablePPO trains on the view unchanged."""
+    sb3 = pytest.importorskip("sb3_contrib")
+    env = mafia_env.single_agent("minimal", seat=1, opponents="random")
+    model = sb3.MaskablePPO(
+        "MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu"
+    )
+    model.learn(total_timesteps=256)
+    obs, _ = env.reset(seed=1)
+    action, _ = model.predict(obs, action_masks=env.action_masks())
+    assert env.action_masks()[int(action)]
+
+
+def test_benchmark_protocol_end_to_end(tmp_path):
+    task = Task(
+        name="sport-tiny",
+        variant="sport",
+        num_players=10,
+        sides=("town", "mafia"),
+        opponents=("random",),
+        games=4,
+        seed=1,
+    )
+    result = run_task(task, "random")
+    assert [(r["side"], r["opponent"], r["games"]) for r in result["rows"]] == [
+        ("town", "random", 4),
+        ("mafia", "random", 4),
+    ]
+    assert result == run_task(task, "random")  # fixed seeds: the same score twice
+    assert 0 <= result["headline"] <= 1
+    out = tmp_path / "r.json"
+    assert benchmark_main(
+        ["--policy", "random", "--task", "minimal-10", "--games", "2", "--out", str(out)]
+    ) in (0, 2)
+
+
+def test_benchmark_bad_policy_is_a_clear_error(capsys):
+    assert benchmark_main(["--policy", "nonsense", "--task", "sport-10", "--games", "1"]) == 2
+    assert "unknown policy 'nonsense'" in capsys.readouterr().err
+
+
+def test_benchmark_json_output(tmp_path):
+    out = tmp_path / "r.json"
+    task = TASKS["minimal-10"]
+    tiny = Task(**{**task.__dict__, "opponents": ("random",)})
+    result = run_task(tiny, "random", games=2)
+    out.write_text(json.dumps(result))
+    assert json.loads(out.read_text())["rows"][0]["games"] == 2
