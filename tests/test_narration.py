@@ -88,8 +88,8 @@ def _sample(kind: Ev) -> list[tuple[int, int, int, int, int]]:
     }.get(kind, [0, 1, 2, 3])
     out = []
     for v in values:
-        for target in (-1, 4):
-            out.append((int(kind), 2, target, v, PUBLIC))
+        for actor, target in ((2, -1), (2, 4), (-1, 4)):
+            out.append((int(kind), actor, target, v, PUBLIC))
     return out
 
 

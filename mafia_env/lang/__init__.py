@@ -27,6 +27,7 @@ SUBKEYS: dict[str, tuple[str, ...]] = {
     "NIGHT": ("zero", "night"),
     "SPEAK": tuple(t.name for t in Turn if t in SPEECH_TURNS),
     "NO_VOTE": tuple(x.name for x in NoVote),
+    "NOMINATE": ("by", "round"),
     "VOTING": ("one", "many"),
     "BALLOT": ("vote", "silent", "abstain"),
     "CRASH_BALLOT": ("yes", "no"),
@@ -68,6 +69,8 @@ def _subkey(kind: int, actor: int, target: int, value: int, role: Role | None) -
         return Turn(value).name
     if kind == Ev.NO_VOTE:
         return NoVote(value).name
+    if kind == Ev.NOMINATE:
+        return "by" if actor >= 0 else "round"  # CLUB-E1: the naming round nominates
     if kind == Ev.VOTING:
         return "one" if value & (value - 1) == 0 else "many"
     if kind == Ev.BALLOT:

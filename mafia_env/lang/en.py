@@ -32,7 +32,10 @@ EVENTS = {
     "CLAIM_CHECK": "Player {a}: I checked player {t}: {color}.",
     "ACCUSE": "Player {a}: player {t} is black.",
     "VOUCH": "Player {a}: player {t} is red.",
-    "NOMINATE": "Player {a} nominates player {t}.",
+    "NOMINATE": {
+        "by": "Player {a} nominates player {t}.",
+        "round": "Player {t} is nominated.",
+    },
     "END_SPEECH": "Player {a} ends the speech.",
     "NO_VOTE": {
         "NO_NOMINEES": "Nobody was nominated: no vote today.",
@@ -66,8 +69,8 @@ EVENTS = {
     },
     "MISS": "Morning. The mafia missed: nobody was killed tonight.",
     "SHOT": {
-        "shot": "Player {a}, you shot at player {t}.",
-        "hold": "Player {a}, you held your fire.",
+        "shot": "Player {a} shoots at player {t}.",
+        "hold": "Player {a} holds fire.",
     },
     "CHECK": {
         "sheriff_yes": "Player {a}, player {t} is black: mafia.",
