@@ -11,7 +11,7 @@ import pytest
 
 import mafia_env
 from mafia_env.engine.events import PUBLIC, Ev
-from mafia_env.engine.game import Act, Turn
+from mafia_env.engine.game import NIGHT_TURNS, Act, Turn
 from mafia_env.engine.roles import Role
 from mafia_env.errors import ConfigError
 from mafia_env.lang import LANGS, SUBKEYS, describe, say, table
@@ -139,7 +139,8 @@ def test_each_seat_hears_public_events_and_only_its_own_private_ones(variant):
     env = mafia_env.env(variant)
     env.reset(seed=11)
     random_playout(env, np.random.default_rng(11))
-    events = env.unwrapped.game.events
+    game = env.unwrapped.game
+    events = game.events
     public = narrate(events)
     assert len(public) == sum(1 for e in events if e[4] == PUBLIC and say(e) is not None)
     assert not any("your role" in line for line in public)
@@ -147,7 +148,9 @@ def test_each_seat_hears_public_events_and_only_its_own_private_ones(variant):
         mine = narrate(events, seat)
         private = [e for e in events if e[4] != PUBLIC and e[4] >> seat & 1]
         assert len(mine) == len(public) + len(private)
-        assert all(e[1] == seat for e in private)  # a private event is its actor's own
+        team = game.teams[seat]
+        for e in private:  # his own, or his team's (a mafia member sees the team's shots)
+            assert e[1] == seat or (e[1] >= 0 and game.teams[e[1]] == team), e
         assert f"Player {seat + 1}, your role is" in mine[0]
         assert sum("your role is" in line for line in mine) == 1
     everything = narrate(events, ALL)
@@ -183,11 +186,21 @@ SPORT_DEAL = [
 ]
 
 
+def night(t: Table, plan: dict[tuple[str, int], int]) -> None:
+    """Play the night: the turn (phase, seat) in `plan` targets its seat; others pass."""
+    while t.game.turn in NIGHT_TURNS:
+        target = plan.get((t.phase, t.actor))
+        t.act(t.actor, "pass") if target is None else t.act(t.actor, "night", target)
+
+
 def sport_game() -> Table:
     """A SPORT game: a miss, checks, claims, a tie, a re-vote, a car crash, fouls, a kill."""
     t = Table("sport", SPORT_DEAL)
     t.speeches({1: [("claim_role", None, "sheriff")], 2: [("accuse", 8)]})  # no nominee
-    t.night({4: 2, 6: 2, 8: 3, 1: 4})  # split shots: a miss; the don checks 2, the sheriff 4
+    kill = "mafia_kill"  # split shots: a miss; the don checks 2, the sheriff 4
+    night(
+        t, {(kill, 4): 2, (kill, 6): 2, (kill, 8): 3, ("don_check", 6): 2, ("sheriff_check", 1): 4}
+    )
     t.speeches(
         {
             1: [("claim_check", 4, "black"), ("nominate", 4)],
@@ -205,7 +218,7 @@ def sport_game() -> Table:
     while t.phase == "crash_vote":  # six of ten say yes: both leave
         t.act(t.actor, "vote_yes" if t.actor in (1, 2, 3, 5, 7, 9) else "vote_no")
     t.speeches()  # last words of 4 and 6
-    t.night({8: 1, 1: 8})  # the last mafia shoots the sheriff, who checks 8 first
+    night(t, {(kill, 8): 1, ("sheriff_check", 1): 8})  # the sheriff checks 8, then dies
     t.speeches({1: [("accuse", 8)], 2: [("nominate", 8)]})  # 5 is silenced today
     t.vote(dict.fromkeys((1, 2, 3, 7, 9, 10), 8))
     assert t.env.winner == "town"
@@ -217,7 +230,7 @@ def minimal_game() -> Table:
     t = Table("minimal", ["civilian", "civilian", "mafia", "civilian", "mafia"])
     t.speeches({1: [("nominate", 3)], 2: [("nominate", 5)]})
     t.vote({1: 3, 2: 5, 3: 5, 4: 3, 5: 3})
-    t.night({5: 1})
+    night(t, {("mafia_kill", 5): 1})
     t.speeches({2: [("nominate", 5)]})
     t.vote({2: 5, 4: 5, 5: 5})
     assert t.env.winner == "town"
