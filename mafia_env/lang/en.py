@@ -82,7 +82,7 @@ EVENTS = {
     },
     "FOUL": "Player {t} gets a foul ({v} in all).",
     "SILENCED": "Player {t} has no speech today for fouls.",
-    "REVEAL": "Player {t} was {role}.",
+    "REVEAL": "Player {t} was the {role}.",
     "GAME_OVER": {
         "TOWN": "The game is over: the town wins.",
         "MAFIA": "The game is over: the mafia wins.",
