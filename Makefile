@@ -1,32 +1,37 @@
 # Two commands do all the set-up on a fresh machine:
 #   make run    train and evaluate the default bot on the default config
-#   make test   lint and run the test suite
-# Each creates .venv and installs what it needs (torch 2.13.0, the CPU wheel, first).
+#   make test   lint and run the test suite (what CI runs: .ci/run)
+# Each creates .venv and installs what it needs, torch 2.13.0 (the CPU wheel) first.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
 
-$(STAMP): pyproject.toml
+$(PY):
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q torch==2.13.0
+
+# the main job: the package with its training extra
+$(VENV)/.run: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[train,dev]'
-	touch $(STAMP)
+	touch $@
 
-.PHONY: install run test bench lint
-install: $(STAMP)
+# the tests: every extra (the table, Ray RLlib) and, where apt can, Debian's chromium
+$(VENV)/.test: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[train,table,rllib,dev]'
+	touch $@
 
-run: $(STAMP)
+.PHONY: run test bench lint
+run: $(VENV)/.run
 	$(PY) -m baselines.main --config configs/main.yaml
 
-test: $(STAMP)
+test: $(VENV)/.test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m pytest -q
 
-bench: $(STAMP)
+bench: $(VENV)/.run
 	$(PY) scripts/bench_env.py
 
-lint: $(STAMP)
+lint: $(VENV)/.run
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .

@@ -65,12 +65,20 @@ def register_policy(name: str, factory: PolicyFactory) -> None:
 def load_policy(
     name: str | Path, variant: str = "sport", num_players: int | None = None, seed: int = 0
 ) -> Policy:
-    """Return a policy: "random", "rule", "ppo" (the shipped checkpoint) or a checkpoint path."""
+    """Return a policy: "random", "rule", "ppo" (the shipped checkpoint) or a checkpoint path.
+
+    A directory holding an RLlib checkpoint (``rllib_checkpoint.json``) is loaded by
+    `baselines.rllib.policy.load_rllib_policy`; other paths go to the "checkpoint" loader.
+    """
     get_variant(variant)  # an unknown variant is an error here, not deep inside
     key = str(name)
     if key in _REGISTRY:
         return _REGISTRY[key](variant=variant, num_players=num_players, seed=seed)
     path = Path(key)
+    if path.is_dir() and (path / "rllib_checkpoint.json").is_file():
+        from baselines.rllib.policy import load_rllib_policy  # the 'rllib' extra
+
+        return load_rllib_policy(path, variant=variant, num_players=num_players, seed=seed)
     if path.exists():
         loader = _REGISTRY.get("checkpoint")
         if loader is None:

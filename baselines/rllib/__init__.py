@@ -1,0 +1,1 @@
+"""Ray RLlib training for mafia_env (extra: rllib): env wrapper, config, PPO entry point, loader."""
