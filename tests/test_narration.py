@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import string
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -186,11 +187,23 @@ SPORT_DEAL = [
 ]
 
 
-def night(t: Table, plan: dict[tuple[str, int], int]) -> None:
-    """Play the night: the turn (phase, seat) in `plan` targets its seat; others pass."""
-    while t.game.turn in NIGHT_TURNS:
-        target = plan.get((t.phase, t.actor))
-        t.act(t.actor, "pass") if target is None else t.act(t.actor, "night", target)
+def night(t: Table, plan: dict[tuple[str, int], Any]) -> None:
+    """Play the night: the turn (phase, seat) in `plan` takes its step, others pass.
+
+    A step is a target seat (the turn's night action), a (kind, target) pair, or a list of
+    those for the seat's successive acts in that phase; a turn with no step passes where it
+    may, else takes its default action.
+    """
+    while t.game.turn in NIGHT_TURNS and not t.game.over:
+        step = plan.get((t.phase, t.actor))
+        if isinstance(step, list):
+            step = step.pop(0) if step else None
+        if step is None:
+            t.act(t.actor, "pass") if "pass" in t.mask_kinds() else t.default()
+        elif isinstance(step, int):
+            t.act(t.actor, "night", step)
+        else:
+            t.act(t.actor, *step)
 
 
 def sport_game() -> Table:

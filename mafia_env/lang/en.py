@@ -67,7 +67,7 @@ EVENTS = {
         "NIGHT": "Morning. Player {t} was killed in the night.",
         "FOUL": "Player {t} is removed for fouls.",
     },
-    "MISS": "Morning. The mafia missed: nobody was killed tonight.",
+    "MISS": "Morning. Nobody was killed tonight.",
     "SHOT": {
         "shot": "Player {a} shoots at player {t}.",
         "hold": "Player {a} holds fire.",
