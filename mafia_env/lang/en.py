@@ -67,7 +67,7 @@ EVENTS = {
         "NIGHT": "Morning. Player {t} was killed in the night.",
         "FOUL": "Player {t} is removed for fouls.",
     },
-    "MISS": "Morning. Nobody was killed tonight.",
+    "MISS": "Morning: nobody was killed tonight.",
     "SHOT": {
         "shot": "Player {a} shoots at player {t}.",
         "hold": "Player {a} holds fire.",
