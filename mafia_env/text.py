@@ -75,11 +75,13 @@ class TextObserver:
                 continue
             if kind == Ev.ROLE:
                 roles[actor] = Role(value)
-            for seat in range(self.n):
-                if seen_by >> seat & 1:
-                    line = say(e, lang, roles[seat] if actor == seat else None)
-                    if line:
-                        lines[seat].append(line)
+            mask = seen_by
+            while mask:  # each seat that saw it, lowest first
+                seat = (mask & -mask).bit_length() - 1
+                mask &= mask - 1
+                line = say(e, lang, roles[seat] if actor == seat else None)
+                if line:
+                    lines[seat].append(line)
         self.cursor = len(game.events)
 
     def story(self, game: Game, seat: int) -> str:
