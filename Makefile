@@ -18,6 +18,9 @@ $(VENV)/.run: pyproject.toml | $(PY)
 # the tests: every extra (the table, Ray RLlib) and, where apt can, Debian's chromium
 $(VENV)/.test: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[train,table,rllib,dev]'
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
+	  || echo "chromium not installed: the browser test will be skipped"; fi
 	touch $@
 
 .PHONY: run test bench lint

@@ -1,0 +1,157 @@
+"""Play one seat in the terminal against bots: ``python -m mafia_env.play --seat 3``.
+
+The moderator's narration for your seat is printed as the game goes; on your turn the legal
+actions are a numbered list and you type a number (input can be piped, for tests and
+scripts). If the input ends, your remaining turns take the rule's default action, as a turn
+that runs out of time does at the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+import mafia_env
+from mafia_env.errors import MafiaError
+from mafia_env.table.view import languages, narration, seat_view
+
+
+def choices(view: dict) -> list[tuple[int, str, str]]:
+    """Return the legal actions of a seat view as (index, group title, sentence), in order."""
+    return [(a["id"], g["title"], a["text"]) for g in view["actions"] for a in g["actions"]]
+
+
+def status(view: dict) -> str:
+    """Return the table as one line per seat: alive or out, fouls, the roles you know."""
+    lines = [f"-- Day {view['day']}, {view['phase'].replace('_', ' ')} --"]
+    for s in view["seats"]:
+        bits = [f"{s['seat']:>2}", "alive" if s["alive"] else "out  "]
+        if s["role"]:
+            bits.append(s["role"])
+        if s["fouls"]:
+            bits.append(f"{s['fouls']} foul(s)")
+        if s["nominated"]:
+            bits.append("nominated")
+        if s["seat"] == view["you"]:
+            bits.append("<- you")
+        lines.append("  " + "  ".join(bits))
+    return "\n".join(lines)
+
+
+def ask(view: dict, inp: TextIO, out: TextIO) -> int | None:
+    """Print the numbered legal actions and read a choice; None when the input has ended."""
+    options = choices(view)
+    out.write(status(view) + "\nYour turn. What do you do?\n")
+    last = None
+    for i, (_, title, text) in enumerate(options, 1):
+        if title and title != last:
+            out.write(f"  {title}:\n")
+            last = title
+        out.write(f"  {i:>3}. {text}\n")
+    while True:
+        out.write(f"Choose 1..{len(options)}: ")
+        out.flush()
+        line = inp.readline()
+        if not line:
+            out.write("\n")
+            return None
+        try:
+            k = int(line.strip())
+        except ValueError:
+            out.write(f"Please type a number from 1 to {len(options)}.\n")
+            continue
+        if 1 <= k <= len(options):
+            return options[k - 1][0]
+        out.write(f"There is no choice {k}; type a number from 1 to {len(options)}.\n")
+
+
+def play(
+    variant: str = "sport",
+    seat: int = 1,
+    bots: str = "random",
+    seed: int | None = None,
+    num_players: int | None = None,
+    lang: str = "en",
+    inp: TextIO = sys.stdin,
+    out: TextIO = sys.stdout,
+    **knobs: Any,
+) -> dict:
+    """Play a game with a person in `seat` (1-based) and bots elsewhere; return its record.
+
+    `knobs` override the variant's rules (``roles=[...]`` deals the roles by seat).
+    """
+    from baselines import load_policy
+
+    env = mafia_env.env(variant, num_players, **knobs)
+    if not 1 <= seat <= env.n:
+        raise MafiaError(f"seat must be 1..{env.n} for {variant} with {env.n} players; got {seat}")
+    if lang not in languages():
+        raise MafiaError(f"language {lang!r} is not offered; languages: {', '.join(languages())}")
+    env.reset(seed=seed)
+    me = seat - 1
+    base = 0 if seed is None else seed
+    policies = {
+        s: load_policy(bots, variant, env.n, seed=base + s) for s in range(env.n) if s != me
+    }
+    game = env.unwrapped.game
+    said = 0
+    gone_quiet = False
+    while True:
+        lines = narration(game.events, me, lang)
+        for line in lines[said:]:
+            out.write(line + "\n")
+        said = len(lines)
+        if game.over:
+            break
+        actor = game.actor
+        if actor == me:
+            index = None if gone_quiet else ask(seat_view(env, me, lang), inp, out)
+            if index is None:
+                if not gone_quiet:
+                    out.write("The input has ended: your turns take the default action.\n")
+                gone_quiet = True
+                u = env.unwrapped
+                index = u.layout.encode(*game.default_action())
+        else:
+            obs = env.observe(env.possible_agents[actor])
+            index = policies[actor].act(obs["observation"], obs["action_mask"])
+        env.step(int(index))
+    view = seat_view(env, me, lang)
+    out.write(status(view) + "\n")
+    return env.record()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and play one game; return the exit status."""
+    p = argparse.ArgumentParser(
+        prog="python -m mafia_env.play", description="Play a seat of Mafia against bots."
+    )
+    p.add_argument("--variant", default="sport", choices=sorted(mafia_env.VARIANTS))
+    p.add_argument("--seat", type=int, default=1, help="your seat number (1-based)")
+    p.add_argument("--players", type=int, default=None, help="table size (variant default)")
+    p.add_argument(
+        "--bots", default="random", help="policy of the bots: random, rule, ppo or a path"
+    )
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--lang", default="en", help="narration language")
+    p.add_argument("--record", type=Path, default=None, help="save the finished game here")
+    args = p.parse_args(argv)
+    try:
+        record = play(args.variant, args.seat, args.bots, args.seed, args.players, args.lang)
+    except MafiaError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nleft the table", file=sys.stderr)
+        return 130
+    if args.record is not None:
+        args.record.write_text(json.dumps(record, indent=1), encoding="utf-8")
+        print(f"The game is saved as {args.record}.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
