@@ -14,7 +14,8 @@ A move is an action index of the variant's flat action space, ``"foul"`` (a foul
 moderator called) or ``"illegal"`` (an illegal action that stopped the game, knob
 ``illegal_action: terminate``). ``replay`` plays a record back and checks every step; the
 optional keys (``rules``, ``dealt``, ``winner``, ``truncated``, ``events``, ``checksum``,
-``meta``) are checked when present. Every problem is a `RecordError` that names where (the
+``meta``) are checked when present; other keys (what a table server adds about its seats,
+say) are kept by the caller and ignored here. Every problem is a `RecordError` that names where (the
 key, or the index of the move) and why.
 """
 
@@ -100,12 +101,6 @@ def _check_shape(record: Any) -> None:
     missing = [k for k in REQUIRED if k not in record]
     if missing:
         raise RecordError(f"record is missing {missing}; a record has {list(REQUIRED)}")
-    unknown = sorted(set(record) - set(REQUIRED) - set(OPTIONAL))
-    if unknown:
-        raise RecordError(
-            f"record has unknown keys {unknown}; keys are {list(REQUIRED + OPTIONAL)} "
-            "(free-form data goes under 'meta')"
-        )
     if record["format"] != FORMAT:
         raise RecordError(f"record 'format' is {record['format']!r}; supported: {FORMAT}")
     types = {

@@ -84,10 +84,10 @@ EVENTS = {
     "SILENCED": "Player {t} has no speech today for fouls.",
     "REVEAL": "Player {t} was the {role}.",
     "GAME_OVER": {
-        "TOWN": "The game is over: the town wins.",
-        "MAFIA": "The game is over: the mafia wins.",
-        "MANIAC": "The game is over: the maniac wins.",
-        "DRAW": "The game is over: a draw.",
+        "TOWN": "The town wins.",
+        "MAFIA": "The mafia wins.",
+        "MANIAC": "The maniac wins.",
+        "DRAW": "The game is a draw.",
     },
     "TERMINATED": "The game is stopped: player {a} made an illegal move.",
 }
