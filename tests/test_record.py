@@ -17,9 +17,9 @@ from mafia_env.record import replay
 
 ROOT = Path(__file__).parent.parent
 VARIANTS = sorted(mafia_env.VARIANTS)
-# random games per variant (600 where not named): ~10 s each on a free core; more in
+# random games per variant (1000 where not named): under 10 s each on a free core; more in
 # scripts/check_replay.py
-GAMES = {"minimal": 2000, "sport": 800, "club": 400, "online": 400}
+GAMES = {"minimal": 3000, "club": 700, "online": 700}
 
 
 def play(env, rng: np.random.Generator, foul_rate: float = 0.0) -> None:
@@ -45,7 +45,7 @@ def test_replay_of_random_games_rebuilds_the_exact_game(variant):
     env = mafia_env.raw_env(variant)
     rng = np.random.default_rng(7)
     env.reset(seed=7)
-    for g in range(GAMES.get(variant, 600)):
+    for g in range(GAMES.get(variant, 1000)):
         env.reset()
         play(env, rng, foul_rate=0.01 if g % 2 else 0.0)
         record = env.record()
