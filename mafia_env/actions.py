@@ -3,13 +3,17 @@
 The flat space is a row of segments, one per `Act`: ``pass`` (1), ``nominate`` (n),
 ``vote`` (n), ``night`` (n), ``claim_role`` (one per role of the variant), ``claim_check``
 (n red, then n black), ``accuse`` (n), ``vouch`` (n), then the variant's own acts
-(``vote_yes`` and ``vote_no`` where a car-crash vote exists). Targets are seats.
+(``vote_yes`` and ``vote_no`` where a car-crash vote exists; ``ask`` (n targets x roles) and
+``answer`` (yes, no, don't know) where speakers ask questions; ``reveal_don`` where the don
+must introduce himself; ``executor`` (n) where the mafia name one; ``hunt`` (n) where the town
+hunts). Targets are seats.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from mafia_env.engine.events import ANSWER_NAMES
 from mafia_env.engine.game import Act, Game
 from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules
@@ -17,7 +21,19 @@ from mafia_env.errors import IllegalActionError
 
 COLORS = ("red", "black")
 ACT_NAMES = {a: a.name.lower() for a in Act}
-TARGETED = frozenset({Act.NOMINATE, Act.VOTE, Act.NIGHT, Act.CLAIM_CHECK, Act.ACCUSE, Act.VOUCH})
+TARGETED = frozenset(
+    {
+        Act.NOMINATE,
+        Act.VOTE,
+        Act.NIGHT,
+        Act.CLAIM_CHECK,
+        Act.ACCUSE,
+        Act.VOUCH,
+        Act.ASK,
+        Act.EXECUTOR,
+        Act.HUNT,
+    }
+)
 
 
 def variant_acts(rules: Rules) -> list[Act]:
@@ -34,6 +50,14 @@ def variant_acts(rules: Rules) -> list[Act]:
     ]
     if rules.tie == "revote_then_crash":
         acts += [Act.VOTE_YES, Act.VOTE_NO]
+    if rules.questions > 0:  # ONLINE-D4
+        acts += [Act.ASK, Act.ANSWER]
+    if not rules.don_known and Role.DON in rules.roles_in_play():  # ONLINE-N2
+        acts.append(Act.REVEAL_DON)
+    if rules.mafia_kill == "executor":  # FORUM-N1
+        acts.append(Act.EXECUTOR)
+    if rules.hunt:  # FORUM-N3
+        acts.append(Act.HUNT)
     return acts
 
 
@@ -44,7 +68,13 @@ class ActionLayout:
         self.n = n
         self.roles: tuple[Role, ...] = rules.roles_in_play()
         self.acts = variant_acts(rules)
-        width = {Act.CLAIM_ROLE: len(self.roles), Act.CLAIM_CHECK: 2 * n}
+        r = len(self.roles)
+        width = {
+            Act.CLAIM_ROLE: r,
+            Act.CLAIM_CHECK: 2 * n,
+            Act.ASK: n * r,
+            Act.ANSWER: len(ANSWER_NAMES),
+        }
         self.offset: dict[Act, int] = {}
         self.width: dict[Act, int] = {}
         self.decoded: list[tuple[Act, int, int]] = []  # index -> (act, target, value)
@@ -56,6 +86,10 @@ class ActionLayout:
                     self.decoded.append((act, -1, int(self.roles[i])))
                 elif act is Act.CLAIM_CHECK:
                     self.decoded.append((act, i % n, i // n))
+                elif act is Act.ASK:  # role-major, like claim_check
+                    self.decoded.append((act, i % n, int(self.roles[i // n])))
+                elif act is Act.ANSWER:
+                    self.decoded.append((act, -1, i))
                 elif act in TARGETED:
                     self.decoded.append((act, i, -1))
                 else:
@@ -74,6 +108,9 @@ class ActionLayout:
             elif act is Act.CLAIM_CHECK:
                 m[[off + t for t in targets]] = 1
                 m[[off + n + t for t in targets]] = 1
+            elif act is Act.ASK:
+                for k in range(len(self.roles)):
+                    m[[off + k * n + t for t in targets]] = 1
             else:
                 m[[off + t for t in targets]] = 1
         return m
@@ -85,6 +122,10 @@ class ActionLayout:
             return off + self._role_index[Role(value)]
         if act is Act.CLAIM_CHECK:
             return off + value * self.n + target
+        if act is Act.ASK:
+            return off + self._role_index[Role(value)] * self.n + target
+        if act is Act.ANSWER:
+            return off + value
         return off + target if act in TARGETED else off
 
     def action_id(self, kind: str, target: int | None = None, value: str | None = None) -> int:
@@ -107,13 +148,19 @@ class ActionLayout:
         elif target is not None:
             raise IllegalActionError(f"action {kind!r} takes no target; got {target!r}")
         seat = -1 if target is None else target - 1
-        if act is Act.CLAIM_ROLE:
+        if act is Act.CLAIM_ROLE or act is Act.ASK:
             allowed = [r.label for r in self.roles]
             if value not in allowed:
                 raise IllegalActionError(
-                    f"claim_role needs a role of this variant ({', '.join(allowed)}); got {value!r}"
+                    f"{kind} needs a role of this variant ({', '.join(allowed)}); got {value!r}"
                 )
-            return self.encode(act, -1, int(Role[value.upper()]))
+            return self.encode(act, seat, int(Role[value.upper()]))
+        if act is Act.ANSWER:
+            if value not in ANSWER_NAMES:
+                raise IllegalActionError(
+                    f"answer needs value {', '.join(map(repr, ANSWER_NAMES))}; got {value!r}"
+                )
+            return self.encode(act, -1, ANSWER_NAMES.index(value))
         if act is Act.CLAIM_CHECK:
             if value not in COLORS:
                 raise IllegalActionError(f"claim_check needs value 'red' or 'black'; got {value!r}")
@@ -132,4 +179,8 @@ class ActionLayout:
             return f"claim_role {Role(value).label}"
         if act is Act.CLAIM_CHECK:
             return f"claim_check {target + 1} {COLORS[value]}"
+        if act is Act.ASK:
+            return f"ask {target + 1} {Role(value).label}"
+        if act is Act.ANSWER:
+            return f"answer {ANSWER_NAMES[value]}"
         return f"{name} {target + 1}" if act in TARGETED else name

@@ -11,13 +11,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from mafia_env.engine.events import Ev
+from mafia_env.engine.events import ANSWER_NAMES, Cause, Ev
 from mafia_env.engine.game import NIGHT_TURNS, SPEECH_TURNS, Game, Turn
+from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules
 
 PHASES = [t.name.lower() for t in Turn] + ["night", "over"]
-NIGHT_PHASE = len(Turn)
-OVER_PHASE = len(Turn) + 1
+
+
+def turns_in_play(rules: Rules) -> list[Turn]:
+    """Return the kinds of turn a variant can have: SPORT's eight, and those its knobs add."""
+    roles = set(rules.roles_in_play())
+    order = rules.night_order.split()
+    added = {
+        Turn.PUTANA: Role.PUTANA in roles and "putana" in order,
+        Turn.DOCTOR: Role.DOCTOR in roles and "doctor" in order,
+        Turn.MANIAC: Role.MANIAC in roles and "maniac" in order,
+        Turn.EXECUTOR: rules.mafia_kill == "executor",
+        Turn.HUNT: rules.hunt and "hunt" in order,
+        Turn.NAMING: rules.nominations == "round",
+        Turn.MONOLOGUE: rules.nominee_speeches,
+        Turn.ANSWER: rules.questions > 0,
+    }
+    return [t for t in Turn if added.get(t, True)]
 
 
 class ObsLayout:
@@ -25,21 +41,48 @@ class ObsLayout:
 
     def __init__(self, rules: Rules, n: int):
         r = len(rules.roles_in_play())
-        t = len(Turn)
+        self.turns = turns = turns_in_play(rules)
+        self.phases = [x.name.lower() for x in turns] + ["night", "over"]
+        t = len(turns)
+        night = {Turn.PUTANA, Turn.DOCTOR, Turn.MANIAC, Turn.HUNT, Turn.EXECUTOR} & set(turns)
+        extra_causes = (
+            rules.night_announce != "plain"
+            or Turn.PUTANA in turns
+            or Turn.HUNT in turns
+            or rules.mafia_split == "forfeit"
+        )
+        # pieces a variant cannot fill are left out, so SPORT and MINIMAL keep their size
+        optional = {
+            "my_night": bool(night) or rules.mafia_see_shots,
+            "team_shots": rules.mafia_see_shots,
+            "team_executors": Turn.EXECUTOR in turns,
+            "blocked": Turn.PUTANA in turns,
+            "last_heal": Turn.DOCTOR in turns,
+            "self_heals": Turn.DOCTOR in turns,
+            "questions": Turn.ANSWER in turns,
+            "answers": Turn.ANSWER in turns,
+            "named": Turn.NAMING in turns,
+        }
         self.private = [
             ("seat", (n,)),  # own seat, one-hot
             ("role", (r,)),  # own role, one-hot
             ("known_roles", (n, r)),  # roles this agent knows privately (teammates)
             ("checks", (n, 2)),  # own check results: [yes, no]
             ("my_turn", (t,)),  # the kind of turn this agent is taking now, one-hot
+            ("my_night", (n,)),  # own night target tonight (visit, heal, shot, hunt)
+            ("team_shots", (n, n)),  # tonight's mafia shots this agent saw: shooter -> target
+            ("team_executors", (n, n)),  # tonight's executor choices seen: chooser -> executor
+            ("blocked", (1,)),  # blocked by the putana tonight (CITY-N2)
+            ("last_heal", (n,)),  # the doctor's last heal that counts (no repeat, CITY-N7)
+            ("self_heals", (1,)),  # the doctor's self-heals used / his limit
         ]
         self.public = [
-            ("phase", (len(PHASES),)),  # the kind of public turn, "night" or "over"
+            ("phase", (t + 2,)),  # the kind of public turn, "night" or "over"
             ("day", (1,)),  # day / day limit
             ("speaker", (n,)),  # who is taking the current public turn
             ("acts_left", (1,)),  # speech acts left in the current speech / K
             ("alive", (n,)),
-            ("eliminated", (n, 3)),  # how each player left: vote, night, foul
+            ("eliminated", (n, len(Cause) if extra_causes else int(Cause.MAFIA))),  # as announced
             ("fouls", (n,)),  # fouls / 4
             ("revealed", (n, r)),  # roles shown to the table
             ("nominees", (n,)),  # today's nominees: position in nomination order / n
@@ -52,7 +95,12 @@ class ObsLayout:
             ("claimed_check", (n, n, 2)),  # claimer -> target: [red, black]
             ("accused", (n, n)),  # accuser -> target
             ("vouched", (n, n)),  # voucher -> target
+            ("questions", (n, r)),  # the latest "do you claim role R?" put to each player
+            ("answers", (n, len(ANSWER_NAMES))),  # each player's latest answer
+            ("named", (n,)),  # times named in today's nomination round / (n - 1)
         ]
+        self.private = [p for p in self.private if optional.get(p[0], True)]
+        self.public = [p for p in self.public if optional.get(p[0], True)]
         self.offsets: dict[str, tuple[int, tuple[int, ...]]] = {}
         pos = 0
         for name, shape in self.private + self.public:
@@ -93,6 +141,22 @@ class VectorObserver:
         self._my_turn = layout.index("my_turn")
         self._speaker = layout.index("speaker")
         self._acts_left = layout.index("acts_left")
+        self._named_scale = 1.0 / max(1, n - 1)  # named by every other player at most
+        self._self_heal_scale = 1.0 / max(1, rules.heal_self or 1)
+        # my_night .. blocked are consecutive private pieces: one slice clears them all
+        tonight = [
+            layout.offsets[k]
+            for k in ("my_night", "team_shots", "team_executors", "blocked")
+            if k in layout.offsets
+        ]
+        end = tonight[-1][0] + int(np.prod(tonight[-1][1])) if tonight else 0
+        self._tonight = slice(tonight[0][0] if tonight else 0, end)
+        self._my_night = "my_night" in layout.offsets
+        self._named = "named" in layout.offsets
+        self._team_shots = "team_shots" in layout.offsets
+        self._turn_pos = dict.fromkeys(Turn, -1) | {x: i for i, x in enumerate(layout.turns)}
+        self._night_phase = len(layout.turns)
+        self._over_phase = len(layout.turns) + 1
 
     def _private_views(self, seat: int) -> dict[str, np.ndarray]:
         out, pos = {}, 0
@@ -125,7 +189,8 @@ class VectorObserver:
         """Fold the events the game logged since the last update into the rows."""
         events = game.events
         pub, ri = self.pub_views, self.role_index
-        for kind, actor, target, value, _ in events[self.cursor :]:
+        priv = self.priv_views
+        for kind, actor, target, value, seen_by in events[self.cursor :]:
             if kind == Ev.CLAIM_ROLE:
                 row = pub["claimed_role"][actor]
                 row[:] = 0
@@ -139,7 +204,19 @@ class VectorObserver:
             elif kind == Ev.NOMINATE:
                 self._nominee_count += 1
                 pub["nominees"][target] = self._nominee_count / self.n
+                if actor >= 0:  # CLUB-E1 nominations by count have no nominator
+                    pub["nominations"][actor, target] += 1 / self._day_limit
+            elif kind == Ev.NAME:  # one name a player a day
+                pub["named"][target] += self._named_scale
                 pub["nominations"][actor, target] += 1 / self._day_limit
+            elif kind == Ev.ASK:
+                row = pub["questions"][target]
+                row[:] = 0
+                row[ri[value]] = 1
+            elif kind == Ev.ANSWER:
+                row = pub["answers"][actor]
+                row[:] = 0
+                row[value] = 1
             elif kind == Ev.BALLOT:
                 if target >= 0:
                     pub["votes"][actor, target] = 1
@@ -161,10 +238,12 @@ class VectorObserver:
                 pub["day"][0] = value / self._day_limit
                 pub["crash"][:] = 0
                 pub["nominees"][:] = 0
+                if self._named:
+                    pub["named"][:] = 0
                 pub["candidates"][:] = 0
                 self._nominee_count = 0
             elif kind == Ev.FOUL:
-                pub["fouls"][target] = value / 4.0
+                pub["fouls"][target] = min(1.0, value / 4.0)
             elif kind == Ev.REVEAL:
                 pub["revealed"][target, ri[value]] = 1
             elif kind == Ev.ROLE:
@@ -174,7 +253,34 @@ class VectorObserver:
             elif kind == Ev.TEAMMATE:
                 self.priv_views[actor]["known_roles"][target, ri[value]] = 1
             elif kind == Ev.CHECK:
-                self.priv_views[actor]["checks"][target, 0 if value else 1] = 1
+                priv[actor]["checks"][target, 0 if value else 1] = 1
+            elif kind == Ev.SHOT or kind == Ev.EXECUTOR:
+                shot = kind == Ev.SHOT
+                if target >= 0 and (self._team_shots or not shot):
+                    piece = "team_shots" if shot else "team_executors"
+                    for s in range(self.n):
+                        if seen_by >> s & 1:
+                            priv[s][piece][actor, target] = 1
+                if target >= 0 and shot and self._my_night:
+                    priv[actor]["my_night"][target] = 1
+            elif kind == Ev.VISIT or kind == Ev.HEAL or kind == Ev.HUNT:
+                priv[actor]["my_night"][target] = 1
+            elif kind == Ev.BLOCKED:
+                priv[actor]["blocked"][0] = 1
+            elif kind == Ev.HEAL_STATE:
+                v = priv[actor]
+                v["last_heal"][:] = 0
+                if target >= 0:
+                    v["last_heal"][target] = 1
+                v["self_heals"][0] = min(1.0, value * self._self_heal_scale)
+            elif kind == Ev.DON_INTRODUCED:  # ONLINE-N2: the mafia learn who the don is
+                for s in range(self.n):
+                    if seen_by >> s & 1:
+                        row = priv[s]["known_roles"][actor]
+                        row[:] = 0
+                        row[ri[value]] = 1
+            elif kind == Ev.NIGHT:  # tonight's private facts start afresh, for every seat
+                self.priv[:, self._tonight] = 0
         self.cursor = len(events)
 
     def observe(self, game: Game, seat: int) -> np.ndarray:
@@ -184,18 +290,19 @@ class VectorObserver:
         out = np.concatenate((self.priv[seat], self.pub))
         turn = game.turn
         if turn is None:
-            out[self._phase + OVER_PHASE] = 1
+            out[self._phase + self._over_phase] = 1
             return out
+        pos = self._turn_pos[turn]
         if seat == game.actor:
-            out[self._my_turn + turn] = 1
+            out[self._my_turn + pos] = 1
         if turn in NIGHT_TURNS:  # who acts at night is nobody else's business
-            out[self._phase + NIGHT_PHASE] = 1
+            out[self._phase + self._night_phase] = 1
             return out
-        out[self._phase + turn] = 1
+        out[self._phase + pos] = 1
         out[self._speaker + game.actor] = 1
         if turn in SPEECH_TURNS:
             out[self._acts_left] = game.acts_left / game.rules.speech_acts
         return out
 
 
-__all__ = ["PHASES", "ObsLayout", "VectorObserver"]
+__all__ = ["PHASES", "ObsLayout", "VectorObserver", "turns_in_play"]

@@ -7,7 +7,11 @@ from collections.abc import Callable
 import numpy as np
 
 import mafia_env
-from mafia_env.engine.game import Act
+from mafia_env.engine.events import Ev
+from mafia_env.engine.game import NIGHT_TURNS, Act
+
+NIGHT_PHASES = tuple(t.name.lower() for t in NIGHT_TURNS)
+SPEECH_PHASES = ("speech", "last_word", "tie_speech", "monologue")
 
 
 class Table:
@@ -57,19 +61,36 @@ class Table:
         self.until(lambda t: t.phase == phase and (seat is None or t.actor == seat))
 
     def speeches(
-        self, acts: dict[int, list[tuple]] | None = None, stop_phase: str = "vote"
+        self,
+        acts: dict[int, list[tuple]] | None = None,
+        answers: dict[int, str] | None = None,
+        stop_phase: str = "vote",
     ) -> None:
-        """Play today's speeches: each seat in `acts` does its acts, then ends the speech."""
-        acts = acts or {}
-        while not self.game.over and self.phase in ("speech", "last_word", "tie_speech"):
+        """Play today's speeches: each seat in `acts` does its acts, then ends the speech.
+
+        A seat asked a question answers from `answers` ("dont_know" if absent).
+        """
+        pending = {s: list(a) for s, a in (acts or {}).items()}
+        answers = dict(answers or {})
+        while not self.game.over and self.phase in (*SPEECH_PHASES, "answer"):
             seat = self.actor
-            for a in acts.pop(seat, []):
-                self.act(seat, *a)
-                if self.actor != seat:
-                    break
-            if self.actor == seat and self.phase in ("speech", "last_word", "tie_speech"):
-                self.act(seat, "pass")
-        assert not acts, f"seats {sorted(acts)} never spoke"
+            if self.phase == "answer":
+                self.act(seat, "answer", value=answers.pop(seat, "dont_know"))
+                continue
+            todo = pending.get(seat)
+            if todo:
+                self.act(seat, *todo.pop(0))
+                if not todo:
+                    del pending[seat]
+                continue
+            self.act(seat, "pass")
+        assert not pending, f"seats {sorted(pending)} never spoke"
+        assert not answers, f"seats {sorted(answers)} were never asked"
+
+    def naming(self, names: dict[int, int]) -> None:
+        """Play a nomination round (CLUB-E1): each seat names the seat given."""
+        while not self.game.over and self.phase == "naming":
+            self.act(self.actor, "nominate", names[self.actor])
 
     def vote(self, ballots: dict[int, int | None]) -> None:
         """Play one voting round: each seat votes as given (None: no vote); absent seats pass.
@@ -88,16 +109,41 @@ class Table:
             else:
                 self.act(seat, "vote", choice)
 
-    def night(self, actions: dict[int, int | None]) -> None:
-        """Play the night: each acting seat targets the given seat (None or absent: pass)."""
-        while (
-            not self.game.over
-            and self.game.turn is not None
-            and self.phase not in ("speech", "last_word", "tie_speech", "vote", "crash_vote")
-        ):
+    def night(self, actions: dict[int, int | tuple | list | None]) -> list[tuple[str, int]]:
+        """Play the night; return its turns as (phase, seat).
+
+        Each seat's value is a target (its role's `night` action on every turn of his that
+        night, as the don's shot and check), None (pass), a ``(kind, target)`` act, or a list
+        of those for the seat's successive turns (an executor after the shot, reveal_don
+        before it). A turn whose act is not the next
+        planned one passes (the doctor's hunt turn before his heal); a turn with no plan that
+        cannot be passed takes its default action (the lowest legal target).
+        """
+        plan: dict[int, list] = {}
+        repeat: dict[int, tuple] = {}
+        for seat, value in actions.items():
+            if isinstance(value, list):
+                plan[seat] = [("night", v) if isinstance(v, int) else v for v in value]
+            elif value is not None:
+                repeat[seat] = ("night", value) if isinstance(value, int) else value
+        turns = []
+        while not self.game.over and self.game.turn is not None and self.phase in NIGHT_PHASES:
             seat = self.actor
-            target = actions.get(seat)
-            self.act(seat, "pass") if target is None else self.act(seat, "night", target)
+            turns.append((self.phase, seat))
+            todo = plan.get(seat)
+            step = todo[0] if todo else repeat.get(seat)
+            kinds = self.mask_kinds()
+            if step is not None and step[0] not in kinds and "pass" in kinds:
+                step = None  # not this turn's act (a doctor's heal at his hunt turn): pass
+            elif todo:
+                todo.pop(0)
+            if step is None and "pass" not in kinds:
+                self.default()  # a turn that cannot be passed: its first legal target
+            elif step is None:
+                self.act(seat, "pass")
+            else:
+                self.act(seat, *step)
+        return turns
 
     def mask_kinds(self, seat: int | None = None) -> set[str]:
         """Return the kinds of action legal now for `seat` (the actor by default)."""
@@ -120,6 +166,19 @@ class Table:
     def alive(self) -> set[int]:
         return {s + 1 for s in self.game.alive_seats}
 
+    def events(self, kind) -> list[tuple]:
+        """Return the game's events of one kind."""
+        return [e for e in self.game.events if e[0] == kind]
+
+    def left(self) -> list[tuple[int, int]]:
+        """Return who left so far, in order, as (seat 1-based, Cause)."""
+        return [(e[2] + 1, e[3]) for e in self.game.events if e[0] == Ev.ELIMINATED]
+
+    def obs(self, seat: int) -> dict:
+        """Return `seat`'s observation as named views."""
+        vec = self.env.observe(f"player_{seat}")["observation"]
+        return self.env.unwrapped.obs_layout.views(vec)
+
     def public_log(self) -> str:
         return "\n".join(mafia_env.narrate.narrate(self.game.events))
 
@@ -139,3 +198,53 @@ def random_playout(env, rng: np.random.Generator, max_steps: int = 100_000):
         env.step(int(rng.choice(np.flatnonzero(mask))))
         moves += 1
     return moves, final
+
+
+def _visible(game, seat: int, start: int, out: list) -> int:
+    """Append the events from `start` on that `seat` saw to `out`; return the new cursor."""
+    events = game.events
+    for e in events[start:]:
+        if e[4] >> seat & 1:  # PUBLIC is -1: every bit set
+            out.append(e)
+    return len(events)
+
+
+def compare_views(
+    variant: str, deal_a: list[str], deal_b: list[str], seat: int, seed: int, rng, **knobs
+) -> tuple[int, int]:
+    """Play two games with the same seed and random actions, deals A and B; while every
+    event `seat` saw is the same in both, assert that his observation and mask are too.
+
+    Hidden night turns may come in another order under another deal, so only moments where
+    `seat` acts in both games or in neither are compared. Return (moments compared, of which
+    with different actors).
+    """
+    n = len(deal_a)
+    a = mafia_env.env(variant, n, roles=deal_a, **knobs)
+    b = mafia_env.env(variant, n, roles=deal_b, **knobs)
+    a.reset(seed=seed)
+    b.reset(seed=seed)
+    ga, gb = a.unwrapped.game, b.unwrapped.game
+    me, agent = seat - 1, f"player_{seat}"
+    seen_a: list = []
+    seen_b: list = []
+    ca = cb = compared = differing = 0
+    while True:
+        ca = _visible(ga, me, ca, seen_a)
+        cb = _visible(gb, me, cb, seen_b)
+        if seen_a != seen_b:
+            break
+        if (ga.actor == me) == (gb.actor == me):
+            oa, ob = a.observe(agent), b.observe(agent)
+            assert np.array_equal(oa["observation"], ob["observation"]), (variant, seed)
+            assert np.array_equal(oa["action_mask"], ob["action_mask"]), (variant, seed)
+            compared += 1
+            differing += ga.actor != gb.actor
+        if ga.over or gb.over:
+            break
+        action = int(rng.choice(np.flatnonzero(a.observe(a.agent_selection)["action_mask"])))
+        if not b.observe(b.agent_selection)["action_mask"][action]:
+            break
+        a.step(action)
+        b.step(action)
+    return compared, differing

@@ -41,12 +41,29 @@ class Ev(IntEnum):
     TERMINATED = 24  # the game was stopped by actor's illegal action
     VOTING = 25  # a voting round begins over the seats of bitmask value, in seat order
     CRASH = 26  # the car-crash vote begins: remove every seat of bitmask value?
+    VISIT = 27  # the putana (actor) visits and blocks target tonight; seen by her
+    BLOCKED = 28  # actor was blocked tonight and cannot act; seen by him
+    HEAL = 29  # the doctor (actor) heals target tonight; seen by him
+    HEAL_STATE = 30  # morning: the doctor's last counted heal is target (-1: none), value =
+    # self-heals used; seen by him
+    DON_INTRODUCED = 31  # actor introduces himself as the don; seen by the mafia
+    ASK = 32  # actor asks target "do you claim role value?"
+    ANSWER = 33  # actor answers target's question: value Answer
+    NAME = 34  # actor names target in the nomination round
+    HUNT = 35  # actor requests a hunt on target; seen by him
+    EXECUTOR = 36  # actor (mafia) names target as the executor of the shot; seen like SHOT
 
 
 class Cause(IntEnum):
     VOTE = 0
     NIGHT = 1
     FOUL = 2
+    MAFIA = 3  # announced as the mafia's victim
+    MANIAC = 4  # announced as the maniac's victim
+    COMPANION = 5  # the putana's companion, who leaves with her
+    HUNTED = 6  # a mafia member or the maniac killed by the town's hunt
+    HUNTER = 7  # the victim of a failed hunt (the hunter)
+    FORFEIT = 8  # the mafia could not agree on a victim: the whole team leaves
 
 
 class NoVote(IntEnum):
@@ -59,6 +76,15 @@ class Spared(IntEnum):
     TIE = 1  # the tie rule removes nobody
     CRASH_FAILED = 2  # the car-crash vote had no strict majority
     NO_MAJORITY = 3  # a lone nominee without a strict majority
+
+
+class Answer(IntEnum):
+    YES = 0
+    NO = 1
+    DONT_KNOW = 2
+
+
+ANSWER_NAMES = ("yes", "no", "dont_know")
 
 
 class Outcome(IntEnum):

@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Callable
 from enum import IntEnum
 
-from mafia_env.engine.events import PUBLIC, Cause, Ev, NoVote, Outcome, Spared
+from mafia_env.engine.events import PUBLIC, Answer, Cause, Ev, NoVote, Outcome, Spared
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import Rules
 
@@ -33,6 +33,14 @@ class Turn(IntEnum):
     MAFIA_KILL = 5  # a mafia member's shot
     DON_CHECK = 6  # the don's "is this the sheriff?"
     SHERIFF_CHECK = 7  # the sheriff's "is this black?"
+    PUTANA = 8  # the putana's visit, which blocks (CITY-N2)
+    DOCTOR = 9  # the doctor's heal
+    MANIAC = 10  # the maniac's shot, or his refusal (pass)
+    EXECUTOR = 11  # a mafia member names who carries out the shot (FORUM-N1)
+    HUNT = 12  # a town player's free-hunt request, or none (FORUM-N3)
+    NAMING = 13  # naming a seat in the nomination round (CLUB-E1)
+    MONOLOGUE = 14  # a nominee's speech before the vote (CLUB-E2)
+    ANSWER = 15  # the gesture answering a speaker's question (ONLINE-D4)
 
 
 class Act(IntEnum):
@@ -48,10 +56,28 @@ class Act(IntEnum):
     VOUCH = 7
     VOTE_YES = 8
     VOTE_NO = 9
+    ASK = 10  # ask target "do you claim role value?" (ONLINE-D4)
+    ANSWER = 11  # yes / no / don't know (value: Answer)
+    REVEAL_DON = 12  # the don introduces himself to the mafia (ONLINE-N2)
+    EXECUTOR = 13  # name the mafia member who carries out the shot (FORUM-N1)
+    HUNT = 14  # request a free hunt on target (FORUM-N3)
 
 
-SPEECH_TURNS = frozenset({Turn.SPEECH, Turn.LAST_WORD, Turn.TIE_SPEECH})
-NIGHT_TURNS = frozenset({Turn.MAFIA_KILL, Turn.DON_CHECK, Turn.SHERIFF_CHECK})
+SPEECH_TURNS = frozenset({Turn.SPEECH, Turn.LAST_WORD, Turn.TIE_SPEECH, Turn.MONOLOGUE})
+NIGHT_TURNS = frozenset(
+    {
+        Turn.MAFIA_KILL,
+        Turn.DON_CHECK,
+        Turn.SHERIFF_CHECK,
+        Turn.PUTANA,
+        Turn.DOCTOR,
+        Turn.MANIAC,
+        Turn.EXECUTOR,
+        Turn.HUNT,
+    }
+)
+# CITY-N2: the putana's block stops these turns (not the mafia's shot)
+BLOCKABLE = frozenset({Turn.DON_CHECK, Turn.SHERIFF_CHECK, Turn.DOCTOR, Turn.MANIAC})
 SPEECH_EVENT = {
     Act.CLAIM_ROLE: Ev.CLAIM_ROLE,
     Act.CLAIM_CHECK: Ev.CLAIM_CHECK,
@@ -82,6 +108,8 @@ class Game:
         self.team_alive = [0, 0, 0]
         for t in self.teams:
             self.team_alive[t] += 1
+        self.mafia_mask = sum(1 << s for s in range(n) if self.teams[s] is Team.MAFIA)
+        self.night_order = rules.night_order.split()
         self.fouls = [0] * n
         self.silenced_on = [0] * n  # the day whose speech a player loses for his fouls
         self.events: list[tuple[int, int, int, int, int]] = []
@@ -99,15 +127,26 @@ class Game:
         # the day
         self.first_speaker = -1
         self.nominees: list[int] = []
+        self.named = [0] * n  # CLUB-E1: times each seat was named in today's round
         self.candidates: list[int] = []
         self.ballots: list[tuple[int, int, bool]] = []
         self.crash_ballots: list[tuple[int, bool]] = []
         self.revote = False
         self.acts_left = 0
         self.nominated = False
+        self.asked = 0  # questions asked in the current speech
+        self._asker: tuple[int, Turn] | None = None  # the speaker waiting for an answer
         self.night_victims: list[int] = []
         # the night
         self.shots: dict[int, int] = {}
+        self.executors: dict[int, int] = {}
+        self.blocked = -1  # the putana's visit tonight
+        self.heal = -1  # the doctor's heal tonight
+        self.heal_prev = -1  # the last heal that counts for the no-repeat rule
+        self.self_heals = 0
+        self.maniac_shot = -1
+        self.hunts: list[tuple[int, int]] = []  # (hunter, target), in request order
+        self.don_introduced = rules.don_known
         self._claims = [self._claim_options(s) for s in range(n)]
         self._start()
 
@@ -121,7 +160,7 @@ class Game:
         """Return the acting player's legal actions as (act, targets) pairs.
 
         `targets` is a list of seats, or None for an act that takes no target (or, for
-        CLAIM_ROLE, any role of the variant).
+        CLAIM_ROLE, ASK and ANSWER, any value of the segment).
         """
         t, s, r = self.turn, self.actor, self.rules
         if t in SPEECH_TURNS:
@@ -133,6 +172,10 @@ class Game:
                 ]
                 if targets:
                     opts.append((Act.NOMINATE, targets))
+            if t is Turn.SPEECH and self.asked < r.questions:  # ONLINE-D4
+                asked = [x for x in self.alive_seats if x != s]
+                if asked:
+                    opts.append((Act.ASK, asked))
             if r.claims:
                 opts += self._claims[s]
             return opts
@@ -142,13 +185,43 @@ class Game:
         if t is Turn.CRASH_VOTE:
             return [(Act.VOTE_YES, None), (Act.VOTE_NO, None)]
         if t is Turn.MAFIA_KILL:
-            targets = self.alive_seats
-            if not r.mafia_target_team:
-                targets = [x for x in targets if self.teams[x] is not Team.MAFIA]
-            return [(Act.PASS, None), (Act.NIGHT, targets)]
+            targets = [
+                x
+                for x in self.alive_seats
+                if (x == s and self._may_shoot_self())
+                or (x != s and (r.mafia_target_team or self.teams[x] is not Team.MAFIA))
+            ]
+            opts = [(Act.NIGHT, targets)] if targets else []
+            if r.mafia_pass or not targets:
+                opts.insert(0, (Act.PASS, None))
+            if not self.don_introduced and self.roles[s] is Role.DON:  # ONLINE-N2
+                opts.append((Act.REVEAL_DON, None))
+            return opts
+        if t is Turn.EXECUTOR:
+            return [(Act.EXECUTOR, [x for x in self.alive_seats if self.teams[x] is Team.MAFIA])]
         if t is Turn.DON_CHECK or t is Turn.SHERIFF_CHECK:
             opts = [(Act.NIGHT, [x for x in self.alive_seats if x != s])]
             return [(Act.PASS, None), *opts] if r.check_skip else opts
+        if t is Turn.PUTANA:
+            return [(Act.NIGHT, [x for x in self.alive_seats if x != s or r.putana_self])]
+        if t is Turn.MANIAC:  # CITY-N8: he may refuse
+            return [(Act.PASS, None), (Act.NIGHT, [x for x in self.alive_seats if x != s])]
+        if t is Turn.DOCTOR:  # CITY-N7, ONLINE-N6
+            self_ok = r.heal_self is None or self.self_heals < r.heal_self
+            targets = [
+                x
+                for x in self.alive_seats
+                if (r.heal_repeat or x != self.heal_prev) and (x != s or self_ok)
+            ]
+            if r.heal_skip or not targets:
+                return [(Act.PASS, None), (Act.NIGHT, targets)] if targets else [(Act.PASS, None)]
+            return [(Act.NIGHT, targets)]
+        if t is Turn.HUNT:
+            return [(Act.PASS, None), (Act.HUNT, [x for x in self.alive_seats if x != s])]
+        if t is Turn.NAMING:  # CLUB-E1: never one's own number
+            return [(Act.NOMINATE, [x for x in self.alive_seats if x != s])]
+        if t is Turn.ANSWER:
+            return [(Act.ANSWER, None)]
         raise RuntimeError("the game is over: nobody acts")
 
     def default_action(self) -> tuple[Act, int, int]:
@@ -159,11 +232,22 @@ class Game:
             return Act.PASS, -1, -1
         if Act.VOTE_NO in acts:
             return Act.VOTE_NO, -1, -1
+        if Act.ANSWER in acts:
+            return Act.ANSWER, -1, int(Answer.DONT_KNOW)
         act, targets = opts[0]
         return act, (targets[0] if targets else -1), (0 if act is Act.CLAIM_ROLE else -1)
 
     def mafia_seats(self) -> list[int]:
         return [s for s in range(self.n) if self.teams[s] is Team.MAFIA]
+
+    def hunt_allowed(self) -> bool:
+        """Return whether the town still has the right to hunt (FORUM-N7)."""
+        town, black, _ = self.team_alive
+        return self.rules.hunt and town > 1 and town > self.rules.hunt_ratio * black
+
+    def _may_shoot_self(self) -> bool:
+        mode = self.rules.self_shot  # ONLINE-N4: a lone mafia member may choose himself
+        return mode == "always" or (mode == "lone" and self.team_alive[Team.MAFIA] == 1)
 
     # -------------------------------------------------------------- transitions
 
@@ -176,6 +260,13 @@ class Game:
                 self._log(Ev.END_SPEECH, s)
                 self._advance()
                 return
+            if act is Act.ASK:  # ONLINE-D4: the asked player answers at once
+                self._log(Ev.ASK, s, target, value)
+                self.asked += 1
+                self.acts_left -= 1
+                self._asker = (s, t)
+                self.actor, self.turn = target, Turn.ANSWER
+                return
             self._log(SPEECH_EVENT[act], s, target, value)
             if act is Act.NOMINATE:
                 self.nominees.append(target)
@@ -185,6 +276,16 @@ class Game:
                 self._log(Ev.END_SPEECH, s)
                 self._advance()
             return
+        if t is Turn.ANSWER:
+            asker = self._asker[0] if self._asker is not None else -1
+            self._log(Ev.ANSWER, s, asker, value)
+            self._resume_speech()
+            return
+        if act is Act.REVEAL_DON:  # ONLINE-N2
+            self.don_introduced = True
+            self._log(Ev.DON_INTRODUCED, s, -1, Role.DON, self.mafia_mask)
+            return  # he still shoots this turn
+        team_sees = self.mafia_mask if self.rules.mafia_see_shots else 1 << s
         if t is Turn.VOTE:
             if act is Act.VOTE:
                 self.ballots.append((s, target, False))
@@ -194,9 +295,34 @@ class Game:
                 self.ballots.append((s, -1, False))
         elif t is Turn.CRASH_VOTE:
             self.crash_ballots.append((s, act is Act.VOTE_YES))
+        elif t is Turn.NAMING:  # CLUB-E1: named more than the threshold: nominated
+            self._log(Ev.NAME, s, target)
+            self.named[target] += 1
+            if self.named[target] == self.rules.naming_threshold + 1:
+                self.nominees.append(target)
+                self._log(Ev.NOMINATE, -1, target)
         elif t is Turn.MAFIA_KILL:
             self.shots[s] = target if act is Act.NIGHT else -1
-            self._log(Ev.SHOT, s, self.shots[s], -1, 1 << s)
+            self._log(Ev.SHOT, s, self.shots[s], -1, team_sees)
+            if act is Act.NIGHT and self.rules.mafia_kill == "executor":
+                self.queue.appendleft((s, Turn.EXECUTOR))  # FORUM-N1
+        elif t is Turn.EXECUTOR:
+            self.executors[s] = target
+            self._log(Ev.EXECUTOR, s, target, -1, team_sees)
+        elif t is Turn.PUTANA:
+            self.blocked = target
+            self._log(Ev.VISIT, s, target, -1, 1 << s)
+        elif t is Turn.DOCTOR:
+            if act is Act.NIGHT:
+                self.heal = target
+                self._log(Ev.HEAL, s, target, -1, 1 << s)
+        elif t is Turn.MANIAC:
+            self.maniac_shot = target if act is Act.NIGHT else -1
+            self._log(Ev.SHOT, s, self.maniac_shot, -1, 1 << s)
+        elif t is Turn.HUNT:
+            if act is Act.HUNT:
+                self.hunts.append((s, target))
+                self._log(Ev.HUNT, s, target, -1, 1 << s)
         elif act is Act.NIGHT:  # a check
             if t is Turn.DON_CHECK:
                 hit = self.roles[target] is Role.SHERIFF
@@ -220,7 +346,10 @@ class Game:
                 if self._check_win():
                     return
             if seat == self.actor:  # his turn ends, a last word too
-                self._advance()
+                if self.turn is Turn.ANSWER:  # the speaker who asked him goes on
+                    self._resume_speech()
+                else:
+                    self._advance()
 
     def terminate(self, seat: int) -> None:
         """Stop the game for `seat`'s illegal action (COMMON-7, knob illegal_action: terminate)."""
@@ -235,10 +364,13 @@ class Game:
         for s, role in enumerate(self.roles):
             self._log(Ev.ROLE, s, -1, role, 1 << s)
         black = self.mafia_seats()
-        for s in black:  # COMMON-2: the mafia know each other
+        for s in black:  # COMMON-2: the mafia know each other (ONLINE-N2: not the don)
             for mate in black:
                 if mate != s:
-                    self._log(Ev.TEAMMATE, s, mate, self.roles[mate], 1 << s)
+                    role = self.roles[mate]
+                    if role is Role.DON and not self.rules.don_known:
+                        role = Role.MAFIA
+                    self._log(Ev.TEAMMATE, s, mate, role, 1 << s)
         if self.rules.zero_night:  # COMMON-3: the mafia meet; nobody acts
             self._log(Ev.NIGHT, value=0)
         self._then = self._start_day
@@ -256,7 +388,7 @@ class Game:
         q = self.queue
         if self.rules.last_word_night:
             q.extend((v, Turn.LAST_WORD) for v in self.night_victims)
-        self.first_speaker = self._next_alive(self.first_speaker)
+        self.first_speaker = self._next_alive(self.first_speaker)  # ONLINE-D2, SPORT-D3
         seats = self.alive_seats
         i = seats.index(self.first_speaker)
         for s in seats[i:] + seats[:i]:
@@ -264,24 +396,40 @@ class Game:
                 self._log(Ev.SILENCED, -1, s)
             else:
                 q.append((s, Turn.SPEECH))
+        if self.rules.nominations == "round":
+            self._then = self._start_naming
+        else:
+            self._then = self._after_speeches
+
+    def _start_naming(self) -> None:
+        """CLUB-E1: every player, from seat 1 on, names one seat."""
+        self.named = [0] * self.n
+        self.queue.extend((s, Turn.NAMING) for s in self.alive_seats)
         self._then = self._after_speeches
 
     def _after_speeches(self) -> None:
         noms = [x for x in self.nominees if self.alive[x]]
         if not noms:
-            self._log(Ev.NO_VOTE, value=NoVote.NO_NOMINEES)
+            self._log(Ev.NO_VOTE, value=NoVote.NO_NOMINEES)  # CLUB-E6
             self._start_night()
         elif len(noms) == 1 and self.day == 1 and self.rules.single_nominee == "skip_day1":
             self._log(Ev.NO_VOTE, value=NoVote.SINGLE_NOMINEE_DAY1)  # SPORT-D4
             self._start_night()
+        elif self.rules.nominee_speeches:  # CLUB-E2: monologues in nomination order
+            self.queue.extend((c, Turn.MONOLOGUE) for c in noms)
+            self._then = lambda: self._start_vote([c for c in noms if self.alive[c]])
         else:
             self._start_vote(noms)
 
     def _start_vote(self, candidates: list[int]) -> None:
+        if not candidates:
+            self._log(Ev.NO_VOTE, value=NoVote.NO_NOMINEES)
+            self._start_night()
+            return
         self.candidates = candidates
         self.ballots = []
         self._log(Ev.VOTING, value=sum(1 << c for c in candidates))
-        nominees_vote = self.rules.nominees_vote
+        nominees_vote = self.rules.nominees_vote  # CLUB-E3: nominees may not vote
         self.queue.extend(
             (s, Turn.VOTE) for s in self.alive_seats if nominees_vote or s not in candidates
         )
@@ -362,28 +510,120 @@ class Game:
     def _start_night(self) -> None:
         self._log(Ev.NIGHT, value=self.day)
         self.shots = {}
+        self.executors = {}
         self.night_victims = []
-        r, q = self.rules, self.queue
+        self.blocked = self.heal = self.maniac_shot = -1
+        self.hunts = []
+        r, q, roles = self.rules, self.queue, self.roles
         alive = self.alive_seats
-        q.extend((s, Turn.MAFIA_KILL) for s in alive if self.teams[s] is Team.MAFIA)
-        if r.don_check:
-            q.extend((s, Turn.DON_CHECK) for s in alive if self.roles[s] is Role.DON)
-        if r.sheriff_check:
-            q.extend((s, Turn.SHERIFF_CHECK) for s in alive if self.roles[s] is Role.SHERIFF)
+        for step in self.night_order:  # CITY-N1, ONLINE-N3: the wake order
+            if step == "mafia":
+                black = [s for s in alive if self.teams[s] is Team.MAFIA]
+                if r.mafia_kill == "don":  # CITY-N3: the others propose first, the don decides
+                    black.sort(key=lambda s: roles[s] is Role.DON)
+                q.extend((s, Turn.MAFIA_KILL) for s in black)
+            elif step == "don" and r.don_check:
+                q.extend((s, Turn.DON_CHECK) for s in alive if roles[s] is Role.DON)
+            elif step == "sheriff" and r.sheriff_check:
+                q.extend((s, Turn.SHERIFF_CHECK) for s in alive if roles[s] is Role.SHERIFF)
+            elif step == "putana":
+                q.extend((s, Turn.PUTANA) for s in alive if roles[s] is Role.PUTANA)
+            elif step == "doctor":
+                q.extend((s, Turn.DOCTOR) for s in alive if roles[s] is Role.DOCTOR)
+            elif step == "maniac":
+                q.extend((s, Turn.MANIAC) for s in alive if roles[s] is Role.MANIAC)
+            elif step == "hunt" and self.hunt_allowed():  # FORUM-N3, N7
+                q.extend((s, Turn.HUNT) for s in alive if self.teams[s] is Team.TOWN)
         self._then = self._morning
 
+    def _mafia_target(self) -> tuple[int, int, bool]:
+        """Return the mafia's victim (-1: none), its executor, and whether they forfeit."""
+        shots = [(s, t) for s, t in self.shots.items() if self.alive[s]]
+        if not shots:
+            return -1, -1, False
+        r = self.rules
+        if r.mafia_kill == "don":  # CITY-N3: while the don is alive his choice is theirs
+            for s, t in shots:
+                if self.roles[s] is Role.DON:
+                    return t, s, False
+        targets = {t for _, t in shots}
+        if len(targets) > 1:  # SPORT-N1, CLUB-N1, ONLINE-N4: a miss; CITY-N4: a forfeit
+            return -1, -1, r.mafia_split == "forfeit"
+        victim = targets.pop()
+        if victim < 0:
+            return -1, -1, False
+        executor = shots[0][0]
+        if r.mafia_kill == "executor":  # FORUM-N1: they agree on the executor too
+            named = {self.executors.get(s, -1) for s, _ in shots}
+            if len(named) > 1:
+                return -1, -1, False
+            executor = named.pop()
+        return victim, executor, False
+
     def _morning(self) -> None:
-        # SPORT-N1: the kill happens only if every black player alive shot the same seat;
-        # a player shot tonight still acted tonight, since deaths come at morning.
-        shots = [t for s, t in self.shots.items() if self.alive[s]]
-        if shots and shots[0] >= 0 and shots.count(shots[0]) == len(shots):
-            victim = shots[0]
-            self.night_victims = [victim]
-            self._eliminate(victim, Cause.NIGHT)
+        r, roles = self.rules, self.roles
+        dead: list[tuple[int, Cause]] = []
+        victim, executor, forfeit = self._mafia_target()
+        maniac = self.maniac_shot  # a blocked maniac did not shoot (CITY-N2)
+        hunted = -1
+        if self.hunts:  # FORUM-N3: one request drawn by lot; FORUM-N4: it has priority
+            hunter, target = self.hunts[self.rng.randrange(len(self.hunts))]
+            if self.teams[target] is Team.TOWN:
+                dead.append((hunter, Cause.HUNTER))
+            else:
+                hunted = target
+                dead.append((target, Cause.HUNTED))
+                if target == executor:  # FORUM-N5: the executor's victim survives
+                    victim = -1
+                if roles[target] is Role.MANIAC:  # FORUM-N5: the maniac's victim survives
+                    maniac = -1
+        heal = self.heal  # a blocked doctor healed nobody (CITY-N2)
+        shot_made = victim >= 0
+        if victim == heal:  # ONLINE-N5: "nobody died"
+            victim = -1
+        if maniac == heal and r.heal_against == "all":  # FORUM-N2
+            maniac = -1
+        if r.night_announce == "by_killer" or (
+            r.night_announce == "two_by_killer" and victim >= 0 and maniac >= 0 and victim != maniac
+        ):  # CITY-M1, FORUM-M1: the mafia's victim first, the maniac's second
+            shot_causes = (Cause.MAFIA, Cause.MANIAC)
         else:
+            shot_causes = (Cause.NIGHT, Cause.NIGHT)
+        shot_dead = []
+        for killed, cause in zip((victim, maniac), shot_causes, strict=True):
+            if killed >= 0 and killed != hunted and all(killed != d for d, _ in dead):
+                shot_dead.append((killed, cause))
+                companion = self.blocked  # CITY-N9: he leaves with her (unless healed, by knob)
+                saved = r.companion_heal and companion == heal
+                if roles[killed] is Role.PUTANA and companion >= 0 and not saved:
+                    shot_dead.append((companion, Cause.COMPANION))
+        dead = shot_dead + dead
+        if forfeit:  # CITY-N4: the mafia could not agree: the whole team leaves
+            dead += [(s, Cause.FORFEIT) for s in self.alive_seats if self.teams[s] is Team.MAFIA]
+        self._count_heal(heal, shot_made)
+        gone: set[int] = set()
+        for seat, cause in dead:
+            if seat not in gone and self.alive[seat]:
+                gone.add(seat)
+                self._eliminate(seat, cause)
+                if cause is not Cause.FORFEIT:
+                    self.night_victims.append(seat)
+        if not gone:
             self._log(Ev.MISS)
         if not self._check_win():
             self._start_day()
+
+    def _count_heal(self, heal: int, shot_made: bool) -> None:
+        """Record the heal for the doctor's limits (CITY-N7; ONLINE-N4: a miss leaves it unused)."""
+        doctors = [s for s in self.alive_seats if self.roles[s] is Role.DOCTOR]
+        if not doctors:
+            return
+        counts = heal >= 0 and (self.rules.heal_spent == "always" or shot_made)
+        doctor = doctors[0]
+        self.heal_prev = heal if counts else -1
+        if counts and heal == doctor:
+            self.self_heals += 1
+        self._log(Ev.HEAL_STATE, doctor, self.heal_prev, self.self_heals, 1 << doctor)
 
     # ----------------------------------------------------------------- helpers
 
@@ -393,17 +633,35 @@ class Game:
         while not self.over:
             while q:
                 seat, turn = q.popleft()
-                if self.alive[seat] or turn is Turn.LAST_WORD:
-                    self.actor, self.turn = seat, turn
-                    if turn in SPEECH_TURNS:
-                        self.acts_left = self.rules.speech_acts
-                        self.nominated = False
-                        self._log(Ev.SPEAK, seat, -1, turn)
-                    return
+                if not (self.alive[seat] or turn is Turn.LAST_WORD):
+                    continue
+                if turn in BLOCKABLE and seat == self.blocked:  # CITY-N2: crossed arms
+                    self._log(Ev.BLOCKED, seat, -1, turn, 1 << seat)
+                    continue
+                if turn is Turn.DOCTOR and any(h == seat for h, _ in self.hunts):
+                    continue  # FORUM-N6: a doctor who requested a hunt cannot heal
+                self.actor, self.turn = seat, turn
+                if turn in SPEECH_TURNS:
+                    self.acts_left = self.rules.speech_acts
+                    self.nominated = False
+                    self.asked = 0
+                    self._log(Ev.SPEAK, seat, -1, turn)
+                return
             then, self._then = self._then, None
             assert then is not None, "a stage ended without naming the next one"
             then()
         self._end_turns()
+
+    def _resume_speech(self) -> None:
+        """Hand the turn back to the speaker who asked a question (ONLINE-D4)."""
+        asker, self._asker = self._asker, None
+        if asker is None or not (self.alive[asker[0]] or asker[1] is Turn.LAST_WORD):
+            self._advance()
+            return
+        self.actor, self.turn = asker
+        if self.acts_left == 0:  # the question was his last act
+            self._log(Ev.END_SPEECH, asker[0])
+            self._advance()
 
     def _end_turns(self) -> None:
         self.actor, self.turn = -1, None
@@ -415,7 +673,7 @@ class Game:
         self.alive_seats.remove(seat)
         self.team_alive[self.teams[seat]] -= 1
         self._log(Ev.ELIMINATED, -1, seat, cause)
-        reveal = self.rules.reveal_on_death
+        reveal = self.rules.reveal_on_death  # CLUB-E4, CLUB-N3; CITY-M1: only the maniac
         if reveal == "all" or (reveal == "maniac" and self.roles[seat] is Role.MANIAC):
             self._log(Ev.REVEAL, -1, seat, self.roles[seat])
 

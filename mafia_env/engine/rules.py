@@ -24,11 +24,20 @@ class Knob:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     nullable: bool = False
+    sequence: bool = False  # a space-separated list of distinct `choices`
 
     def check(self, name: str, value: Any) -> Any:
         """Return `value` if this knob allows it, else raise a ConfigError saying what is."""
         if value is None and self.nullable:
             return None
+        if self.sequence:
+            words = value.split() if isinstance(value, str) else None
+            if not words or len(set(words)) != len(words) or not set(words) <= set(self.choices):
+                raise ConfigError(
+                    f"knob {name!r} must be distinct words from {', '.join(self.choices)}, "
+                    f"separated by spaces; got {value!r}"
+                )
+            return value
         if self.choices:
             if value not in self.choices:
                 raise ConfigError(
@@ -121,6 +130,80 @@ KNOBS: dict[str, Knob] = {
         minimum=1,
         nullable=True,
     ),
+    "night_order": Knob(
+        str,
+        "CITY-N1",
+        "who wakes at night, in order (a role without a player or a check knob is skipped)",
+        choices=("putana", "mafia", "don", "sheriff", "doctor", "maniac", "hunt"),
+        sequence=True,
+    ),
+    "mafia_kill": Knob(
+        str,
+        "CITY-N3",
+        "whose shot decides: all alike, the don (while alive), or all alike with an executor",
+        choices=("unanimous", "don", "executor"),
+    ),
+    "mafia_split": Knob(
+        str,
+        "CITY-N4",
+        "what mafia shots that differ lead to: a miss, or the whole team leaves at morning",
+        choices=("miss", "forfeit"),
+    ),
+    "mafia_pass": Knob(bool, "ONLINE-N4", "a mafia member may hold fire"),
+    "self_shot": Knob(
+        str,
+        "ONLINE-N4",
+        "whether a mafia member may shoot himself: always, only when alone, never",
+        choices=("always", "lone", "never"),
+    ),
+    "mafia_see_shots": Knob(bool, "CITY-N3", "the mafia see each other's shots as they are made"),
+    "don_known": Knob(
+        bool, "ONLINE-N2", "the mafia know who the don is (false: until he introduces himself)"
+    ),
+    "heal_repeat": Knob(bool, "CITY-N7", "the doctor may heal the same player two nights running"),
+    "heal_self": Knob(
+        int,
+        "CITY-N7",
+        "times the doctor may heal himself (null: no limit)",
+        minimum=0,
+        nullable=True,
+    ),
+    "heal_skip": Knob(bool, "CITY-N7", "the doctor may skip his heal"),
+    "heal_against": Knob(str, "FORUM-N2", "which shots a heal stops", choices=("mafia", "all")),
+    "heal_spent": Knob(
+        str,
+        "ONLINE-N4",
+        "when a heal counts for the doctor's limits: always, or only on a night the mafia shot",
+        choices=("always", "on_shot"),
+    ),
+    "night_announce": Knob(
+        str,
+        "CITY-M1",
+        "how the morning names the dead: plainly; by killer when the mafia and the maniac "
+        "both killed; always by killer",
+        choices=("plain", "two_by_killer", "by_killer"),
+    ),
+    "putana_self": Knob(bool, "CITY-N2", "the putana may visit herself (blocking nobody else)"),
+    "companion_heal": Knob(
+        bool, "CITY-N9", "a heal saves the putana's companion from dying with her"
+    ),
+    "questions": Knob(
+        int,
+        "ONLINE-D4",
+        "yes/no questions a speaker may ask in one speech, each a speech act (0: none)",
+        minimum=0,
+    ),
+    "naming_threshold": Knob(
+        int, "CLUB-E1", "a player named more than this many times is nominated", minimum=1
+    ),
+    "nominee_speeches": Knob(bool, "CLUB-E2", "each nominee speaks before the vote"),
+    "hunt": Knob(bool, "FORUM-N3", "town players may request a free hunt at night"),
+    "hunt_ratio": Knob(
+        int,
+        "FORUM-N7",
+        "the town loses the hunt at this many town players per mafia member, or fewer",
+        minimum=0,
+    ),
 }
 
 
@@ -157,6 +240,26 @@ class Rules:
     illegal_action: str
     max_days: int | None
     mafia_count: int | None
+    night_order: str
+    mafia_kill: str
+    mafia_split: str
+    mafia_pass: bool
+    self_shot: str
+    mafia_see_shots: bool
+    don_known: bool
+    heal_repeat: bool
+    heal_self: int | None
+    heal_skip: bool
+    heal_against: str
+    heal_spent: str
+    night_announce: str
+    putana_self: bool
+    companion_heal: bool
+    questions: int
+    naming_threshold: int
+    nominee_speeches: bool
+    hunt: bool
+    hunt_ratio: int
     defaults: frozenset[str] = field(default=frozenset(), compare=False)
 
     def with_knobs(self, **knobs: Any) -> Rules:

@@ -43,11 +43,18 @@ PASS_WORDS: dict[Turn, str] = {
     Turn.MAFIA_KILL: "Hold fire",
     Turn.DON_CHECK: "Skip the check",
     Turn.SHERIFF_CHECK: "Skip the check",
+    Turn.MONOLOGUE: "End my monologue",
+    Turn.DOCTOR: "Skip the heal",
+    Turn.MANIAC: "Refuse to shoot",
+    Turn.HUNT: "No hunt tonight",
 }
 NIGHT_WORDS: dict[Turn, tuple[str, str]] = {  # turn -> (group title, verb)
     Turn.MAFIA_KILL: ("Shoot a player", "Shoot player"),
     Turn.DON_CHECK: ("Check a player: is this the sheriff?", "Check player"),
     Turn.SHERIFF_CHECK: ("Check a player: is this mafia?", "Check player"),
+    Turn.PUTANA: ("Visit a player (blocks them tonight)", "Visit player"),
+    Turn.DOCTOR: ("Heal a player", "Heal player"),
+    Turn.MANIAC: ("Shoot a player", "Shoot player"),
 }
 
 

@@ -1,0 +1,166 @@
+"""CLUB rules (seed 002) as scripted games with exact outcomes."""
+
+from __future__ import annotations
+
+from mafia_env.engine.events import Cause, Ev, NoVote, Spared
+from mafia_env.engine.roles import Role
+from tests.scripting import Table
+
+# seats 1..10: commissar (sheriff) 1, mafia 3, 6 and 9, the rest civilians
+DEAL = [
+    "sheriff",
+    "civilian",
+    "mafia",
+    "civilian",
+    "civilian",
+    "mafia",
+    "civilian",
+    "civilian",
+    "mafia",
+    "civilian",
+]
+# 7 is named by 3, 4, 5 (crosses at 5), 5 by 1, 2, 6 (crosses at 6), 2 by 7, 8, 9
+NAMES = {1: 5, 2: 5, 3: 7, 4: 7, 5: 7, 6: 5, 7: 2, 8: 2, 9: 2, 10: 1}
+
+
+def table(**knobs) -> Table:
+    t = Table("club", DEAL, **knobs)
+    t.speeches()
+    return t
+
+
+def test_club_d1_speech_round_has_no_nominations_and_rotates():
+    """CLUB-D1: a speech round in seat order from a rotating first speaker, no nominations."""
+    t = Table("club", DEAL)
+    assert (t.phase, t.actor) == ("speech", 1)
+    assert "nominate" not in t.mask_kinds()
+    t.speeches()
+    assert (t.phase, t.actor) == ("naming", 1)
+    t.naming({s: 4 if s != 4 else 5 for s in range(1, 11)})  # 4 nominated alone
+    t.speeches()  # his monologue
+    t.vote({})
+    t.night({1: 2})
+    assert (t.phase, t.actor, t.game.day) == ("speech", 2, 2)
+
+
+def test_club_e1_named_more_than_twice_is_nominated_in_crossing_order():
+    """CLUB-E1: seat order from 1, never one's own number, repeats allowed, >2 nominates."""
+    t = table()
+    assert t.legal_targets("nominate") == set(range(2, 11))
+    assert "pass" not in t.mask_kinds()
+    t.naming(NAMES)
+    assert [e[1:3] for e in t.events(Ev.NAME)][:3] == [(0, 4), (1, 4), (2, 6)]
+    assert [e[2] + 1 for e in t.events(Ev.NOMINATE)] == [7, 5, 2]
+    assert [s + 1 for s in t.game.nominees] == [7, 5, 2]
+    assert abs(t.obs(3)["named"][4] - 3 / 9) < 1e-6  # named three times of nine at most
+
+
+def test_club_e1_named_twice_is_not_nominated():
+    """CLUB-E1: twice is not enough; four times nominates once."""
+    t = table()
+    names = {s: 8 for s in range(1, 5)} | {5: 9, 6: 9, 7: 1, 8: 1, 9: 1, 10: 1}
+    t.naming(names)
+    assert [s + 1 for s in t.game.nominees] == [8, 1]
+
+
+def test_club_e2_monologues_in_nomination_order():
+    """CLUB-E2: each nominee gets a monologue, in nomination order."""
+    t = table()
+    t.naming(NAMES)
+    order = []
+    while t.phase == "monologue":
+        order.append(t.actor)
+        assert "nominate" not in t.mask_kinds()
+        t.act(t.actor, "pass")
+    assert order == [7, 5, 2] and t.phase == "vote"
+
+
+def test_club_e3_nominees_do_not_vote_and_silence_goes_to_the_last_nominee():
+    """CLUB-E3: nominees may not vote, nobody for himself; a missing vote: the last nominee."""
+    t = table()
+    t.naming(NAMES)
+    t.speeches()
+    voters = []
+    while t.phase == "vote":
+        voters.append(t.actor)
+        assert t.legal_targets("vote") == {7, 5, 2}
+        choice = {1: 7, 3: 7, 4: 7, 8: 5, 10: 5}.get(t.actor)
+        t.act(t.actor, "vote", choice) if choice else t.act(t.actor, "pass")
+    assert voters == [1, 3, 4, 6, 8, 9, 10]
+    silent = [(e[1] + 1, e[2] + 1) for e in t.events(Ev.BALLOT) if e[3] == 1]
+    assert silent == [(6, 2), (9, 2)]
+    assert t.left() == [(7, Cause.VOTE)]
+
+
+def test_club_e4_executed_player_reveals_card_without_last_word():
+    """CLUB-E4: most votes: executed, the card shown, no last word."""
+    t = table()
+    t.naming(NAMES)
+    t.speeches()
+    t.vote({1: 2, 3: 2, 4: 2, 6: 2, 8: 5, 9: 7, 10: 7})
+    assert t.left() == [(2, Cause.VOTE)]
+    assert [e[2:4] for e in t.events(Ev.REVEAL)] == [(1, Role.CIVILIAN)]
+    assert t.obs(5)["revealed"][1].sum() == 1
+    assert t.phase == "mafia_kill"
+
+
+def test_club_e5_second_tie_cancels_the_execution():
+    """CLUB-E5: a tie: a re-vote among the tied; a second tie: nobody is executed."""
+    t = table()
+    t.naming({1: 5, 2: 5, 3: 7, 4: 7, 5: 7, 6: 5, 7: 1, 8: 2, 9: 3, 10: 4})
+    t.speeches()
+    ballots = {1: 7, 2: 7, 3: 7, 4: 7, 6: 5, 8: 5, 9: 5, 10: 5}
+    t.vote(ballots)  # the vote and, straight after it (no speeches), the re-vote
+    tied = (1 << 6) | (1 << 4)
+    assert [e[3] for e in t.events(Ev.TIE)] == [tied, tied]
+    assert [e[3] for e in t.events(Ev.VOTING)] == [tied, tied]
+    assert len(t.events(Ev.BALLOT)) == 16
+    assert t.alive == set(range(1, 11))
+    assert [e[3] for e in t.events(Ev.SPARED)] == [Spared.TIE]
+    assert t.phase == "mafia_kill"
+
+
+def test_club_e6_no_nominee_no_vote():
+    """CLUB-E6: nobody named more than twice: no vote that day."""
+    t = table()
+    t.naming({s: s % 10 + 1 for s in range(1, 11)})
+    assert [e[3] for e in t.events(Ev.NO_VOTE)] == [NoVote.NO_NOMINEES]
+    assert t.phase == "mafia_kill"
+
+
+def test_club_n1_mafia_must_all_point_at_one_player():
+    """CLUB-N1: all mafia point at the same player or the kill does not happen."""
+    t = table()
+    t.naming({s: s % 10 + 1 for s in range(1, 11)})
+    t.to("mafia_kill")
+    assert 3 not in t.legal_targets("night")
+    t.night({3: 4, 6: 4, 9: 4, 1: 2})
+    assert t.left() == [(4, Cause.NIGHT)]
+    t2 = table()
+    t2.naming({s: s % 10 + 1 for s in range(1, 11)})
+    t2.night({3: 4, 6: 4, 9: 5, 1: 2})
+    assert t2.left() == [] and t2.events(Ev.MISS)
+
+
+def test_club_n2_commissar_must_check_never_himself():
+    """CLUB-N2: the commissar must check one player a night, never himself."""
+    t = table()
+    t.naming({s: s % 10 + 1 for s in range(1, 11)})
+    turns = t.night({3: 4, 6: 4, 9: 4, 1: 6})
+    assert turns[-1] == ("sheriff_check", 1)
+    assert [e[1:5] for e in t.events(Ev.CHECK)] == [(0, 5, 1, 1)]
+    t2 = table()
+    t2.naming({s: s % 10 + 1 for s in range(1, 11)})
+    t2.to("sheriff_check")
+    assert "pass" not in t2.mask_kinds() and 1 not in t2.legal_targets("night")
+
+
+def test_club_n3_night_victim_reveals_card_and_civilians_sleep():
+    """CLUB-N3: the victim leaves at morning showing his card; civilians have no night turn."""
+    t = table()
+    t.naming({s: s % 10 + 1 for s in range(1, 11)})
+    turns = t.night({3: 1, 6: 1, 9: 1, 1: 6})
+    assert [s for _, s in turns] == [3, 6, 9, 1]
+    assert t.left() == [(1, Cause.NIGHT)]
+    assert [e[2:4] for e in t.events(Ev.REVEAL)] == [(0, Role.SHERIFF)]
+    assert (t.phase, t.actor) == ("speech", 2)  # no last word
