@@ -5,7 +5,8 @@ Each language module (`en`, `ru`, `uk`) holds ``ROLES`` (role label -> name), ``
 event's value), ``ACTIONS`` (act name -> templates by the kind of turn, ``"*"`` for any) and
 ``UI`` (the frame of a text observation). Templates name their fields: ``{a}`` the actor's
 seat, ``{t}`` the target's seat (both numbered from 1), ``{v}`` the raw value, ``{role}`` the
-role of the value, ``{color}`` the colour of the value, ``{seats}`` the seats of a bitmask.
+role of the value, ``{color}`` the colour of the value, ``{seats}`` the seats of a bitmask,
+``{answer}`` the answer of the value.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from mafia_env.engine.events import Cause, Ev, NoVote, Outcome, Spared
+from mafia_env.engine.events import Answer, Cause, Ev, NoVote, Outcome, Spared
 from mafia_env.engine.game import SPEECH_TURNS, Act, Turn
 from mafia_env.engine.roles import Role
 from mafia_env.errors import ConfigError
@@ -36,6 +37,8 @@ SUBKEYS: dict[str, tuple[str, ...]] = {
     "SHOT": ("shot", "hold"),
     "CHECK": ("sheriff_yes", "sheriff_no", "don_yes", "don_no", "yes", "no"),
     "GAME_OVER": tuple(x.name for x in Outcome),
+    "HEAL_STATE": ("some", "none"),
+    "ANSWER": tuple(x.name for x in Answer),
 }
 
 _loaded: dict[str, ModuleType] = {}
@@ -90,6 +93,10 @@ def _subkey(kind: int, actor: int, target: int, value: int, role: Role | None) -
         return answer
     if kind == Ev.GAME_OVER:
         return Outcome(value).name
+    if kind == Ev.HEAL_STATE:
+        return "some" if target >= 0 else "none"
+    if kind == Ev.ANSWER:
+        return Answer(value).name
     return None
 
 
@@ -108,6 +115,8 @@ class _Fields(dict):
             return self.lang.COLORS[v]
         if key == "seats":
             return seat_list(v)
+        if key == "answer":
+            return self.lang.ANSWERS[v]
         raise KeyError(key)
 
 
@@ -143,7 +152,7 @@ def charset() -> frozenset[str]:
     chars = set(string.printable)
     for code in LANGS:
         mod = table(code)
-        for tree in (mod.ROLES, mod.COLORS, mod.EVENTS, mod.ACTIONS, mod.UI, mod.NAME):
+        for tree in (mod.ROLES, mod.COLORS, mod.ANSWERS, mod.EVENTS, mod.ACTIONS, mod.UI, mod.NAME):
             chars |= set(_flatten(tree))
     return frozenset(chars)
 

@@ -14,6 +14,7 @@ ROLES = {
     "maniac": "maniac",
 }
 COLORS = ("red", "black")
+ANSWERS = ("yes", "no", "I don't know")  # by Answer
 
 EVENTS = {
     "ROLE": "Player {a}, your role is {role}.",
@@ -27,6 +28,7 @@ EVENTS = {
         "SPEECH": "Player {a}, your speech.",
         "LAST_WORD": "Player {a}, your last word.",
         "TIE_SPEECH": "Player {a}, a short speech before the re-vote.",
+        "MONOLOGUE": "Player {a}, your minute of monologue.",
     },
     "CLAIM_ROLE": "Player {a}: I am the {role}.",
     "CLAIM_CHECK": "Player {a}: I checked player {t}: {color}.",
@@ -66,6 +68,12 @@ EVENTS = {
         "VOTE": "Player {t} is voted out and leaves the table.",
         "NIGHT": "Morning. Player {t} was killed in the night.",
         "FOUL": "Player {t} is removed for fouls.",
+        "MAFIA": "Morning. Player {t} was killed by the mafia.",
+        "MANIAC": "Morning. Player {t} was killed by the maniac.",
+        "COMPANION": "Player {t} spent the night with the putana and leaves with her.",
+        "HUNTED": "Player {t} was caught by the town's hunt.",
+        "HUNTER": "Player {t} fell in a failed hunt.",
+        "FORFEIT": "Player {t} leaves: the mafia could not agree on a victim.",
     },
     "MISS": "Morning: nobody was killed tonight.",
     "SHOT": {
@@ -80,6 +88,23 @@ EVENTS = {
         "yes": "Player {a}, your check of player {t}: yes.",
         "no": "Player {a}, your check of player {t}: no.",
     },
+    "VISIT": "Player {a}, you spend the night with player {t}: they cannot act tonight.",
+    "BLOCKED": "Player {a}, the putana is with you tonight: you cannot act.",
+    "HEAL": "Player {a}, you heal player {t} tonight.",
+    "HEAL_STATE": {
+        "some": "Player {a}, your last heal that counts: player {t}; self-heals used: {v}.",
+        "none": "Player {a}, no heal of yours counts from last night; self-heals used: {v}.",
+    },
+    "DON_INTRODUCED": "Player {a} introduces himself to the mafia: he is the don.",
+    "ASK": "Player {a} asks player {t}: are you the {role}?",
+    "ANSWER": {
+        "YES": "Player {a} answers: yes.",
+        "NO": "Player {a} answers: no.",
+        "DONT_KNOW": "Player {a} answers: I don't know.",
+    },
+    "NAME": "Player {a} names player {t}.",
+    "HUNT": "Player {a}, you request a hunt on player {t}.",
+    "EXECUTOR": "Player {a} names player {t} to carry out the shot.",
     "FOUL": "Player {t} gets a foul ({v} in all).",
     "SILENCED": "Player {t} has no speech today for fouls.",
     "REVEAL": "Player {t} was the {role}.",
@@ -103,14 +128,22 @@ ACTIONS = {
         "MAFIA_KILL": "Hold your fire tonight.",
         "DON_CHECK": "Skip the check tonight.",
         "SHERIFF_CHECK": "Skip the check tonight.",
+        "PUTANA": "Stay home tonight.",
+        "DOCTOR": "Heal nobody tonight.",
+        "MANIAC": "Do not shoot tonight.",
+        "HUNT": "Request no hunt.",
+        "MONOLOGUE": "End your monologue.",
     },
-    "NOMINATE": {"*": "Nominate player {t}."},
+    "NOMINATE": {"*": "Nominate player {t}.", "NAMING": "Name player {t}."},
     "VOTE": {"*": "Vote for player {t}."},
     "NIGHT": {
         "*": "Choose player {t} tonight.",
         "MAFIA_KILL": "Shoot player {t}.",
         "DON_CHECK": "Check whether player {t} is the sheriff.",
         "SHERIFF_CHECK": "Check whether player {t} is mafia.",
+        "PUTANA": "Spend the night with player {t}.",
+        "DOCTOR": "Heal player {t}.",
+        "MANIAC": "Shoot player {t}.",
     },
     "CLAIM_ROLE": {"*": "Say: I am the {role}."},
     "CLAIM_CHECK": {"*": "Say: I checked player {t}: {color}."},
@@ -118,6 +151,11 @@ ACTIONS = {
     "VOUCH": {"*": "Say: player {t} is red."},
     "VOTE_YES": {"*": "Vote yes: remove all the tied players."},
     "VOTE_NO": {"*": "Vote no: keep them all."},
+    "ASK": {"*": "Ask player {t}: are you the {role}?"},
+    "ANSWER": {"*": "Answer: {answer}."},
+    "REVEAL_DON": {"*": "Introduce yourself to the mafia as the don."},
+    "EXECUTOR": {"*": "Name player {t} to carry out the shot."},
+    "HUNT": {"*": "Request a hunt on player {t}."},
 }
 
 UI = {
