@@ -138,7 +138,8 @@ def match_reply(
     """Return the index a reply names among `choices` (numbered from 1), else raise ReplyError.
 
     A reply is a number from the list (optionally followed by that action's words), the
-    action's words, or one of `aliases` (such as the short names "nominate 3").
+    action's words, what follows their verb where that names one action ("I am the
+    sheriff" for "Say: I am the sheriff."), or one of `aliases` (such as "nominate 3").
     """
     ui = ui or table(DEFAULT).UI
     if not choices:
@@ -154,6 +155,10 @@ def match_reply(
     for index, words in choices:
         if said == _norm(words):
             return index
+    # what follows the verb ("Say: I am the sheriff." -> "i am the sheriff"), if unambiguous
+    tails = [index for index, words in choices if _norm(words.partition(": ")[2]) == said]
+    if len(tails) == 1 and said:
+        return tails[0]
     if aliases:
         index = aliases.get(said)
         if index is not None and any(index == i for i, _ in choices):

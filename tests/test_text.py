@@ -242,6 +242,7 @@ def test_parse_reply_takes_a_number_or_the_words(speech_env):
         "claim_check", 4, "black"
     )
     assert parse_reply(env, f"{len(legal)}", agent=env.agent_selection) == legal[-1]
+    assert parse_reply(env, "i am the don") == env.action_id("claim_role", value="don")
 
 
 @pytest.mark.parametrize(
@@ -266,6 +267,17 @@ def test_replies_in_russian_and_ukrainian():
     assert parse_reply(env, claim) == env.action_id("claim_check", 4, "black")
     with pytest.raises(ReplyError, match=r"'танцевать' — не допустимое действие.*\n1\. Закончить"):
         parse_reply(env, "танцевать")
+
+
+def test_an_answer_may_be_just_its_words():
+    """ONLINE-D4: the asked player may reply "Не знаю" for "Відповісти: «Не знаю»."."""
+    env = mafia_env.env("online", obs_mode="text", lang="uk")
+    env.reset(seed=0)
+    assert env.agent_selection == "player_1"
+    env.step(env.action_id("ask", 2, "sheriff"))
+    assert env.agent_selection == "player_2"
+    assert parse_reply(env, "Не знаю") == env.action_id("answer", value="dont_know")
+    assert parse_reply(env, "так") == env.action_id("answer", value="yes")
 
 
 def test_bad_reply_kinds(speech_env):
