@@ -273,7 +273,7 @@ class MafiaEnv(AECEnv):
 
     def _legal_mask(self) -> np.ndarray:
         if self._mask is None:
-            self._mask = self.layout.mask(self.game)
+            self._mask = self.layout.shared_mask(self.game)
         return self._mask
 
     def _check_index(self, agent: str, action: Any) -> int | None:
