@@ -116,7 +116,8 @@ def drive_b(b: Game, view: TextView, watcher: int, day_inputs, victims):
                 break
             while b.turn in NIGHT_TURNS:
                 legal = dict(b.legal())
-                if b.turn is Turn.MAFIA_KILL and victim in (legal.get(Act.NIGHT) or ()):
+                targets = legal.get(Act.NIGHT) or 0  # a bitmask of seats
+                if b.turn is Turn.MAFIA_KILL and victim >= 0 and targets >> victim & 1:
                     b.apply(Act.NIGHT, victim)
                 elif Act.PASS in legal:
                     b.apply(Act.PASS)
