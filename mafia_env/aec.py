@@ -139,8 +139,11 @@ class MafiaEnv(AECEnv):
         self.agent_selection = self.possible_agents[game.actor]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        game = self._require_game()
-        seat = self._seat_of(agent)
+        game = self.game
+        seat = self._seat.get(agent) if type(agent) is str else None
+        if game is None or seat is None:
+            self._require_game()
+            seat = self._seat_of(agent)
         if seat == game.actor:
             mask = self._legal_mask().copy()
         else:
@@ -152,22 +155,27 @@ class MafiaEnv(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        game = self._require_game()
+        game = self.game
+        if game is None:
+            self._require_game()
         if not self.agents:
             raise MafiaError("the game is over and every agent has been stepped; call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        index = self._check_index(agent, action)
-        mask = self._legal_mask()
+        if type(action) is int and 0 <= action < self.layout.size:  # the common case, fast
+            index = action
+        else:
+            index = self._check_index(agent, action)
+        mask = self._mask if self._mask is not None else self._legal_mask()
         self._mask = None
         if index is not None and mask[index]:
             game.apply(*self.layout.decoded[index])
         else:
             self._illegal(agent, action, mask)
         self._cumulative_rewards[agent] = 0.0
-        if game.over:
+        if game.winner is not None or game.offender >= 0:
             self._end_game()
         else:
             self.agent_selection = self.possible_agents[game.actor]

@@ -90,7 +90,9 @@ Options = list[tuple[Act, int | None]]  # (act, bitmask of target seats or None)
 
 
 def seats(bits: int) -> list[int]:
-    """Return the seats of a bitmask, in seat order."""
+    """Return the seats of a bitmask (not PUBLIC: mask it first), in seat order."""
+    if bits < 0:
+        raise ValueError(f"seats() takes a non-negative bitmask; got {bits}")
     out = []
     while bits:
         low = bits & -bits
