@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from baselines.policy import Policy, RandomPolicy, load_policy, register_policy
+from baselines.rule import RulePolicy
 
-__all__ = ["Policy", "RandomPolicy", "load_policy", "register_policy"]
+register_policy("rule", RulePolicy)
+
+__all__ = ["Policy", "RandomPolicy", "RulePolicy", "load_policy", "register_policy"]
 
 
 def _shipped_ppo(variant: str = "sport", num_players: int | None = None, seed: int = 0) -> Policy:

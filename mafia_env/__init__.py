@@ -27,6 +27,7 @@ def env(
     num_players: int | None = None,
     render_mode: str | None = None,
     obs_mode: str = "vector",
+    lang: str = "en",
     **knobs: Any,
 ) -> MafiaEnv:
     """Return a Mafia AEC environment. Knobs override the variant file; unknown knob -> error.
@@ -34,7 +35,9 @@ def env(
     The checks PettingZoo's wrappers make (order of calls, bounds, legal actions) are made
     inside the environment, so `env()` costs no wrapper layers.
     """
-    return MafiaEnv(variant, num_players, render_mode=render_mode, obs_mode=obs_mode, **knobs)
+    return MafiaEnv(
+        variant, num_players, render_mode=render_mode, obs_mode=obs_mode, lang=lang, **knobs
+    )
 
 
 def raw_env(
@@ -42,10 +45,13 @@ def raw_env(
     num_players: int | None = None,
     render_mode: str | None = None,
     obs_mode: str = "vector",
+    lang: str = "en",
     **knobs: Any,
 ) -> MafiaEnv:
     """Return the environment without PettingZoo's wrappers (the same class as `env`)."""
-    return MafiaEnv(variant, num_players, render_mode=render_mode, obs_mode=obs_mode, **knobs)
+    return MafiaEnv(
+        variant, num_players, render_mode=render_mode, obs_mode=obs_mode, lang=lang, **knobs
+    )
 
 
 __all__ = [

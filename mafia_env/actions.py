@@ -14,12 +14,13 @@ from __future__ import annotations
 import numpy as np
 
 from mafia_env.engine.events import ANSWER_NAMES
-from mafia_env.engine.game import Act, Game
+from mafia_env.engine.game import Act, Game, seats
 from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules
 from mafia_env.errors import IllegalActionError
 
 COLORS = ("red", "black")
+MASK_CACHE_SIZE = 4096  # distinct legal sets kept per layout
 ACT_NAMES = {a: a.name.lower() for a in Act}
 TARGETED = frozenset(
     {
@@ -96,26 +97,49 @@ class ActionLayout:
                     self.decoded.append((act, -1, -1))
         self.size = len(self.decoded)
         self._role_index = {r: i for i, r in enumerate(self.roles)}
+        self._cache: dict[tuple, np.ndarray] = {}
 
     def mask(self, game: Game) -> np.ndarray:
-        """Return the int8 mask (1 = legal) of the game's acting player."""
-        return self.mask_into(game, np.zeros(self.size, dtype=np.int8))
+        """Return the int8 mask (1 = legal) of the game's acting player, as a new array."""
+        return self.shared_mask(game).copy()
 
     def mask_into(self, game: Game, m: np.ndarray) -> np.ndarray:
-        """Write the acting player's mask into the zeroed int8 row `m` (for batched trainers)."""
+        """Write the acting player's mask into the int8 row `m` (for batched trainers)."""
+        m[:] = self.shared_mask(game)
+        return m
+
+    def shared_mask(self, game: Game) -> np.ndarray:
+        """Return the acting player's mask as a cached read-only array (do not keep it).
+
+        A turn's legal actions are a few (act, seat bitmask) pairs, so the same ones recur
+        often: each distinct set is turned into a mask once.
+        """
+        opts = game.legal()
+        key = tuple(opts)
+        m = self._cache.get(key)
+        if m is None:
+            if len(self._cache) >= MASK_CACHE_SIZE:
+                self._cache.clear()
+            m = self._cache[key] = self._build(opts)
+        return m
+
+    def _build(self, opts: list) -> np.ndarray:
+        m = np.zeros(self.size, dtype=np.int8)
         offset, n = self.offset, self.n
-        for act, targets in game.legal():
+        for act, targets in opts:
             off = offset[act]
             if targets is None:
                 m[off : off + self.width[act]] = 1
-            elif act is Act.CLAIM_CHECK:
-                m[[off + t for t in targets]] = 1
-                m[[off + n + t for t in targets]] = 1
+                continue
+            idx = np.array(seats(targets), dtype=np.intp) + off
+            if act is Act.CLAIM_CHECK:
+                m[idx] = m[idx + n] = 1
             elif act is Act.ASK:
                 for k in range(len(self.roles)):
-                    m[[off + k * n + t for t in targets]] = 1
+                    m[idx + k * n] = 1
             else:
-                m[[off + t for t in targets]] = 1
+                m[idx] = 1
+        m.flags.writeable = False
         return m
 
     def encode(self, act: Act, target: int = -1, value: int = -1) -> int:

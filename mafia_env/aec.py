@@ -5,6 +5,8 @@
 | Agents | ``player_1`` .. ``player_n`` (the seat numbers people see) |
 | Actions | ``Discrete(A)``: the segments of `mafia_env.actions` |
 | Observations | ``Dict(observation=Box(0, 1, (D,), float32), action_mask=Box(0, 1, (A,), int8))`` |
+| Text observations | ``obs_mode="text"``: ``observation`` is a ``Text``: see `mafia_env.text` |
+| Languages | ``lang="en"``, ``"ru"`` or ``"uk"``: narration and text observations |
 
 The adapter asks the engine who acts, what is legal and what each agent saw; it knows no rule.
 Eliminated players stay in ``agents`` (they are never selected after their last word), and
@@ -29,11 +31,13 @@ from mafia_env.engine.events import OUTCOME_NAMES, Outcome
 from mafia_env.engine.game import Game
 from mafia_env.engine.rules import Rules, parse_roles
 from mafia_env.errors import ConfigError, IllegalActionError, MafiaError
+from mafia_env.lang import DEFAULT, charset, check_lang
 from mafia_env.narrate import narrate
 from mafia_env.observe import PHASES, VectorObserver
+from mafia_env.text import MAX_LENGTH, TextObserver
 from mafia_env.variants import get_variant
 
-OBS_MODES = ("vector",)
+OBS_MODES = ("vector", "text")
 RENDER_MODES = ("ansi", "human")
 TEAM_OF_OUTCOME = {Outcome.TOWN: 0, Outcome.MAFIA: 1, Outcome.MANIAC: 2}
 
@@ -53,9 +57,11 @@ class MafiaEnv(AECEnv):
         num_players: int | None = None,
         render_mode: str | None = None,
         obs_mode: str = "vector",
+        lang: str = DEFAULT,
         **knobs: Any,
     ):
         super().__init__()
+        self.lang = check_lang(lang)
         base = variant if isinstance(variant, Rules) else get_variant(variant)
         roles = knobs.pop("roles", None)
         self.rules = rules = base.with_knobs(**knobs)
@@ -81,9 +87,14 @@ class MafiaEnv(AECEnv):
         self.layout = ActionLayout(rules, n)
         self.observer = VectorObserver(rules, n)
         self.obs_layout = self.observer.layout
+        self._text: TextObserver | None = None
+        if obs_mode == "text":
+            view = spaces.Text(MAX_LENGTH, min_length=0, charset=charset())
+        else:
+            view = spaces.Box(0.0, 1.0, (self.obs_layout.size,), np.float32)
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, 1.0, (self.obs_layout.size,), np.float32),
+                "observation": view,
                 "action_mask": spaces.Box(0, 1, (self.layout.size,), np.int8),
             }
         )
@@ -115,6 +126,8 @@ class MafiaEnv(AECEnv):
         self.seed = game_seed
         self.game = game = Game(self.rules, self.n, game_seed, self.deal)
         self.observer.reset(game)
+        if self._text is not None:
+            self._text.reset(game)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -125,33 +138,44 @@ class MafiaEnv(AECEnv):
         self._printed = 0
         self.agent_selection = self.possible_agents[game.actor]
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self._require_game()
-        seat = self._seat_of(agent)
-        obs = self.observer.observe(game, seat)
+    def observe(self, agent: str) -> dict[str, Any]:
+        game = self.game
+        seat = self._seat.get(agent) if type(agent) is str else None
+        if game is None or seat is None:
+            self._require_game()
+            seat = self._seat_of(agent)
         if seat == game.actor:
             mask = self._legal_mask().copy()
         else:
             mask = np.zeros(self.layout.size, dtype=np.int8)
+        if self.obs_mode == "text":
+            obs = self.text_observer.observe(game, seat, mask)
+        else:
+            obs = self.observer.observe(game, seat)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        game = self._require_game()
+        game = self.game
+        if game is None:
+            self._require_game()
         if not self.agents:
             raise MafiaError("the game is over and every agent has been stepped; call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        index = self._check_index(agent, action)
-        mask = self._legal_mask()
+        if type(action) is int and 0 <= action < self.layout.size:  # the common case, fast
+            index = action
+        else:
+            index = self._check_index(agent, action)
+        mask = self._mask if self._mask is not None else self._legal_mask()
         self._mask = None
         if index is not None and mask[index]:
             game.apply(*self.layout.decoded[index])
         else:
             self._illegal(agent, action, mask)
         self._cumulative_rewards[agent] = 0.0
-        if game.over:
+        if game.winner is not None or game.offender >= 0:
             self._end_game()
         else:
             self.agent_selection = self.possible_agents[game.actor]
@@ -161,12 +185,12 @@ class MafiaEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        lines = narrate(self._require_game().events)
+        events = self._require_game().events
         if self.render_mode == "ansi":
-            return "\n".join(lines)
-        for line in lines[self._printed :]:
+            return "\n".join(narrate(events, None, self.lang))
+        for line in narrate(events[self._printed :], None, self.lang):  # only what is new
             print(line)
-        self._printed = len(lines)
+        self._printed = len(events)
         return None
 
     def close(self) -> None:
@@ -231,6 +255,15 @@ class MafiaEnv(AECEnv):
 
         return make_record(self)
 
+    @property
+    def text_observer(self) -> TextObserver:
+        """The text encoder of this table (made on first use in the vector mode)."""
+        if self._text is None:
+            self._text = TextObserver(self.layout, self.n, self.lang)
+            if self.game is not None:
+                self._text.reset(self.game)
+        return self._text
+
     # ---------------------------------------------------------------- internals
 
     def _require_game(self) -> Game:
@@ -248,7 +281,7 @@ class MafiaEnv(AECEnv):
 
     def _legal_mask(self) -> np.ndarray:
         if self._mask is None:
-            self._mask = self.layout.mask(self.game)
+            self._mask = self.layout.shared_mask(self.game)
         return self._mask
 
     def _check_index(self, agent: str, action: Any) -> int | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from mafia_env.engine.events import ANSWER_NAMES, Cause, Ev
-from mafia_env.engine.game import NIGHT_TURNS, SPEECH_TURNS, Game, Turn
+from mafia_env.engine.game import NIGHT_TURNS, SPEECH_TURNS, Game, Turn, seats
 from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules
 
@@ -157,6 +157,13 @@ class VectorObserver:
         self._turn_pos = dict.fromkeys(Turn, -1) | {x: i for i, x in enumerate(layout.turns)}
         self._night_phase = len(layout.turns)
         self._over_phase = len(layout.turns) + 1
+        on = {Ev.VISIT: self._on_my_night, Ev.HEAL: self._on_my_night, Ev.HUNT: self._on_my_night}
+        for kind in Ev:
+            handler = getattr(self, f"_on_{kind.name.lower()}", None)
+            if handler is not None:
+                on[kind] = handler
+        self._handlers: dict[int, object] = {int(k): h for k, h in on.items()}
+        self._everyone = (1 << self.n) - 1  # PUBLIC (-1) & this: every seat
 
     def _private_views(self, seat: int) -> dict[str, np.ndarray]:
         out, pos = {}, 0
@@ -188,100 +195,134 @@ class VectorObserver:
     def update(self, game: Game) -> None:
         """Fold the events the game logged since the last update into the rows."""
         events = game.events
-        pub, ri = self.pub_views, self.role_index
-        priv = self.priv_views
-        for kind, actor, target, value, seen_by in events[self.cursor :]:
-            if kind == Ev.CLAIM_ROLE:
-                row = pub["claimed_role"][actor]
-                row[:] = 0
-                row[ri[value]] = 1
-            elif kind == Ev.CLAIM_CHECK:
-                pub["claimed_check"][actor, target, value] = 1
-            elif kind == Ev.ACCUSE:
-                pub["accused"][actor, target] = 1
-            elif kind == Ev.VOUCH:
-                pub["vouched"][actor, target] = 1
-            elif kind == Ev.NOMINATE:
-                self._nominee_count += 1
-                pub["nominees"][target] = self._nominee_count / self.n
-                if actor >= 0:  # CLUB-E1 nominations by count have no nominator
-                    pub["nominations"][actor, target] += 1 / self._day_limit
-            elif kind == Ev.NAME:  # one name a player a day
-                pub["named"][target] += self._named_scale
-                pub["nominations"][actor, target] += 1 / self._day_limit
-            elif kind == Ev.ASK:
-                row = pub["questions"][target]
-                row[:] = 0
-                row[ri[value]] = 1
-            elif kind == Ev.ANSWER:
-                row = pub["answers"][actor]
-                row[:] = 0
-                row[value] = 1
-            elif kind == Ev.BALLOT:
-                if target >= 0:
-                    pub["votes"][actor, target] = 1
-            elif kind == Ev.VOTING or kind == Ev.CRASH:
-                if kind == Ev.VOTING:  # a new round: the last one's ballots become history
-                    pub["votes_before"] += pub["votes"] / (2 * self._day_limit)
-                    pub["votes"][:] = 0
-                cands = pub["candidates"]
-                cands[:] = 0
-                for s in range(self.n):
-                    if value >> s & 1:
-                        cands[s] = 1
-            elif kind == Ev.CRASH_BALLOT:
-                pub["crash"][actor, 0 if value else 1] = 1
-            elif kind == Ev.ELIMINATED:
-                pub["alive"][target] = 0
-                pub["eliminated"][target, value] = 1
-            elif kind == Ev.DAY:
-                pub["day"][0] = value / self._day_limit
-                pub["crash"][:] = 0
-                pub["nominees"][:] = 0
-                if self._named:
-                    pub["named"][:] = 0
-                pub["candidates"][:] = 0
-                self._nominee_count = 0
-            elif kind == Ev.FOUL:
-                pub["fouls"][target] = min(1.0, value / 4.0)
-            elif kind == Ev.REVEAL:
-                pub["revealed"][target, ri[value]] = 1
-            elif kind == Ev.ROLE:
-                v = self.priv_views[actor]
-                v["role"][ri[value]] = 1
-                v["known_roles"][actor, ri[value]] = 1
-            elif kind == Ev.TEAMMATE:
-                self.priv_views[actor]["known_roles"][target, ri[value]] = 1
-            elif kind == Ev.CHECK:
-                priv[actor]["checks"][target, 0 if value else 1] = 1
-            elif kind == Ev.SHOT or kind == Ev.EXECUTOR:
-                shot = kind == Ev.SHOT
-                if target >= 0 and (self._team_shots or not shot):
-                    piece = "team_shots" if shot else "team_executors"
-                    for s in range(self.n):
-                        if seen_by >> s & 1:
-                            priv[s][piece][actor, target] = 1
-                if target >= 0 and shot and self._my_night:
-                    priv[actor]["my_night"][target] = 1
-            elif kind == Ev.VISIT or kind == Ev.HEAL or kind == Ev.HUNT:
-                priv[actor]["my_night"][target] = 1
-            elif kind == Ev.BLOCKED:
-                priv[actor]["blocked"][0] = 1
-            elif kind == Ev.HEAL_STATE:
-                v = priv[actor]
-                v["last_heal"][:] = 0
-                if target >= 0:
-                    v["last_heal"][target] = 1
-                v["self_heals"][0] = min(1.0, value * self._self_heal_scale)
-            elif kind == Ev.DON_INTRODUCED:  # ONLINE-N2: the mafia learn who the don is
-                for s in range(self.n):
-                    if seen_by >> s & 1:
-                        row = priv[s]["known_roles"][actor]
-                        row[:] = 0
-                        row[ri[value]] = 1
-            elif kind == Ev.NIGHT:  # tonight's private facts start afresh, for every seat
-                self.priv[:, self._tonight] = 0
+        handlers = self._handlers
+        for event in events[self.cursor :]:
+            handler = handlers.get(event[0])
+            if handler is not None:
+                handler(*event[1:])
         self.cursor = len(events)
+
+    # one handler per kind of event that changes an observation: (actor, target, value, seen_by)
+
+    def _on_claim_role(self, actor, target, value, seen_by):
+        row = self.pub_views["claimed_role"][actor]
+        row[:] = 0
+        row[self.role_index[value]] = 1
+
+    def _on_claim_check(self, actor, target, value, seen_by):
+        self.pub_views["claimed_check"][actor, target, value] = 1
+
+    def _on_accuse(self, actor, target, value, seen_by):
+        self.pub_views["accused"][actor, target] = 1
+
+    def _on_vouch(self, actor, target, value, seen_by):
+        self.pub_views["vouched"][actor, target] = 1
+
+    def _on_nominate(self, actor, target, value, seen_by):
+        pub = self.pub_views
+        self._nominee_count += 1
+        pub["nominees"][target] = self._nominee_count / self.n
+        if actor >= 0:  # CLUB-E1 nominations by count have no nominator
+            pub["nominations"][actor, target] += 1 / self._day_limit
+
+    def _on_name(self, actor, target, value, seen_by):  # one name a player a day
+        pub = self.pub_views
+        pub["named"][target] += self._named_scale
+        pub["nominations"][actor, target] += 1 / self._day_limit
+
+    def _on_ask(self, actor, target, value, seen_by):
+        row = self.pub_views["questions"][target]
+        row[:] = 0
+        row[self.role_index[value]] = 1
+
+    def _on_answer(self, actor, target, value, seen_by):
+        row = self.pub_views["answers"][actor]
+        row[:] = 0
+        row[value] = 1
+
+    def _on_ballot(self, actor, target, value, seen_by):
+        if target >= 0:
+            self.pub_views["votes"][actor, target] = 1
+
+    def _on_voting(self, actor, target, value, seen_by):
+        pub = self.pub_views  # a new round: the last one's ballots become history
+        pub["votes_before"] += pub["votes"] / (2 * self._day_limit)
+        pub["votes"][:] = 0
+        self._on_crash(actor, target, value, seen_by)
+
+    def _on_crash(self, actor, target, value, seen_by):
+        cands = self.pub_views["candidates"]
+        cands[:] = 0
+        cands[seats(value)] = 1
+
+    def _on_crash_ballot(self, actor, target, value, seen_by):
+        self.pub_views["crash"][actor, 0 if value else 1] = 1
+
+    def _on_eliminated(self, actor, target, value, seen_by):
+        pub = self.pub_views
+        pub["alive"][target] = 0
+        pub["eliminated"][target, value] = 1
+
+    def _on_day(self, actor, target, value, seen_by):
+        pub = self.pub_views
+        pub["day"][0] = value / self._day_limit
+        pub["crash"][:] = 0
+        pub["nominees"][:] = 0
+        if self._named:
+            pub["named"][:] = 0
+        pub["candidates"][:] = 0
+        self._nominee_count = 0
+
+    def _on_foul(self, actor, target, value, seen_by):
+        self.pub_views["fouls"][target] = min(1.0, value / 4.0)
+
+    def _on_reveal(self, actor, target, value, seen_by):
+        self.pub_views["revealed"][target, self.role_index[value]] = 1
+
+    def _on_role(self, actor, target, value, seen_by):
+        v = self.priv_views[actor]
+        v["role"][self.role_index[value]] = 1
+        v["known_roles"][actor, self.role_index[value]] = 1
+
+    def _on_teammate(self, actor, target, value, seen_by):
+        self.priv_views[actor]["known_roles"][target, self.role_index[value]] = 1
+
+    def _on_check(self, actor, target, value, seen_by):
+        self.priv_views[actor]["checks"][target, 0 if value else 1] = 1
+
+    def _on_shot(self, actor, target, value, seen_by, piece="team_shots"):
+        priv = self.priv_views
+        shot = piece == "team_shots"
+        if target >= 0 and (self._team_shots or not shot):
+            for s in seats(seen_by & self._everyone):
+                priv[s][piece][actor, target] = 1
+        if target >= 0 and shot and self._my_night:
+            priv[actor]["my_night"][target] = 1
+
+    def _on_executor(self, actor, target, value, seen_by):
+        self._on_shot(actor, target, value, seen_by, "team_executors")
+
+    def _on_my_night(self, actor, target, value, seen_by):  # a visit, a heal, a hunt
+        self.priv_views[actor]["my_night"][target] = 1
+
+    def _on_blocked(self, actor, target, value, seen_by):
+        self.priv_views[actor]["blocked"][0] = 1
+
+    def _on_heal_state(self, actor, target, value, seen_by):
+        v = self.priv_views[actor]
+        v["last_heal"][:] = 0
+        if target >= 0:
+            v["last_heal"][target] = 1
+        v["self_heals"][0] = min(1.0, value * self._self_heal_scale)
+
+    def _on_don_introduced(self, actor, target, value, seen_by):
+        for s in seats(seen_by & self._everyone):  # ONLINE-N2: the mafia learn who the don is
+            row = self.priv_views[s]["known_roles"][actor]
+            row[:] = 0
+            row[self.role_index[value]] = 1
+
+    def _on_night(self, actor, target, value, seen_by):
+        self.priv[:, self._tonight] = 0  # tonight's private facts start afresh, for every seat
 
     def observe(self, game: Game, seat: int) -> np.ndarray:
         """Return `seat`'s observation as a new float32 vector."""

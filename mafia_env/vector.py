@@ -155,9 +155,7 @@ class VectorMafia:
         self.seat[b] = seat
         self.team[b] = game.teams[seat]
         self.observers[b].observe_into(game, seat, self.obs[b])
-        row = self.masks[b]
-        row[:] = 0
-        self.layout.mask_into(game, row)
+        self.layout.mask_into(game, self.masks[b])
 
     def _finish(self, b: int, game: Game) -> None:
         # the AEC env's terminal rewards: every seat gets its team's result

@@ -14,6 +14,7 @@ import json
 import platform
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -50,11 +51,55 @@ def play(env, seconds: float, seed: int = 0) -> dict[str, float]:
     }
 
 
+def memory_per_game(variant: str, n: int) -> float:
+    """Return the bytes one environment holds for one played game (traced peak)."""
+    tracemalloc.start()
+    env = mafia_env.raw_env(variant, n)
+    play_one(env, np.random.default_rng(0))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak
+
+
+def play_one(env, rng) -> None:
+    env.reset(seed=int(rng.integers(1 << 31)))
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(legal.size)]))
+
+
+def scaling(seconds: float, results: dict) -> None:
+    """Moves/s and memory per game at 6, 10, 14 and 20 seats, where a variant has them."""
+    print(f"\n{'variant':10} {'n':>3} {'moves/s':>10} {'KiB/game':>9} {'x at 10':>8}")
+    for name in sorted(mafia_env.VARIANTS):
+        rules = mafia_env.VARIANTS[name]
+        sizes = [n for n in (6, 10, 14, 20) if rules.min_players <= n <= rules.max_players]
+        at10 = None
+        for n in sizes:
+            speed = play(mafia_env.raw_env(name, n), seconds)["moves_per_s"]
+            at10 = speed if n == 10 else at10
+            mem = memory_per_game(name, n)
+            rel = f"{speed / at10:8.2f}" if at10 and n >= 10 else " " * 8
+            results["scaling"].append(
+                {"variant": name, "num_players": n, "moves_per_s": speed, "bytes_per_game": mem}
+            )
+            print(f"{name:10} {n:3d} {speed:10.0f} {mem / 1024:9.0f} {rel}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--variants", nargs="*", default=sorted(mafia_env.VARIANTS))
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument(
+        "--scaling",
+        action="store_true",
+        help="also measure 6, 10, 14 and 20 seats (raw_env) and memory",
+    )
     args = parser.parse_args()
     unknown = set(args.variants) - set(mafia_env.VARIANTS)
     if unknown:
@@ -62,7 +107,12 @@ def main() -> None:
 
     from pettingzoo.classic import connect_four_v3
 
-    results = {"python": platform.python_version(), "seconds": args.seconds, "rows": []}
+    results = {
+        "python": platform.python_version(),
+        "seconds": args.seconds,
+        "rows": [],
+        "scaling": [],
+    }
     base = {
         "env": play(connect_four_v3.env(), args.seconds)["moves_per_s"],
         "raw_env": play(connect_four_v3.raw_env(), args.seconds)["moves_per_s"],
@@ -89,6 +139,8 @@ def main() -> None:
                 f"{name:10} {n:3d} {api:8} {r['moves_per_s']:10.0f} {r['games_per_s']:9.1f} "
                 f"{r['moves_per_game']:10.1f} {ratio:10.2f}"
             )
+    if args.scaling:
+        scaling(args.seconds, results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
 

@@ -132,7 +132,7 @@ def replay_public(b: Game, obs_b: VectorObserver, watcher: int, day_inputs, vict
                 return trace
             while b.turn in NIGHT_TURNS:
                 if b.turn is Turn.MAFIA_KILL and victim >= 0:
-                    if victim not in dict(b.legal())[Act.NIGHT]:
+                    if not dict(b.legal())[Act.NIGHT] >> victim & 1:
                         return None  # A's victim is no legal target in B (MINIMAL)
                     b.apply(Act.NIGHT, victim)
                 else:

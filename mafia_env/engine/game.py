@@ -86,7 +86,19 @@ SPEECH_EVENT = {
     Act.NOMINATE: Ev.NOMINATE,
 }
 
-Options = list[tuple[Act, list[int] | None]]
+Options = list[tuple[Act, int | None]]  # (act, bitmask of target seats or None)
+
+
+def seats(bits: int) -> list[int]:
+    """Return the seats of a bitmask (not PUBLIC: mask it first), in seat order."""
+    if bits < 0:
+        raise ValueError(f"seats() takes a non-negative bitmask; got {bits}")
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
 
 
 class Game:
@@ -105,6 +117,7 @@ class Game:
         self.teams: list[Team] = [r.team for r in self.roles]
         self.alive = [True] * n
         self.alive_seats = list(range(n))
+        self.alive_bits = (1 << n) - 1
         self.team_alive = [0, 0, 0]
         for t in self.teams:
             self.team_alive[t] += 1
@@ -115,7 +128,7 @@ class Game:
         self.events: list[tuple[int, int, int, int, int]] = []
         self.inputs: list[
             tuple[int, int, int, int]
-        ] = []  # (seat, act, target, value); act -1 = moderator foul
+        ] = []  # (seat, act, target, value); act -1: a moderator's foul, -2: the game stopped
         self.day = 0
         self.winner: Outcome | None = None
         self.truncated = False
@@ -127,8 +140,10 @@ class Game:
         # the day
         self.first_speaker = -1
         self.nominees: list[int] = []
+        self.nominee_bits = 0
         self.named = [0] * n  # CLUB-E1: times each seat was named in today's round
         self.candidates: list[int] = []
+        self.candidate_bits = 0
         self.ballots: list[tuple[int, int, bool]] = []
         self.crash_ballots: list[tuple[int, bool]] = []
         self.revote = False
@@ -159,67 +174,61 @@ class Game:
     def legal(self) -> Options:
         """Return the acting player's legal actions as (act, targets) pairs.
 
-        `targets` is a list of seats, or None for an act that takes no target (or, for
-        CLAIM_ROLE, ASK and ANSWER, any value of the segment).
+        `targets` is a bitmask of seats (bit s set: seat s may be targeted; `seats()` lists
+        them), or None for an act that takes no target (or, for CLAIM_ROLE, ASK's roles and
+        ANSWER, any value of the segment).
         """
         t, s, r = self.turn, self.actor, self.rules
+        me = 1 << s
+        alive = self.alive_bits
         if t in SPEECH_TURNS:
             opts: Options = [(Act.PASS, None)]
             if t is Turn.SPEECH and r.nominations == "speech" and not self.nominated:
-                noms = self.nominees
-                targets = [
-                    x for x in self.alive_seats if x not in noms and (x != s or r.self_nomination)
-                ]
-                if targets:
-                    opts.append((Act.NOMINATE, targets))
-            if t is Turn.SPEECH and self.asked < r.questions:  # ONLINE-D4
-                asked = [x for x in self.alive_seats if x != s]
-                if asked:
-                    opts.append((Act.ASK, asked))
+                bits = alive & ~self.nominee_bits & (-1 if r.self_nomination else ~me)
+                if bits:
+                    opts.append((Act.NOMINATE, bits))
+            if t is Turn.SPEECH and self.asked < r.questions and alive & ~me:  # ONLINE-D4
+                opts.append((Act.ASK, alive & ~me))
             if r.claims:
                 opts += self._claims[s]
             return opts
         if t is Turn.VOTE:
-            targets = [c for c in self.candidates if c != s or r.self_vote]
-            return [(Act.PASS, None), (Act.VOTE, targets)] if targets else [(Act.PASS, None)]
+            bits = self.candidate_bits & (-1 if r.self_vote else ~me)
+            return [(Act.PASS, None), (Act.VOTE, bits)] if bits else [(Act.PASS, None)]
         if t is Turn.CRASH_VOTE:
             return [(Act.VOTE_YES, None), (Act.VOTE_NO, None)]
         if t is Turn.MAFIA_KILL:
-            targets = [
-                x
-                for x in self.alive_seats
-                if (x == s and self._may_shoot_self())
-                or (x != s and (r.mafia_target_team or self.teams[x] is not Team.MAFIA))
-            ]
-            opts = [(Act.NIGHT, targets)] if targets else []
-            if r.mafia_pass or not targets:
+            bits = alive & ~me & (-1 if r.mafia_target_team else ~self.mafia_mask)
+            if self._may_shoot_self():
+                bits |= me
+            opts = [(Act.NIGHT, bits)] if bits else []
+            if r.mafia_pass or not bits:
                 opts.insert(0, (Act.PASS, None))
             if not self.don_introduced and self.roles[s] is Role.DON:  # ONLINE-N2
                 opts.append((Act.REVEAL_DON, None))
             return opts
         if t is Turn.EXECUTOR:
-            return [(Act.EXECUTOR, [x for x in self.alive_seats if self.teams[x] is Team.MAFIA])]
+            return [(Act.EXECUTOR, alive & self.mafia_mask)]
         if t is Turn.DON_CHECK or t is Turn.SHERIFF_CHECK:
-            opts = [(Act.NIGHT, [x for x in self.alive_seats if x != s])]
+            opts = [(Act.NIGHT, alive & ~me)]
             return [(Act.PASS, None), *opts] if r.check_skip else opts
         if t is Turn.PUTANA:
-            return [(Act.NIGHT, [x for x in self.alive_seats if x != s or r.putana_self])]
+            return [(Act.NIGHT, alive if r.putana_self else alive & ~me)]
         if t is Turn.MANIAC:  # CITY-N8: he may refuse
-            return [(Act.PASS, None), (Act.NIGHT, [x for x in self.alive_seats if x != s])]
+            return [(Act.PASS, None), (Act.NIGHT, alive & ~me)]
         if t is Turn.DOCTOR:  # CITY-N7, ONLINE-N6
-            self_ok = r.heal_self is None or self.self_heals < r.heal_self
-            targets = [
-                x
-                for x in self.alive_seats
-                if (r.heal_repeat or x != self.heal_prev) and (x != s or self_ok)
-            ]
-            if r.heal_skip or not targets:
-                return [(Act.PASS, None), (Act.NIGHT, targets)] if targets else [(Act.PASS, None)]
-            return [(Act.NIGHT, targets)]
+            bits = alive
+            if not r.heal_repeat and self.heal_prev >= 0:
+                bits &= ~(1 << self.heal_prev)
+            if r.heal_self is not None and self.self_heals >= r.heal_self:
+                bits &= ~me
+            if r.heal_skip or not bits:
+                return [(Act.PASS, None), (Act.NIGHT, bits)] if bits else [(Act.PASS, None)]
+            return [(Act.NIGHT, bits)]
         if t is Turn.HUNT:
-            return [(Act.PASS, None), (Act.HUNT, [x for x in self.alive_seats if x != s])]
+            return [(Act.PASS, None), (Act.HUNT, alive & ~me)]
         if t is Turn.NAMING:  # CLUB-E1: never one's own number
-            return [(Act.NOMINATE, [x for x in self.alive_seats if x != s])]
+            return [(Act.NOMINATE, alive & ~me)]
         if t is Turn.ANSWER:
             return [(Act.ANSWER, None)]
         raise RuntimeError("the game is over: nobody acts")
@@ -235,7 +244,8 @@ class Game:
         if Act.ANSWER in acts:
             return Act.ANSWER, -1, int(Answer.DONT_KNOW)
         act, targets = opts[0]
-        return act, (targets[0] if targets else -1), (0 if act is Act.CLAIM_ROLE else -1)
+        first = (targets & -targets).bit_length() - 1 if targets else -1  # the lowest seat
+        return act, first, (0 if act is Act.CLAIM_ROLE else -1)
 
     def mafia_seats(self) -> list[int]:
         return [s for s in range(self.n) if self.teams[s] is Team.MAFIA]
@@ -270,6 +280,7 @@ class Game:
             self._log(SPEECH_EVENT[act], s, target, value)
             if act is Act.NOMINATE:
                 self.nominees.append(target)
+                self.nominee_bits |= 1 << target
                 self.nominated = True
             self.acts_left -= 1
             if self.acts_left == 0:  # COMMON-5: at most K acts; the K-th ends the speech
@@ -300,6 +311,7 @@ class Game:
             self.named[target] += 1
             if self.named[target] == self.rules.naming_threshold + 1:
                 self.nominees.append(target)
+                self.nominee_bits |= 1 << target
                 self._log(Ev.NOMINATE, -1, target)
         elif t is Turn.MAFIA_KILL:
             self.shots[s] = target if act is Act.NIGHT else -1
@@ -353,6 +365,7 @@ class Game:
 
     def terminate(self, seat: int) -> None:
         """Stop the game for `seat`'s illegal action (COMMON-7, knob illegal_action: terminate)."""
+        self.inputs.append((seat, -2, -1, -1))
         self.offender = seat
         self._log(Ev.TERMINATED, seat)
         self._end_turns()
@@ -383,6 +396,7 @@ class Game:
             return
         self._log(Ev.DAY, value=self.day)
         self.nominees = []
+        self.nominee_bits = 0
         self.revote = False
         q = self.queue
         if self.rules.last_word_night:
@@ -426,6 +440,7 @@ class Game:
             self._start_night()
             return
         self.candidates = candidates
+        self.candidate_bits = sum(1 << c for c in candidates)
         self.ballots = []
         self._log(Ev.VOTING, value=sum(1 << c for c in candidates))
         nominees_vote = self.rules.nominees_vote  # CLUB-E3: nominees may not vote
@@ -471,6 +486,7 @@ class Game:
             self._then = lambda: self._start_vote(top)
         elif r.tie == "revote_then_crash":  # SPORT-D3: the car crash
             self.candidates = top
+            self.candidate_bits = sum(1 << c for c in top)
             self.crash_ballots = []
             self._log(Ev.CRASH, value=sum(1 << c for c in top))
             self.queue.extend((s, Turn.CRASH_VOTE) for s in self.alive_seats)
@@ -670,6 +686,7 @@ class Game:
     def _eliminate(self, seat: int, cause: Cause) -> None:
         self.alive[seat] = False
         self.alive_seats.remove(seat)
+        self.alive_bits &= ~(1 << seat)
         self.team_alive[self.teams[seat]] -= 1
         self._log(Ev.ELIMINATED, -1, seat, cause)
         reveal = self.rules.reveal_on_death  # CLUB-E4, CLUB-N3; CITY-M1: only the maniac
@@ -706,7 +723,7 @@ class Game:
         raise RuntimeError("nobody is alive")  # pragma: no cover
 
     def _claim_options(self, s: int) -> Options:
-        others = [x for x in range(self.n) if x != s]
+        others = ((1 << self.n) - 1) & ~(1 << s)
         return [
             (Act.CLAIM_ROLE, None),
             (Act.CLAIM_CHECK, others),

@@ -1,0 +1,533 @@
+"""Evaluate policies by team: matchups of N games each, spread over the machine's cores.
+
+    python -m baselines.evaluate --config configs/eval/sport.yaml
+
+A config names a variant, a table size and a list of matchups, each giving one policy per
+team (``town: rule``, ``mafia: random``; plus ``maniac`` where the variant deals one). Every
+game of a matchup is seeded from the config's seed, the matchup's index and the game's
+index, and games are played in fixed chunks with policies seeded per chunk, so a report does
+not depend on the number of worker processes. The report gives, per matchup: each outcome's
+rate with a Wilson 95% interval, game length (days and moves), and per-role measures (the
+share of the town's ballots that hit a mafia player, how often the sheriff finds a mafia
+player before dying, how often the doctor's heal saves someone). It is written as JSON, CSV
+and a PNG chart of win rates with their intervals; a ``ratings`` section of the config also
+rates the policies against each other (`baselines.ratings`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import sys
+import zlib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from baselines.policy import Policy, load_policy
+from mafia_env.engine.events import OUTCOME_NAMES, Ev
+from mafia_env.engine.roles import TEAM_NAMES, Role, Team
+from mafia_env.errors import ConfigError
+from mafia_env.variants import get_variant
+
+CHUNK = 25  # games per task: the unit of seeding and of work handed to a process
+TOP_KEYS = {"variant", "num_players", "games", "seed", "workers", "out", "matchups", "ratings"}
+RATING_KEYS = {"policies", "games"}
+
+
+# ------------------------------------------------------------------ config
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """One policy per team."""
+
+    name: str
+    policies: dict[str, str]
+
+
+@dataclass(frozen=True)
+class RatingConfig:
+    """Pool games between every assignment of `policies` to teams, `games` each."""
+
+    policies: tuple[str, ...]
+    games: int
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """An evaluation run, as read from YAML and validated."""
+
+    variant: str
+    num_players: int
+    games: int
+    seed: int = 0
+    workers: int = 0  # 0: every core
+    out: str = "runs/eval"
+    matchups: tuple[Matchup, ...] = ()
+    ratings: RatingConfig | None = None
+    teams: tuple[str, ...] = field(default=(), compare=False)
+
+
+def variant_teams(variant: str) -> tuple[str, ...]:
+    """Return the names of the teams a variant deals, in Team order."""
+    rules = get_variant(variant)
+    present = {r.team for r in rules.roles_in_play()}
+    return tuple(TEAM_NAMES[t] for t in Team if t in present)
+
+
+def _int(data: dict, key: str, default: int | None, minimum: int, where: str) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ConfigError(f"{where}{key} must be an integer >= {minimum}; got {value!r}")
+    return value
+
+
+def check_policy(name: Any, variant: str, n: int, where: str) -> str:
+    """Return `name` if `load_policy` can build it for this variant, else a ConfigError."""
+    if not isinstance(name, str):
+        raise ConfigError(f"{where} must be a policy name or checkpoint path; got {name!r}")
+    try:
+        load_policy(name, variant=variant, num_players=n, seed=0)
+    except ConfigError as e:
+        raise ConfigError(f"{where}: {e}") from None
+    return name
+
+
+def parse_config(data: Any, source: str = "config") -> EvalConfig:
+    """Validate a parsed YAML config; every problem is a ConfigError naming the key."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: an evaluation config must be a mapping; got {data!r}")
+    unknown = set(data) - TOP_KEYS
+    if unknown:
+        raise ConfigError(
+            f"{source}: unknown keys {sorted(unknown)}; allowed keys: {', '.join(sorted(TOP_KEYS))}"
+        )
+    if "variant" not in data:
+        raise ConfigError(f"{source}: missing key 'variant'")
+    try:
+        rules = get_variant(data["variant"])
+    except ConfigError as e:
+        raise ConfigError(f"{source}: {e}") from None
+    variant = rules.name
+    n = _int(data, "num_players", rules.default_players, 3, f"{source}: ")
+    try:
+        rules.check_players(n)
+    except ConfigError as e:
+        raise ConfigError(f"{source}: {e}") from None
+    games = _int(data, "games", 100, 1, f"{source}: ")
+    seed = _int(data, "seed", 0, 0, f"{source}: ")
+    workers = _int(data, "workers", 0, 0, f"{source}: ")
+    out = data.get("out", f"runs/eval/{variant}")
+    if not isinstance(out, str) or not out:
+        raise ConfigError(f"{source}: out must be a directory path; got {out!r}")
+    teams = variant_teams(variant)
+    raw = data.get("matchups", [])
+    if not isinstance(raw, list):
+        raise ConfigError(f"{source}: matchups must be a list of {{team: policy}} mappings")
+    matchups = []
+    for i, m in enumerate(raw):
+        where = f"{source}: matchups[{i}]"
+        if not isinstance(m, dict):
+            raise ConfigError(f"{where} must map teams ({', '.join(teams)}) to policies; got {m!r}")
+        keys = set(m) - {"name"}
+        if keys != set(teams):
+            raise ConfigError(
+                f"{where} must give a policy for each team of {variant!r} "
+                f"({', '.join(teams)}) and nothing else (an optional 'name'); got {sorted(m)}"
+            )
+        pols = {t: check_policy(m[t], variant, n, f"{where}.{t}") for t in teams}
+        name = m.get("name") or " vs ".join(f"{t}={p}" for t, p in pols.items())
+        matchups.append(Matchup(str(name), pols))
+    ratings = None
+    if data.get("ratings") is not None:
+        r = data["ratings"]
+        where = f"{source}: ratings"
+        if not isinstance(r, dict) or set(r) - RATING_KEYS:
+            raise ConfigError(f"{where} must be a mapping with keys {sorted(RATING_KEYS)}")
+        pols = r.get("policies")
+        if not isinstance(pols, list) or len(pols) < 2:
+            raise ConfigError(f"{where}.policies must list at least two policies; got {pols!r}")
+        pols = [check_policy(p, variant, n, f"{where}.policies[{i}]") for i, p in enumerate(pols)]
+        ratings = RatingConfig(tuple(pols), _int(r, "games", 100, 1, f"{where}."))
+    if not matchups and ratings is None:
+        raise ConfigError(f"{source}: give at least one matchup or a ratings section")
+    return EvalConfig(variant, n, games, seed, workers, out, tuple(matchups), ratings, teams)
+
+
+def load_config(path: str | Path) -> EvalConfig:
+    """Read and validate an evaluation config file."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"config file {str(path)!r} not found")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as e:
+        raise ConfigError(f"{path}: cannot read the config: {e}") from None
+    return parse_config(data, str(path))
+
+
+# ------------------------------------------------------------------- games
+
+
+@dataclass(frozen=True)
+class Task:
+    """A chunk of games of one matchup, played in one process."""
+
+    variant: str
+    num_players: int
+    policies: dict[str, str]
+    key: int  # the matchup's seed
+    chunk: int
+    games: int
+
+
+def game_seed(key: int, index: int) -> int:
+    return zlib.crc32(f"{key}:{index}".encode()) * 1_000_003 + index
+
+
+def play_chunk(task: Task) -> list[dict[str, Any]]:
+    """Play a chunk of games; return one summary per game."""
+    import mafia_env
+
+    env = mafia_env.raw_env(task.variant, task.num_players)
+    policies: dict[int, Policy] = {}
+    for team_name, name in task.policies.items():
+        team = Team[team_name.upper()]
+        seed = zlib.crc32(f"{task.key}:{task.chunk}:{team_name}".encode())
+        policies[team] = load_policy(name, task.variant, task.num_players, seed)
+    out = []
+    for i in range(task.games):
+        index = task.chunk * CHUNK + i
+        env.reset(seed=game_seed(task.key, index))
+        game = env.game
+        acting = [policies[t] for t in game.teams]
+        while not game.over:
+            s = game.actor
+            agent = env.possible_agents[s]
+            o = env.observe(agent)
+            env.step(acting[s].act(o["observation"], o["action_mask"]))
+        out.append(summarize(game, index))
+    return out
+
+
+def summarize(game: Any, index: int) -> dict[str, Any]:
+    """Return the measures of one finished game (read from the moderator's event log)."""
+    teams, roles = game.teams, game.roles
+    town_votes = town_hits = 0
+    sheriff = next((s for s, r in enumerate(roles) if r is Role.SHERIFF), -1)
+    found = False
+    heals = saves = 0
+    heal_ev = getattr(Ev, "HEAL", None)  # in the variants with a doctor
+    healed, shots, maniac = -1, {}, -1
+    for kind, actor, target, value, _ in game.events:
+        if kind == Ev.BALLOT and target >= 0 and teams[actor] is Team.TOWN:
+            town_votes += 1
+            town_hits += teams[target] is Team.MAFIA
+        elif kind == Ev.CHECK and actor == sheriff and value:
+            found = True
+        elif kind == Ev.SHOT:
+            if teams[actor] is Team.MAFIA:
+                shots[actor] = target
+            else:
+                maniac = target
+        elif heal_ev is not None and kind == heal_ev:
+            heals += 1
+            healed = target
+        elif kind == Ev.ELIMINATED and target == healed:
+            healed = -1  # he died anyway (a hunt, a companion): no save
+        elif kind == Ev.DAY or kind == Ev.GAME_OVER:
+            if healed >= 0 and healed in lethal_shots(game, shots, maniac):
+                saves += 1
+            healed, shots, maniac = -1, {}, -1
+    return {
+        "index": index,
+        "winner": OUTCOME_NAMES[game.winner] if game.winner is not None else "draw",
+        "days": game.day,
+        "moves": len(game.inputs),
+        "town_votes": town_votes,
+        "town_votes_on_mafia": town_hits,
+        "sheriff": sheriff >= 0,
+        "sheriff_found_mafia": found,
+        "doctor": any(r is Role.DOCTOR for r in roles),
+        "doctor_heals": heals,
+        "doctor_saves": saves,
+    }
+
+
+def lethal_shots(game: Any, shots: dict[int, int], maniac: int) -> set[int]:
+    """Return the seats a night's shots would have killed without a heal.
+
+    The mafia's shot kills where the don decides alone (CITY-N3) or every shooter agrees
+    (SPORT-N1, ONLINE-N4); the maniac's where the doctor's heal works against it (FORUM-N2).
+    """
+    out = set()
+    don = [t for s, t in shots.items() if game.roles[s] is Role.DON]
+    if getattr(game.rules, "mafia_kill", "") == "don" and don:
+        out.add(don[0])
+    elif shots and len(set(shots.values())) == 1:
+        out.add(next(iter(shots.values())))
+    if maniac >= 0 and getattr(game.rules, "heal_against", "all") == "all":
+        out.add(maniac)
+    out.discard(-1)
+    return out
+
+
+def run_tasks(tasks: list[Task], workers: int, progress: bool, desc: str) -> list[list[dict]]:
+    """Play every task, over `workers` processes (0: every core); results in task order."""
+    from tqdm import tqdm
+
+    workers = workers or os.cpu_count() or 1
+    total = sum(t.games for t in tasks)
+    results: list[list[dict]] = [[] for _ in tasks]
+    bar = tqdm(total=total, desc=desc, unit="game", disable=not progress, file=sys.stderr)
+    if workers == 1 or len(tasks) == 1:
+        for i, t in enumerate(tasks):
+            results[i] = play_chunk(t)
+            bar.update(t.games)
+    else:
+        import multiprocessing as mp
+
+        with mp.get_context("spawn").Pool(workers) as pool:
+            for i, res in pool.imap_unordered(_indexed, list(enumerate(tasks))):
+                results[i] = res
+                bar.update(tasks[i].games)
+    bar.close()
+    return results
+
+
+def _indexed(item: tuple[int, Task]) -> tuple[int, list[dict]]:
+    i, task = item
+    return i, play_chunk(task)
+
+
+def matchup_tasks(cfg: EvalConfig, index: int, policies: dict[str, str], games: int) -> list[Task]:
+    """Split a matchup's games into seeded chunks."""
+    key = zlib.crc32(f"{cfg.seed}:{index}:{sorted(policies.items())}".encode())
+    return [
+        Task(cfg.variant, cfg.num_players, policies, key, c, min(CHUNK, games - c * CHUNK))
+        for c in range(math.ceil(games / CHUNK))
+    ]
+
+
+# ----------------------------------------------------------------- report
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Return the Wilson score interval of a proportion k/n (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate(k: int, n: int) -> dict[str, float]:
+    low, high = wilson(k, n)
+    return {"count": k, "rate": k / n if n else 0.0, "low": low, "high": high}
+
+
+def report_matchup(m: Matchup, games: list[dict[str, Any]], teams: tuple[str, ...]) -> dict:
+    """Summarize one matchup's games."""
+    n = len(games)
+    outcomes = [*teams, "draw"]
+    wins = {o: sum(g["winner"] == o for g in games) for o in outcomes}
+    days = np.array([g["days"] for g in games], dtype=float)
+    moves = np.array([g["moves"] for g in games], dtype=float)
+    votes = sum(g["town_votes"] for g in games)
+    hits = sum(g["town_votes_on_mafia"] for g in games)
+    measures: dict[str, Any] = {"town_votes_on_mafia": rate(hits, votes)}
+    with_sheriff = [g for g in games if g["sheriff"]]
+    if with_sheriff:
+        found = sum(g["sheriff_found_mafia"] for g in with_sheriff)
+        measures["sheriff_found_mafia"] = rate(found, len(with_sheriff))
+    heals = sum(g["doctor_heals"] for g in games)
+    if any(g["doctor"] for g in games) and heals:
+        measures["doctor_saves"] = rate(sum(g["doctor_saves"] for g in games), heals)
+    return {
+        "name": m.name,
+        "policies": m.policies,
+        "games": n,
+        "outcomes": {o: rate(wins[o], n) for o in outcomes},
+        "days": {"mean": float(days.mean()), "std": float(days.std())},
+        "moves": {"mean": float(moves.mean()), "std": float(moves.std())},
+        "measures": measures,
+    }
+
+
+def write_reports(cfg: EvalConfig, reports: list[dict], out: Path) -> list[Path]:
+    """Write report.json, report.csv and winrates.png under `out`; return the paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    config = asdict(cfg)
+    config.pop("teams")
+    paths = [out / "report.json", out / "report.csv", out / "winrates.png"]
+    paths[0].write_text(
+        json.dumps(
+            {
+                "variant": cfg.variant,
+                "num_players": cfg.num_players,
+                "config": config,
+                "matchups": reports,
+            },
+            indent=2,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    with paths[1].open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(
+            [
+                "matchup",
+                "outcome",
+                "policy",
+                "games",
+                "wins",
+                "rate",
+                "low",
+                "high",
+                "mean_days",
+                "town_votes_on_mafia",
+                "sheriff_found_mafia",
+                "doctor_saves",
+            ]
+        )
+        for r in reports:
+            meas = r["measures"]
+            extra = [
+                f"{meas[k]['rate']:.4f}" if k in meas else ""
+                for k in ("town_votes_on_mafia", "sheriff_found_mafia", "doctor_saves")
+            ]
+            for o, v in r["outcomes"].items():
+                w.writerow(
+                    [
+                        r["name"],
+                        o,
+                        r["policies"].get(o, ""),
+                        r["games"],
+                        v["count"],
+                        f"{v['rate']:.4f}",
+                        f"{v['low']:.4f}",
+                        f"{v['high']:.4f}",
+                        f"{r['days']['mean']:.2f}",
+                        *extra,
+                    ]
+                )
+    plot(cfg, reports, paths[2])
+    return paths
+
+
+def plot(cfg: EvalConfig, reports: list[dict], path: Path) -> None:
+    """Draw each matchup's team win rates with their 95% intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    teams = list(cfg.teams)
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(reports) + 2), 4.5))
+    width = 0.8 / len(teams)
+    x = np.arange(len(reports))
+    for j, team in enumerate(teams):
+        rates = np.array([r["outcomes"][team]["rate"] for r in reports])
+        low = np.clip(rates - np.array([r["outcomes"][team]["low"] for r in reports]), 0, 1)
+        high = np.clip(np.array([r["outcomes"][team]["high"] for r in reports]) - rates, 0, 1)
+        ax.bar(
+            x + (j - (len(teams) - 1) / 2) * width,
+            rates,
+            width,
+            yerr=[low, high],
+            capsize=3,
+            label=f"{team} wins",
+        )
+    ax.set_xticks(x, [r["name"].replace(" vs ", "\nvs ") for r in reports], fontsize=8)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95% Wilson interval)")
+    ax.set_title(f"{cfg.variant}, {cfg.num_players} players, {reports[0]['games']} games each")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def format_table(reports: list[dict], teams: tuple[str, ...]) -> str:
+    """Return the report as a plain-text table."""
+    head = f"{'matchup':<34}" + "".join(f"{t + ' wins':>22}" for t in teams)
+    head += f"{'days':>7}{'votes on mafia':>16}{'sheriff found':>15}{'doctor saves':>14}"
+    lines = [head]
+    for r in reports:
+        row = f"{r['name'][:33]:<34}"
+        for t in teams:
+            o = r["outcomes"][t]
+            row += f"{o['rate']:>8.3f} [{o['low']:.3f},{o['high']:.3f}]"
+        meas = r["measures"]
+        row += f"{r['days']['mean']:>7.2f}{meas['town_votes_on_mafia']['rate']:>16.3f}"
+        sf = meas.get("sheriff_found_mafia")
+        row += f"{sf['rate']:>15.3f}" if sf else f"{'-':>15}"
+        ds = meas.get("doctor_saves")
+        row += f"{ds['rate']:>14.3f}" if ds else f"{'-':>14}"
+        lines.append(row)
+    return "\n".join(lines)
+
+
+def evaluate(cfg: EvalConfig, progress: bool = True) -> list[dict]:
+    """Play every matchup of `cfg`; return their reports."""
+    tasks: list[Task] = []
+    owner: list[int] = []
+    for i, m in enumerate(cfg.matchups):
+        for t in matchup_tasks(cfg, i, m.policies, cfg.games):
+            tasks.append(t)
+            owner.append(i)
+    results = run_tasks(tasks, cfg.workers, progress, f"{cfg.variant} matchups")
+    per: list[list[dict]] = [[] for _ in cfg.matchups]
+    for i, res in zip(owner, results, strict=True):
+        per[i].extend(res)
+    return [report_matchup(m, g, cfg.teams) for m, g in zip(cfg.matchups, per, strict=True)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m baselines.evaluate", description=__doc__)
+    parser.add_argument("--config", required=True, help="YAML evaluation config")
+    parser.add_argument("--games", type=int, help="override the games per matchup")
+    parser.add_argument("--workers", type=int, help="override the worker processes (0: all)")
+    parser.add_argument("--out", help="override the output directory")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    args = parser.parse_args(argv)
+    try:
+        cfg = load_config(args.config)
+        overrides = {k: getattr(args, k) for k in ("games", "workers", "out")}
+        overrides = {k: v for k, v in overrides.items() if v is not None}
+        if overrides:
+            cfg = parse_config({**_raw(args.config), **overrides}, args.config)
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    out = Path(cfg.out)
+    if cfg.matchups:
+        reports = evaluate(cfg, progress=not args.no_progress)
+        print(format_table(reports, cfg.teams))
+        for p in write_reports(cfg, reports, out):
+            print(f"wrote {p}")
+    if cfg.ratings is not None:
+        from baselines.ratings import rate_policies, write_ratings
+
+        table = rate_policies(cfg, progress=not args.no_progress)
+        for p in write_ratings(table, out):
+            print(f"wrote {p}")
+    return 0
+
+
+def _raw(path: str) -> dict:
+    return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

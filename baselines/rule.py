@@ -1,0 +1,734 @@
+"""Rule-based bots that play as a sensible club player would.
+
+`RulePolicy` serves every seat of every role: each call reads one observation through its
+named views (`mafia_env.observe.ObsLayout.views`) and the action mask, and never the
+environment's hidden state. It keeps no memory between calls: everything it needs (what it
+said in this speech, its own checks, the claims on the table) is in the observation, so one
+policy object can play any number of seats and games at once.
+
+A decision is made in two steps. The kind of turn the agent is taking (the `my_turn` view:
+"speech", "vote", "mafia_kill", ...) picks a handler from `RulePolicy.turns`; a turn kind with
+no handler (a variant's new turn) falls back to ``pass`` where it is legal, else a uniformly
+random legal action. Speech handlers are chosen by role (`RulePolicy.speakers`, then by team).
+Whatever a handler returns is checked against the mask; an illegal or missing choice takes
+the same fallback, so a bot never plays an illegal action.
+
+Strategies (seats are 0-based inside, as in the engine):
+
+- Town reading of the table (`town_suspicion`): a sheriff claimant is *credible* if his
+  latest role claim is sheriff, he claims no more checks than nights have passed, never calls
+  one seat both red and black, does not accuse a seat he called red (or vouch for one he
+  called black), and did not call the reading player black (a town player knows he is red).
+  A single credible claimant is trusted (if two are credible and exactly one was killed at
+  night, the night victim is trusted: the mafia shoot the real sheriff). The trusted
+  sheriff's black checks are strong evidence, his red checks and himself are cleared; a
+  second sheriff claimant, players who defend his black checks or attack him or his red
+  checks (accusing, voting, nominating) are suspected. Players who confess a black role,
+  claim checks without claiming sheriff, vote or nominate against the reader or against
+  players the mafia shot, or abstain, nominate or vote for themselves, are suspected a little.
+- Civilian (and any town role without its own speaker): accuses a strong suspect, nominates
+  a suspect (or, while nobody is nominated today, the top-scored player: someone must be put
+  up), votes for the most suspected candidate (the earliest nominee on a tie, so the town's
+  votes meet), abstains where abstaining is allowed and every candidate is cleared, and in a car
+  crash votes yes when a tied player is suspected and none is cleared.
+- Sheriff: checks the most suspected unchecked player (seeded random among equals). When a
+  check is black, or when in danger (nominated, in a tie speech or his last word), he claims
+  sheriff, announces his black checks, then his red ones, and nominates a black check. Once
+  claimed, he announces each new check. He knows every other sheriff claimant is black.
+- Mafia (mafia and don): shoot by a ranking all mafia compute alike from public facts (the
+  mafia's shots are not seen by each other, so agreement must come from shared knowledge): a
+  credible sheriff claimant first, then a player the don accused (the don's signal that he
+  found the sheriff), then players who accused or called a mafia member black, then players
+  the town trusts, the rest in an order drawn from a hash of the public table; the sheriff a
+  teammate counter-claims is not shot (it would prove the teammate a liar), and players the
+  mafia nominated or voted against are shot last (no trail). By day they blend in: they
+  nominate only with a public reason (the town's own suspicion, or a player who acted against
+  them), vote for the town player the town suspects most, vote out with the town a teammate
+  it has exposed, and vote yes in a car crash only when no teammate is in it.
+  Now and then (a coin flipped from the public table, so one designated member decides) a
+  mafia player counter-claims sheriff with a false black check on the sheriff who exposed a
+  teammate, or claims sheriff unprompted with a false black check on a town player.
+- Don: as mafia, and checks for the sheriff among unchecked town players, preferring those
+  who accused mafia members and leaving credible claimants (already targets) for last. When
+  he finds the sheriff he accuses him in his next speech: that is the signal the other mafia
+  members shoot by.
+- Doctor: heals the trusted sheriff, else the player the town trusts most (never himself
+  while someone else may be healed). Putana: blocks the most suspected player. Maniac: picks
+  off players who claimed a role (sheriff, doctor, putana, ...), else a seeded random one.
+  Free hunt (town): requested on the top suspect only when the suspicion is strong, since a
+  wrong hunt kills the hunter. Executor (mafia): the member the town suspects least. The
+  nomination round (naming a seat): the top suspect, or for the mafia their top target.
+  Asked "do you claim role R?", a player answers yes iff R is the role he shows the table
+  (his public claim, else civilian). These turns exist in the CITY, CLUB, ONLINE and FORUM
+  rules; any other turn kind takes the fallback.
+
+Randomness: the bot's own choices among equals come from a generator seeded by `seed`, so
+games replay. Choices the mafia must share (kills, the designated counter-claimer) use a hash
+of the public table instead, which every teammate computes alike.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+
+import numpy as np
+
+from mafia_env.actions import ActionLayout
+from mafia_env.engine.game import Act
+from mafia_env.engine.roles import Role, Team
+from mafia_env.engine.rules import Rules
+from mafia_env.errors import ConfigError
+from mafia_env.observe import ObsLayout
+from mafia_env.variants import get_variant
+
+BLACK_ROLES = frozenset(r for r in Role if r.team is not Team.TOWN)
+
+# Weights of the town's reading of the table; a trusted sheriff's word outweighs behaviour.
+W_CHECKED = 100.0  # own check result (sheriff)
+W_SHERIFF_BLACK = 20.0  # a trusted sheriff called him black
+W_SHERIFF_RED = -10.0  # a trusted sheriff called him red
+W_TRUSTED = -30.0  # the trusted sheriff himself
+W_COUNTERCLAIM = 15.0  # claims sheriff against the trusted sheriff
+W_FALSE_SHERIFF = 8.0  # a sheriff claim that cannot be true
+W_TWO_CLAIMS = 1.0  # one of two credible claimants lies
+W_CONFESS = 25.0  # claims a black role
+W_LIE = 3.0  # claims checks without claiming sheriff
+W_SIDE = 3.0  # speaks for a black check or against the sheriff or a red check
+W_VOTE_SIDE = 2.0  # votes or nominates against the sheriff or a red check
+W_VOTE_BLACK = -1.0  # votes with the sheriff against a black check
+W_AGAINST_ME = 1.0  # votes for, nominates or accuses me (I know I am town)
+W_AGAINST_VICTIM = 1.0  # voted for or nominated a player the mafia later shot
+W_ODD = 1.0  # nominates or votes for himself, or abstains
+STRONG = 10.0  # a suspicion worth an accusation
+COUNTERCLAIM_P = 0.5  # chance the mafia counter-claim a sheriff who exposed one of them
+FAKE_CLAIM_P = 0.1  # chance a day the mafia claim sheriff unprompted (no claim yet)
+
+Choice = int | None
+
+
+class Seen:
+    """What one agent sees now, decoded from its observation's named views."""
+
+    def __init__(self, bot: RulePolicy, obs: np.ndarray, mask: np.ndarray):
+        v = bot.views(obs)
+        self.v = v
+        self.bot = bot
+        self.mask = mask
+        n = bot.n
+        self.n = n
+        self.me = int(v["seat"].argmax())
+        self.role: Role = bot.roles[int(v["role"].argmax())]
+        self.team = self.role.team
+        kr = v["known_roles"]
+        known, kind = kr.any(axis=1), kr.argmax(axis=1)
+        self.mates = [int(s) for s in np.flatnonzero(known) if s != self.me]
+        self.mate_roles = {s: bot.roles[int(kind[s])] for s in self.mates}
+        checks = v["checks"]
+        self.checked_yes = checks[:, 0] > 0
+        self.checked_no = checks[:, 1] > 0
+        turn = v["my_turn"]
+        self.turn = bot.turn_names[int(turn.argmax())] if turn.any() else None
+        self.day = round(float(v["day"][0]) * bot.day_limit)
+        self.alive = v["alive"] > 0
+        self.candidates = [int(s) for s in np.flatnonzero(v["candidates"])]
+        noms = v["nominees"]
+        self.nominees = sorted((int(s) for s in np.flatnonzero(noms)), key=lambda s: noms[s])
+        self.acts_left = round(float(v["acts_left"][0]) * bot.rules.speech_acts)
+        cr = v["claimed_role"]
+        roles, said, kind = bot.roles, cr.any(axis=1), cr.argmax(axis=1)
+        self.claimed = [roles[int(kind[s])] if said[s] else None for s in range(n)]
+        self.claim_kind = np.where(said, kind, len(roles))  # role index; len(roles): none
+        cc = v["claimed_check"]
+        self.claimed_red = cc[:, :, 0] > 0  # claimer -> target
+        self.claimed_black = cc[:, :, 1] > 0
+        self.accused = v["accused"] > 0
+        self.vouched = v["vouched"] > 0
+        # counts are scaled into [0, 1] in the observation: scale them back
+        limit = bot.day_limit
+        self.votes_today = v["votes"]  # the latest voting round
+        self.votes = np.rint(v["votes"] + v["votes_before"] * (2 * limit))  # every round
+        self.nominations = np.rint(v["nominations"] * limit)
+        self.night_dead = v["eliminated"][:, 1] > 0
+        self._sus: np.ndarray | None = None
+        self._trusted: int | None = None
+
+    # ------------------------------------------------------------- legality
+
+    def can(self, act: Act, target: int = -1, value: int = -1) -> Choice:
+        """Return the index of an action if it is legal now, else None."""
+        layout = self.bot.layout
+        if act not in layout.offset:
+            return None
+        i = layout.encode(act, target, value)
+        return i if self.mask[i] else None
+
+    def targets(self, act: Act) -> list[int]:
+        """Return the seats `act` may target now."""
+        layout = self.bot.layout
+        if act not in layout.offset:
+            return []
+        off = layout.offset[act]
+        return [int(t) for t in np.flatnonzero(self.mask[off : off + self.bot.n])]
+
+    # ------------------------------------------------------------ the table
+
+    @property
+    def black_team(self) -> bool:
+        return self.team is Team.MAFIA
+
+    def is_mafia(self, s: int) -> bool:
+        """Whether `s` is known to this agent as a member of its mafia team."""
+        return self.black_team and (s == self.me or s in self.mates)
+
+    def sheriff_claimants(self) -> list[int]:
+        return [s for s in range(self.n) if self.claimed[s] is Role.SHERIFF]
+
+    def credible(self, c: int) -> bool:
+        """Whether `c`'s sheriff claim can be true, as far as this agent can tell."""
+        if self.claimed[c] is not Role.SHERIFF:
+            return False
+        red, black = self.claimed_red[c], self.claimed_black[c]
+        if (red & black).any() or int((red | black).sum()) > max(0, self.day - 1):
+            return False
+        if (self.accused[c] & red).any() or (self.vouched[c] & black).any():
+            return False
+        if self.team is Team.TOWN and black[self.me]:
+            return False  # he called me black, and I know I am red
+        return not (self.role is Role.SHERIFF and c != self.me)
+
+    def trusted(self) -> int | None:
+        """Return the sheriff this agent believes, if any (itself, if it is the sheriff)."""
+        self.suspicion()
+        return self._trusted
+
+    def suspicion(self) -> np.ndarray:
+        """Return the town's reading of each seat: higher is more likely black."""
+        if self._sus is None:
+            self._sus, self._trusted = town_suspicion(self)
+        return self._sus
+
+
+def town_suspicion(seen: Seen) -> tuple[np.ndarray, int | None]:
+    """Score every seat from a town player's point of view; return scores and the trusted sheriff.
+
+    A mafia player computes the same reading (without his private knowledge) to predict the
+    town: it is what the town bots will believe.
+    """
+    n, me = seen.n, seen.me
+    sus = np.zeros(n)
+    i_am_sheriff = seen.role is Role.SHERIFF
+    claimants = [c for c in seen.sheriff_claimants() if c != me]
+    trusted: int | None = None
+    if i_am_sheriff:
+        trusted = me
+        blacks, reds = seen.checked_yes.copy(), seen.checked_no.copy()
+        sus[claimants] += W_CHECKED  # every other sheriff claimant lies
+    else:
+        cred = [c for c in claimants if seen.credible(c)]
+        for c in claimants:
+            if c not in cred:
+                sus[c] += W_FALSE_SHERIFF
+        if len(cred) == 1:
+            trusted = cred[0]
+        elif len(cred) > 1:
+            shot = [c for c in cred if seen.night_dead[c]]
+            if len(shot) == 1:  # the mafia shoot the real sheriff
+                trusted = shot[0]
+            else:
+                sus[cred] += W_TWO_CLAIMS
+        if trusted is not None:
+            for c in cred:
+                if c != trusted:
+                    sus[c] += W_COUNTERCLAIM
+            blacks = seen.claimed_black[trusted].copy()
+            reds = seen.claimed_red[trusted].copy()
+    if trusted is not None:
+        sus[blacks] += W_SHERIFF_BLACK if not i_am_sheriff else W_CHECKED
+        sus[reds] += W_SHERIFF_RED if not i_am_sheriff else -W_CHECKED
+        cleared = reds.copy()
+        cleared[trusted] = True
+        others = np.ones(n, dtype=bool)
+        others[trusted] = False
+        # speaking for a black check, or against the sheriff or a red check
+        side = (
+            seen.vouched[:, blacks].sum(axis=1)
+            + seen.accused[:, cleared].sum(axis=1)
+            + seen.claimed_black[:, cleared].sum(axis=1)
+        )
+        sus += W_SIDE * side * others
+        against = seen.votes[:, cleared].sum(axis=1) + seen.nominations[:, cleared].sum(axis=1)
+        sus += W_VOTE_SIDE * against * others
+        sus += W_VOTE_BLACK * seen.votes[:, blacks].sum(axis=1) * others
+        sus[trusted] += W_TRUSTED
+    # confessions, and checks claimed without a sheriff claim (lies)
+    confess = seen.bot.black_claim[seen.claim_kind]
+    checks = (seen.claimed_red | seen.claimed_black).any(axis=1)
+    sus += W_CONFESS * confess
+    sus += W_LIE * (~confess & checks & (seen.claim_kind != seen.bot.sheriff_kind))
+    # behaviour: against me (I know I am town), against the mafia's victims, odd play
+    if seen.team is Team.TOWN:
+        sus += W_AGAINST_ME * (
+            seen.votes[:, me] + seen.nominations[:, me] + seen.accused[:, me] * 2.0
+        )
+    victims = seen.night_dead
+    if victims.any():
+        sus += W_AGAINST_VICTIM * (
+            seen.votes[:, victims].sum(axis=1) + seen.nominations[:, victims].sum(axis=1)
+        )
+    sus += W_ODD * (np.diag(seen.votes) + np.diag(seen.nominations))
+    if seen.candidates and seen.votes_today.any():  # today's vote is over: who abstained?
+        voters = seen.alive.copy()
+        if not seen.bot.rules.nominees_vote:
+            voters[seen.candidates] = False
+        sus += W_ODD * ((seen.votes_today.sum(axis=1) == 0) & voters)
+    sus[me] = -1e9 if seen.team is Team.TOWN else sus[me]
+    return sus, trusted
+
+
+def public_hash(seen: Seen, salt: int = 0) -> int:
+    """Return a hash of facts every player shares for the whole day or night."""
+    v = seen.v
+    h = zlib.crc32(v["alive"].tobytes())
+    h = zlib.crc32(v["votes_before"].tobytes(), h)
+    return zlib.crc32(np.array([seen.day, salt], dtype=np.int64).tobytes(), h)
+
+
+def coin(seen: Seen, salt: int) -> float:
+    """Return a number in [0, 1) that every mafia member draws alike today."""
+    return (public_hash(seen, salt) & 0xFFFFFF) / float(1 << 24)
+
+
+def mafia_ranking(seen: Seen, night: bool = False) -> np.ndarray:
+    """Score the town players as the mafia's targets; every mafia member computes the same.
+
+    At night a player the mafia nominated or voted against is shot last (a trail to them).
+    """
+    n = seen.n
+    black = np.zeros(n, dtype=bool)
+    black[seen.me] = True
+    black[seen.mates] = True
+    score = np.zeros(n)
+    # shooting the sheriff a teammate counter-claims would prove the teammate a liar
+    covered = any(black[c] for c in seen.sheriff_claimants())
+    for c in seen.sheriff_claimants():
+        if not black[c] and not covered:
+            score[c] += 100.0 if public_credible(seen, c) else 5.0
+    dons = [s for s in [seen.me, *seen.mates] if role_of(seen, s) is Role.DON]
+    for d in dons:  # the don's signal: he accuses the sheriff he found
+        score += 90.0 * seen.accused[d]
+    score += 10.0 * (seen.accused[:, black].sum(axis=1) + seen.claimed_black[:, black].sum(axis=1))
+    # players the town trusts: red-checked by a credible claimant
+    for c in seen.sheriff_claimants():
+        if not black[c] and public_credible(seen, c):
+            score += 5.0 * seen.claimed_red[c]
+    if night:
+        trail = seen.votes[black].sum(axis=0) + seen.nominations[black].sum(axis=0)
+        score -= 3.0 * np.minimum(trail, 1)
+    rng = np.random.default_rng(public_hash(seen, int(night)))
+    score += rng.random(n)
+    score[black] = -1e9
+    score[~seen.alive] = -1e9
+    return score
+
+
+def mafia_day_scores(seen: Seen) -> np.ndarray:
+    """Score the town players as the mafia's day targets: go with the town's own suspicion.
+
+    The mafia push the town player the town already suspects most, which costs them no
+    suspicion of their own (voting against a trusted sheriff would expose them).
+    """
+    score = seen.suspicion().copy()
+    score += 0.1 * np.random.default_rng(public_hash(seen, 3)).random(seen.n)
+    score[seen.me] = -1e9
+    score[seen.mates] = -1e9
+    score[~seen.alive] = -1e9
+    return score
+
+
+def public_credible(seen: Seen, c: int) -> bool:
+    """Whether `c`'s sheriff claim is credible on public facts alone."""
+    red, black = seen.claimed_red[c], seen.claimed_black[c]
+    if (red & black).any() or int((red | black).sum()) > max(0, seen.day - 1):
+        return False
+    return not ((seen.accused[c] & red).any() or (seen.vouched[c] & black).any())
+
+
+def role_of(seen: Seen, s: int) -> Role | None:
+    return seen.role if s == seen.me else seen.mate_roles.get(s)
+
+
+class RulePolicy:
+    """Rule-based bot for every role of a variant (strategies: see the module docstring)."""
+
+    def __init__(
+        self, variant: str | Rules = "sport", num_players: int | None = None, seed: int = 0
+    ):
+        self.rules = rules = variant if isinstance(variant, Rules) else get_variant(variant)
+        self.n = n = rules.default_players if num_players is None else num_players
+        rules.check_players(n)
+        self.layout = ActionLayout(rules, n)
+        self.obs_layout = ObsLayout(rules, n)
+        self.roles = rules.roles_in_play()
+        self.day_limit = rules.day_limit(n)
+        self.turn_names = [t.name.lower() for t in self.obs_layout.turns]  # the my_turn piece
+        self._pieces = [
+            (name, off, int(np.prod(shape)), shape)
+            for name, (off, shape) in self.obs_layout.offsets.items()
+        ]
+        self.seed(seed)
+        self.has_sheriff = Role.SHERIFF in self.roles
+        # by role index, with one more entry for "no claim"
+        self.black_claim = np.array([r in BLACK_ROLES for r in self.roles] + [False])
+        self.sheriff_kind = self.roles.index(Role.SHERIFF) if self.has_sheriff else -1
+        # turn kind -> handler; a kind missing here falls back to pass / random legal
+        self.turns: dict[str, Callable[[Seen], Choice]] = {
+            "speech": self.speech,
+            "last_word": self.speech,
+            "tie_speech": self.speech,
+            "vote": self.vote,
+            "crash_vote": self.crash_vote,
+            "mafia_kill": self.mafia_kill,
+            "don_check": self.don_check,
+            "sheriff_check": self.sheriff_check,
+            # turns of the CITY, CLUB, ONLINE and FORUM rules (idle where a variant lacks them)
+            "monologue": self.speech,
+            "naming": self.naming,
+            "putana": self.putana,
+            "doctor": self.doctor,
+            "maniac": self.maniac,
+            "executor": self.executor,
+            "hunt": self.hunt,
+            "answer": self.answer,
+        }
+        # role -> speech planner; a role missing here speaks as its team does
+        self.speakers: dict[Role, Callable[[Seen], list[Choice]]] = {
+            Role.SHERIFF: self.sheriff_speech,
+            Role.DON: self.don_speech,
+        }
+        self.team_speakers: dict[Team, Callable[[Seen], list[Choice]]] = {
+            Team.TOWN: self.town_speech,
+            Team.MAFIA: self.mafia_speech,
+        }
+
+    def seed(self, seed: int) -> None:
+        """Restart the bot's random stream."""
+        self.rng = np.random.default_rng(seed)
+
+    def views(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+        """Return the observation's named views (as `ObsLayout.views`, offsets computed once)."""
+        return {
+            name: obs[off : off + size].reshape(shape) for name, off, size, shape in self._pieces
+        }
+
+    # ------------------------------------------------------------- protocol
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """Return a legal action for one observation."""
+        if obs.shape != (self.obs_layout.size,) or mask.shape != (self.layout.size,):
+            raise ConfigError(
+                f"rule bot for {self.rules.name!r} with {self.n} players expects observations "
+                f"of size {self.obs_layout.size} and masks of size {self.layout.size}; got "
+                f"{obs.shape} and {mask.shape}"
+            )
+        legal = np.flatnonzero(mask)
+        if legal.size == 1:  # nothing to decide
+            return int(legal[0])
+        seen = Seen(self, obs, mask)
+        handler = self.turns.get(seen.turn) if seen.turn is not None else None
+        choice = handler(seen) if handler is not None else None
+        if choice is None or not mask[choice]:
+            return self.fallback(mask)
+        return int(choice)
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Return one legal action per row."""
+        return np.array([self.act(o, m) for o, m in zip(obs, masks, strict=True)], dtype=np.int64)
+
+    def fallback(self, mask: np.ndarray) -> int:
+        """Pass where passing is legal, else a uniformly random legal action."""
+        if mask[self.layout.offset[Act.PASS]]:
+            return self.layout.offset[Act.PASS]
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            raise ValueError("the mask allows no action")
+        return int(legal[self.rng.integers(legal.size)])
+
+    def pick(self, scores: np.ndarray, allowed: list[int]) -> int | None:
+        """Return the allowed seat of highest score, seeded random among equals."""
+        if not allowed:
+            return None
+        vals = scores[allowed]
+        best = [s for s, x in zip(allowed, vals, strict=True) if x >= vals.max() - 1e-9]
+        return best[int(self.rng.integers(len(best)))]
+
+    # -------------------------------------------------------------- speech
+
+    def speech(self, seen: Seen) -> Choice:
+        """Do the first act of the role's plan that is legal and not yet done, else end."""
+        planner = self.speakers.get(seen.role) or self.team_speakers.get(seen.team)
+        plan = planner(seen) if planner is not None else []
+        for choice in plan:
+            if choice is not None and seen.mask[choice]:
+                return choice
+        return seen.can(Act.PASS)
+
+    def claim(self, seen: Seen, role: Role) -> Choice:
+        if seen.claimed[seen.me] is role:
+            return None
+        return seen.can(Act.CLAIM_ROLE, -1, int(role))
+
+    def say_check(self, seen: Seen, target: int, black: bool) -> Choice:
+        said = seen.claimed_black if black else seen.claimed_red
+        if said[seen.me, target]:
+            return None
+        return seen.can(Act.CLAIM_CHECK, target, int(black))
+
+    def accuse(self, seen: Seen, target: int) -> Choice:
+        return None if seen.accused[seen.me, target] else seen.can(Act.ACCUSE, target)
+
+    def nominate(self, seen: Seen, scores: np.ndarray, floor: float) -> Choice:
+        """Nominate the highest-scored seat above `floor` that may be nominated."""
+        allowed = [t for t in seen.targets(Act.NOMINATE) if scores[t] > floor and t != seen.me]
+        if not allowed:
+            return None
+        if seen.nominees and any(scores[t] >= scores[allowed].max() for t in seen.nominees):
+            return None  # the top suspect is already up for the vote
+        return seen.can(Act.NOMINATE, self.pick(scores, allowed))
+
+    def town_speech(self, seen: Seen) -> list[Choice]:
+        """Civilian: accuse a strong suspect, nominate the top suspect."""
+        sus = seen.suspicion()
+        plan: list[Choice] = []
+        alive = [s for s in range(seen.n) if seen.alive[s] and s != seen.me]
+        if alive:
+            top = self.pick(sus, alive)
+            if top is not None and sus[top] >= STRONG:
+                plan.append(self.accuse(seen, top))
+        # someone must be put up for the vote: with nobody nominated yet, the top suspect
+        plan.append(self.nominate(seen, sus, 0.0 if seen.nominees else -1e8))
+        return plan
+
+    def sheriff_speech(self, seen: Seen) -> list[Choice]:
+        """Sheriff: claim and announce checks once black is found or in danger; nominate black."""
+        me = seen.me
+        blacks = [s for s in np.flatnonzero(seen.checked_yes)]
+        reds = [s for s in np.flatnonzero(seen.checked_no)]
+        live_black = [int(s) for s in blacks if seen.alive[s]]
+        danger = (
+            seen.turn in ("last_word", "tie_speech")
+            or me in seen.nominees
+            or me in seen.candidates
+            or seen.claimed[me] is Role.SHERIFF
+            or seen.claimed_black[:, me].any()  # a false sheriff calls me black
+        )
+        plan: list[Choice] = []
+        if live_black or danger:
+            plan.append(self.claim(seen, Role.SHERIFF))
+            plan += [self.say_check(seen, int(s), True) for s in live_black]
+            plan += [self.say_check(seen, int(s), True) for s in blacks if not seen.alive[s]]
+            if live_black:
+                plan.append(seen.can(Act.NOMINATE, live_black[0]))
+            plan += [self.say_check(seen, int(s), False) for s in reds]
+        sus = seen.suspicion()
+        for c in seen.sheriff_claimants():  # a false sheriff: I know he lies
+            if c != me and seen.alive[c]:
+                plan.append(self.accuse(seen, c))
+        plan.append(self.nominate(seen, sus, 0.0))
+        return plan
+
+    def mafia_speech(self, seen: Seen) -> list[Choice]:
+        """Mafia: now and then counter-claim sheriff; nominate the mafia's top target."""
+        plan: list[Choice] = []
+        if self.has_sheriff and seen.bot.rules.claims:
+            plan += self.counterclaim(seen)
+        if seen.turn == "speech":  # nominate as the town would: with a public reason
+            me = seen.me
+            scores = mafia_day_scores(seen)
+            provoked = (seen.nominations[:, me] + seen.accused[:, me] + seen.votes[:, me]) > 0
+            plan.append(self.nominate(seen, scores + provoked, 0.1))
+        return plan
+
+    def don_speech(self, seen: Seen) -> list[Choice]:
+        """Don: accuse the sheriff he found (the mafia's signal), then speak as mafia."""
+        plan: list[Choice] = []
+        for s in np.flatnonzero(seen.checked_yes):
+            if seen.alive[s] and not public_credible(seen, int(s)):
+                plan.append(self.accuse(seen, int(s)))
+        return plan + self.mafia_speech(seen)
+
+    def counterclaim(self, seen: Seen) -> list[Choice]:
+        """Claim sheriff with a false black check, if this member is the one to do it today."""
+        me = seen.me
+        team = [me, *seen.mates]
+        if seen.claimed[me] is Role.SHERIFF:  # keep the story going: call the sheriff black
+            return [
+                self.say_check(seen, c, True)
+                for c in seen.sheriff_claimants()
+                if c not in team and int(seen.claimed_black[me].sum()) < seen.day - 1
+            ]
+        if (
+            any(seen.claimed[m] is Role.SHERIFF for m in seen.mates)
+            or seen.day < 2
+            or not seen.alive[me]  # a last word: too late to start a story
+        ):
+            return []
+        live = [m for m in team if seen.alive[m]]
+        exposers = [
+            c
+            for c in seen.sheriff_claimants()
+            if c not in team
+            and seen.alive[c]
+            and public_credible(seen, c)
+            and seen.claimed_black[c][team].any()
+        ]
+        if exposers:
+            exposed = {m for m in team if seen.claimed_black[exposers[0]][m]}
+            speaker = min([m for m in live if m not in exposed] or live)
+            if speaker != me or coin(seen, 1) >= COUNTERCLAIM_P:
+                return []
+            target = exposers[0]
+        elif not seen.sheriff_claimants() and coin(seen, 2) < FAKE_CLAIM_P:
+            if min(live) != me:
+                return []
+            rank = mafia_ranking(seen)
+            target = int(np.argmax(rank))
+        else:
+            return []
+        return [
+            self.claim(seen, Role.SHERIFF),
+            self.say_check(seen, target, True),
+            seen.can(Act.NOMINATE, target),
+        ]
+
+    # ---------------------------------------------------------------- vote
+
+    def vote(self, seen: Seen) -> Choice:
+        """Town: the most suspected candidate; mafia: the top-ranked town candidate."""
+        options = seen.targets(Act.VOTE)
+        if not options:
+            return seen.can(Act.PASS)
+        order = {s: i for i, s in enumerate(seen.nominees)}
+        if seen.black_team:
+            town = [s for s in options if not seen.is_mafia(s)]
+            sus = seen.suspicion()
+            doomed = max(options, key=lambda s: sus[s])
+            if not town or (seen.is_mafia(doomed) and sus[doomed] >= STRONG):
+                # a teammate the town has exposed goes anyway: vote with the town
+                return seen.can(Act.VOTE, doomed)
+            rank = mafia_day_scores(seen)
+            return seen.can(Act.VOTE, max(town, key=lambda s: rank[s]))
+        sus = seen.suspicion()
+        options = [s for s in options if s != seen.me] or options
+        best = max(sus[s] for s in options)
+        abstain = seen.can(Act.PASS) if self.rules.silent_vote == "abstain" else None
+        if best < 0 and abstain is not None:
+            return abstain
+        # the earliest nominee among the most suspected, so that the town's votes meet
+        top = [s for s in options if sus[s] >= best - 1e-9]
+        return seen.can(Act.VOTE, min(top, key=lambda s: order.get(s, seen.n)))
+
+    def crash_vote(self, seen: Seen) -> Choice:
+        """Remove every tied player? Town: yes if one is suspected and none cleared."""
+        tied = seen.candidates
+        if seen.black_team:
+            yes = not any(seen.is_mafia(s) for s in tied)
+        else:
+            sus = seen.suspicion()
+            yes = seen.me not in tied and max(sus[tied]) > 0 and min(sus[tied]) > W_SHERIFF_RED
+        return seen.can(Act.VOTE_YES if yes else Act.VOTE_NO)
+
+    # --------------------------------------------------------------- night
+
+    def mafia_kill(self, seen: Seen) -> Choice:
+        """Shoot the mafia's top-ranked town player (the same for every member)."""
+        targets = seen.targets(Act.NIGHT)
+        town = [s for s in targets if not seen.is_mafia(s)]
+        if not town:
+            return seen.can(Act.NIGHT, targets[0]) if targets else None
+        rank = mafia_ranking(seen, night=True)
+        return seen.can(Act.NIGHT, max(town, key=lambda s: rank[s]))
+
+    def sheriff_check(self, seen: Seen) -> Choice:
+        """Check the most suspected player not checked yet."""
+        targets = seen.targets(Act.NIGHT)
+        fresh = [s for s in targets if not (seen.checked_yes[s] or seen.checked_no[s])]
+        return seen.can(Act.NIGHT, self.pick(seen.suspicion(), fresh or targets))
+
+    def putana(self, seen: Seen) -> Choice:
+        """Putana: block the most suspected player."""
+        return seen.can(Act.NIGHT, self.pick(seen.suspicion(), seen.targets(Act.NIGHT)))
+
+    def doctor(self, seen: Seen) -> Choice:
+        """Doctor: protect the trusted sheriff, else the player the town trusts most."""
+        targets = seen.targets(Act.NIGHT)
+        trusted = seen.trusted()
+        if trusted is not None and trusted != seen.me and trusted in targets:
+            return seen.can(Act.NIGHT, trusted)
+        others = [s for s in targets if s != seen.me]
+        return seen.can(Act.NIGHT, self.pick(-seen.suspicion(), others or targets))
+
+    def maniac(self, seen: Seen) -> Choice:
+        """Maniac: pick off players who claimed a role, else anyone (seeded random)."""
+        targets = seen.targets(Act.NIGHT)
+        score = np.array([10.0 if c not in (None, Role.CIVILIAN) else 0.0 for c in seen.claimed])
+        return seen.can(Act.NIGHT, self.pick(score, targets))
+
+    def executor(self, seen: Seen) -> Choice:
+        """Mafia: the member the town suspects least carries out the shot (lowest seat on ties)."""
+        act = getattr(Act, "EXECUTOR", None)
+        if act is None:
+            return None
+        team = seen.targets(act)
+        if not team:
+            return None
+        sus = seen.suspicion()
+        return seen.can(act, min(team, key=lambda s: (sus[s], s)))
+
+    def hunt(self, seen: Seen) -> Choice:
+        """Town: request the free hunt on a strong suspect, else hold it."""
+        act = getattr(Act, "HUNT", None)
+        targets = seen.targets(act) if act is not None else []
+        if targets:
+            sus = seen.suspicion()
+            top = self.pick(sus, targets)
+            if top is not None and sus[top] >= STRONG:
+                return seen.can(act, top)
+        return seen.can(Act.PASS)
+
+    def answer(self, seen: Seen) -> Choice:
+        """Answer "do you claim role R?": yes iff R is the role this player shows the table.
+
+        A player shows his public role claim, else civilian: the mafia and the hidden town
+        roles pass for civilians.
+        """
+        act = getattr(Act, "ANSWER", None)
+        questions = seen.v.get("questions")
+        if act is None or questions is None or not questions[seen.me].any():
+            return None
+        asked = self.roles[int(questions[seen.me].argmax())]
+        shown = seen.claimed[seen.me] or Role.CIVILIAN
+        return seen.can(act, -1, 0 if asked is shown else 1)  # Answer: 0 yes, 1 no
+
+    def naming(self, seen: Seen) -> Choice:
+        """Nomination round: name the top suspect (mafia: the top-ranked town player)."""
+        targets = [s for s in seen.targets(Act.NOMINATE) if s != seen.me]
+        scores = mafia_ranking(seen) if seen.black_team else seen.suspicion()
+        return seen.can(Act.NOMINATE, self.pick(scores, targets))
+
+    def don_check(self, seen: Seen) -> Choice:
+        """Look for the sheriff among unchecked town players, likeliest first."""
+        if seen.checked_yes[seen.alive].any():
+            return seen.can(Act.PASS) or self.fallback(seen.mask)  # found him already
+        targets = [s for s in seen.targets(Act.NIGHT) if not seen.is_mafia(s)]
+        fresh = [s for s in targets if not (seen.checked_yes[s] or seen.checked_no[s])]
+        black = [seen.me, *seen.mates]
+        score = seen.accused[:, black].sum(axis=1) + seen.claimed_black[:, black].sum(axis=1)
+        score = score.astype(float)
+        for c in seen.sheriff_claimants():
+            if public_credible(seen, c):
+                score[c] -= 10.0  # already a target; the sheriff may be hiding elsewhere
+        return seen.can(Act.NIGHT, self.pick(score, fresh or targets))
+
+
+__all__ = ["RulePolicy", "Seen", "mafia_ranking", "town_suspicion"]

@@ -1,0 +1,168 @@
+"""Moderator languages: one table per language, keyed by event name, and one formatter.
+
+Each language module (`en`, `ru`, `uk`) holds ``ROLES`` (role label -> name), ``COLORS``
+(red, black), ``EVENTS`` (event name -> template, or a dict of templates chosen by the
+event's value), ``ACTIONS`` (act name -> templates by the kind of turn, ``"*"`` for any) and
+``UI`` (the frame of a text observation). Templates name their fields: ``{a}`` the actor's
+seat, ``{t}`` the target's seat (both numbered from 1), ``{v}`` the raw value, ``{role}`` the
+role of the value, ``{color}`` the colour of the value, ``{seats}`` the seats of a bitmask,
+``{answer}`` the answer of the value.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from types import ModuleType
+from typing import Any
+
+from mafia_env.engine.events import Answer, Cause, Ev, NoVote, Outcome, Spared
+from mafia_env.engine.game import SPEECH_TURNS, Act, Turn
+from mafia_env.engine.roles import Role
+from mafia_env.errors import ConfigError
+
+LANGS = ("en", "ru", "uk")
+DEFAULT = "en"
+
+# Events whose words depend on their value: event name -> the sub-keys every language gives.
+SUBKEYS: dict[str, tuple[str, ...]] = {
+    "NIGHT": ("zero", "night"),
+    "SPEAK": tuple(t.name for t in Turn if t in SPEECH_TURNS),
+    "NO_VOTE": tuple(x.name for x in NoVote),
+    "NOMINATE": ("by", "round"),
+    "VOTING": ("one", "many"),
+    "BALLOT": ("vote", "silent", "abstain"),
+    "CRASH_BALLOT": ("yes", "no"),
+    "SPARED": tuple(x.name for x in Spared),
+    "ELIMINATED": tuple(x.name for x in Cause),
+    "SHOT": ("shot", "hold"),
+    "CHECK": ("sheriff_yes", "sheriff_no", "don_yes", "don_no", "yes", "no"),
+    "GAME_OVER": tuple(x.name for x in Outcome),
+    "HEAL_STATE": ("some", "none"),
+    "ANSWER": tuple(x.name for x in Answer),
+}
+
+_loaded: dict[str, ModuleType] = {}
+
+
+def check_lang(code: Any) -> str:
+    """Return `code` if it names a language, else raise a ConfigError listing them."""
+    if not isinstance(code, str) or code not in LANGS:
+        raise ConfigError(f"unknown lang {code!r}; languages are: {', '.join(LANGS)}")
+    return code
+
+
+def table(code: str) -> ModuleType:
+    """Return the module of strings of language `code`."""
+    mod = _loaded.get(code)
+    if mod is None:
+        mod = _loaded[code] = import_module(f"mafia_env.lang.{check_lang(code)}")
+    return mod
+
+
+def seat_list(mask: int) -> str:
+    """Return the seats of a bitmask, numbered from 1: "2, 5, 7"."""
+    return ", ".join(str(s + 1) for s in range(mask.bit_length()) if mask >> s & 1)
+
+
+def _subkey(kind: int, actor: int, target: int, value: int, role: Role | None) -> str | None:
+    """Return the sub-key of an event whose words depend on its value, else None."""
+    if kind == Ev.NIGHT:
+        return "zero" if value == 0 else "night"
+    if kind == Ev.SPEAK:
+        return Turn(value).name
+    if kind == Ev.NO_VOTE:
+        return NoVote(value).name
+    if kind == Ev.NOMINATE:
+        return "by" if actor >= 0 else "round"  # CLUB-E1: the naming round nominates
+    if kind == Ev.VOTING:
+        return "one" if value & (value - 1) == 0 else "many"
+    if kind == Ev.BALLOT:
+        return "abstain" if target < 0 else ("silent" if value else "vote")
+    if kind == Ev.CRASH_BALLOT:
+        return "yes" if value else "no"
+    if kind == Ev.SPARED:
+        return Spared(value).name
+    if kind == Ev.ELIMINATED:
+        return Cause(value).name
+    if kind == Ev.SHOT:
+        return "shot" if target >= 0 else "hold"
+    if kind == Ev.CHECK:
+        answer = "yes" if value else "no"
+        if role is Role.SHERIFF or role is Role.DON:
+            return f"{role.label}_{answer}"
+        return answer
+    if kind == Ev.GAME_OVER:
+        return Outcome(value).name
+    if kind == Ev.HEAL_STATE:
+        return "some" if target >= 0 else "none"
+    if kind == Ev.ANSWER:
+        return Answer(value).name
+    return None
+
+
+class _Fields(dict):
+    """Template fields, computed only when a template asks for them."""
+
+    def __init__(self, lang: ModuleType, actor: int, target: int, value: int):
+        super().__init__(a=actor + 1, t=target + 1, v=value)
+        self.lang = lang
+
+    def __missing__(self, key: str) -> str:
+        v = self["v"]
+        if key == "role":
+            return self.lang.ROLES[Role(v).label]
+        if key == "color":
+            return self.lang.COLORS[v]
+        if key == "seats":
+            return seat_list(v)
+        if key == "answer":
+            return self.lang.ANSWERS[v]
+        raise KeyError(key)
+
+
+def say(event: tuple[int, int, int, int, int], lang: str = DEFAULT, role: Role | None = None):
+    """Return one event as the moderator says it in `lang`, or None if it is not announced.
+
+    `role` is the actor's role where the listener knows it (a check reads as the sheriff's
+    "black" or the don's "sheriff" answer).
+    """
+    kind, actor, target, value, _ = event
+    words = table(lang).EVENTS.get(Ev(kind).name)
+    if words is None:
+        return None
+    if isinstance(words, dict):
+        words = words.get(_subkey(kind, actor, target, value, role))
+        if words is None:
+            return None
+    return words.format_map(_Fields(table(lang), actor, target, value))
+
+
+def describe(act: Act, target: int, value: int, turn: Turn | None, lang: str = DEFAULT) -> str:
+    """Return an action in plain words of `lang`, as it reads in a turn of kind `turn`."""
+    mod = table(lang)
+    words = mod.ACTIONS[Act(act).name]
+    text = words.get(turn.name if turn is not None else "*") or words["*"]
+    return text.format_map(_Fields(mod, -1, target, value))
+
+
+def charset() -> frozenset[str]:
+    """Return every character a text observation may hold, in any language."""
+    import string
+
+    chars = set(string.printable)
+    for code in LANGS:
+        mod = table(code)
+        for tree in (mod.ROLES, mod.COLORS, mod.ANSWERS, mod.EVENTS, mod.ACTIONS, mod.UI, mod.NAME):
+            chars |= set(_flatten(tree))
+    return frozenset(chars)
+
+
+def _flatten(tree: Any) -> str:
+    if isinstance(tree, str):
+        return tree
+    if isinstance(tree, dict):
+        return "".join(_flatten(v) for v in tree.values())
+    return "".join(_flatten(v) for v in tree)
+
+
+__all__ = ["DEFAULT", "LANGS", "SUBKEYS", "check_lang", "describe", "say", "seat_list", "table"]
