@@ -90,6 +90,22 @@ def scaling(seconds: float, results: dict) -> None:
             print(f"{name:10} {n:3d} {speed:10.0f} {mem / 1024:9.0f} {rel}")
 
 
+def batched(variant: str, num_envs: int, seconds: float) -> float:
+    """Return agent steps/s of `mafia_env.vector` with random legal actions (one process)."""
+    from mafia_env.vector import VectorMafia
+
+    vec = VectorMafia(variant, num_envs, seed=0)
+    _, masks, _ = vec.reset()
+    rng = np.random.default_rng(0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        actions = (rng.random(masks.shape) + (masks > 0)).argmax(axis=1)
+        masks = vec.step(actions)[1]
+        steps += num_envs
+    return steps / (time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
@@ -139,6 +155,11 @@ def main() -> None:
                 f"{name:10} {n:3d} {api:8} {r['moves_per_s']:10.0f} {r['games_per_s']:9.1f} "
                 f"{r['moves_per_game']:10.1f} {ratio:10.2f}"
             )
+    print(f"\n{'variant':10} {'n':>3} {'batched agent steps/s (64 games, one process)':>46}")
+    for name in args.variants:
+        speed = batched(name, 64, args.seconds)
+        results["batched"] = {**results.get("batched", {}), name: speed}
+        print(f"{name:10} {mafia_env.VARIANTS[name].default_players:3d} {speed:46.0f}")
     if args.scaling:
         scaling(args.seconds, results)
     if args.json:
