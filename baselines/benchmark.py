@@ -13,27 +13,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
 
 import mafia_env
 from baselines.policy import load_policy
+from baselines.stats import wilson
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.tasks import TASKS, Task
 
 TEAM_NAMES = ("town", "mafia", "maniac")
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Return the Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play_side(task: Task, policy_name: str, side: str, opponent: str, games: int) -> dict:

@@ -31,6 +31,7 @@ import numpy as np
 import yaml
 
 from baselines.policy import Policy, load_policy
+from baselines.stats import wilson
 from mafia_env.engine.events import OUTCOME_NAMES, Ev
 from mafia_env.engine.roles import TEAM_NAMES, Role, Team
 from mafia_env.errors import ConfigError
@@ -317,17 +318,6 @@ def matchup_tasks(cfg: EvalConfig, index: int, policies: dict[str, str], games: 
 
 
 # ----------------------------------------------------------------- report
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Return the Wilson score interval of a proportion k/n (95% by default)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def rate(k: int, n: int) -> dict[str, float]:

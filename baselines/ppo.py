@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import math
 import random
 import time
 from collections import deque
@@ -33,6 +32,7 @@ import yaml
 from torch.distributions.categorical import Categorical
 
 from baselines.policy import load_policy
+from baselines.stats import wilson
 from mafia_env.engine.events import OUTCOME_NAMES
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError
@@ -479,17 +479,6 @@ def opponent_policy(kind: str, variant: str, n: int, seed: int) -> tuple[Any, st
 
 
 # ---------------------------------------------------------------------- evaluation
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Return the Wilson score 95% interval of a win rate."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play_games(

@@ -14,6 +14,21 @@ NIGHT_PHASES = tuple(t.name.lower() for t in NIGHT_TURNS)
 SPEECH_PHASES = ("speech", "last_word", "tie_speech", "monologue")
 
 
+# the SPORT table of the rule tests: sheriff 1, mafia 4 and 8, don 6, the rest civilians
+SPORT_DEAL = [
+    "sheriff",
+    "civilian",
+    "civilian",
+    "mafia",
+    "civilian",
+    "don",
+    "civilian",
+    "mafia",
+    "civilian",
+    "civilian",
+]
+
+
 class Table:
     """A game with a fixed deal, driven seat by seat."""
 

@@ -11,20 +11,9 @@ from baselines.rule import Seen
 from mafia_env.engine.events import Ev
 from mafia_env.engine.roles import Role, Team
 from mafia_env.errors import ConfigError
-from tests.scripting import Table
+from tests.scripting import SPORT_DEAL, Table
 
-DEAL = [
-    "sheriff",
-    "civilian",
-    "civilian",
-    "mafia",
-    "civilian",
-    "don",
-    "civilian",
-    "mafia",
-    "civilian",
-    "civilian",
-]
+DEAL = SPORT_DEAL
 
 
 def play(env, seat_policies, seed: int) -> None:

@@ -10,20 +10,9 @@ import pytest
 import mafia_env
 from mafia_env.engine.events import Ev
 from mafia_env.errors import IllegalActionError
-from tests.scripting import Table
+from tests.scripting import SPORT_DEAL, Table
 
-DEAL = [
-    "sheriff",
-    "civilian",
-    "civilian",
-    "mafia",
-    "civilian",
-    "don",
-    "civilian",
-    "mafia",
-    "civilian",
-    "civilian",
-]
+DEAL = SPORT_DEAL
 
 
 def views(env, agent):

@@ -17,7 +17,7 @@ from mafia_env.engine.roles import Role
 from mafia_env.errors import ConfigError
 from mafia_env.lang import LANGS, SUBKEYS, describe, say, table
 from mafia_env.narrate import ALL, narrate
-from tests.scripting import Table, random_playout
+from tests.scripting import SPORT_DEAL, Table, random_playout
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("MAFIA_UPDATE_GOLDEN") == "1"
@@ -172,19 +172,6 @@ def test_render_ansi_returns_the_public_narration_and_human_prints_it(lang, caps
 
 
 # ------------------------------------------------------------------ golden games
-
-SPORT_DEAL = [
-    "sheriff",
-    "civilian",
-    "civilian",
-    "mafia",
-    "civilian",
-    "don",
-    "civilian",
-    "mafia",
-    "civilian",
-    "civilian",
-]
 
 
 def night(t: Table, plan: dict[tuple[str, int], Any]) -> None:

@@ -3,21 +3,9 @@
 from __future__ import annotations
 
 from mafia_env.engine.events import Cause, Ev
-from tests.scripting import Table
+from tests.scripting import SPORT_DEAL, Table
 
-# seats 1..10: sheriff 1, mafia 4 and 8, don 6, the rest civilians
-DEAL = [
-    "sheriff",
-    "civilian",
-    "civilian",
-    "mafia",
-    "civilian",
-    "don",
-    "civilian",
-    "mafia",
-    "civilian",
-    "civilian",
-]
+DEAL = SPORT_DEAL
 
 
 def table(**knobs) -> Table:
