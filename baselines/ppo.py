@@ -457,8 +457,12 @@ def load_checkpoint_policy(
 def load_shipped_policy(
     variant: str = "sport", num_players: int | None = None, seed: int = 0
 ) -> PPOPolicy:
-    """`load_policy("ppo", variant=...)`: the checkpoint shipped for the variant."""
-    path = SHIPPED / f"{variant}.pt"
+    """`load_policy("ppo", variant=...)`: the checkpoint shipped for the variant.
+
+    A table size of its own (``city-13.pt``) is preferred to the variant's default one.
+    """
+    sized = SHIPPED / f"{variant}-{num_players}.pt"
+    path = sized if num_players is not None and sized.exists() else SHIPPED / f"{variant}.pt"
     if not path.exists():
         shipped = sorted(p.stem for p in SHIPPED.glob("*.pt"))
         raise ConfigError(
