@@ -49,9 +49,7 @@ def raw_env(
     **knobs: Any,
 ) -> MafiaEnv:
     """Return the environment without PettingZoo's wrappers (the same class as `env`)."""
-    return MafiaEnv(
-        variant, num_players, render_mode=render_mode, obs_mode=obs_mode, lang=lang, **knobs
-    )
+    return env(variant, num_players, render_mode, obs_mode, lang, **knobs)
 
 
 __all__ = [
