@@ -326,7 +326,9 @@ class VectorObserver:
 
     def observe(self, game: Game, seat: int) -> np.ndarray:
         """Return `seat`'s observation as a new float32 vector."""
-        return self.observe_into(game, seat, np.empty(self.layout.size, dtype=np.float32))
+        if self.cursor != len(game.events):
+            self.update(game)
+        return self._live(game, seat, np.concatenate((self.priv[seat], self.pub)))
 
     def observe_into(self, game: Game, seat: int, out: np.ndarray) -> np.ndarray:
         """Write `seat`'s observation into the float32 row `out` (for batched trainers)."""
@@ -335,6 +337,10 @@ class VectorObserver:
         p = self.layout.private_size
         out[:p] = self.priv[seat]
         out[p:] = self.pub
+        return self._live(game, seat, out)
+
+    def _live(self, game: Game, seat: int, out: np.ndarray) -> np.ndarray:
+        """Write the facts of the moment (whose turn, what kind) into an observation."""
         turn = game.turn
         if turn is None:
             out[self._phase + self._over_phase] = 1
