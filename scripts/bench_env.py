@@ -31,15 +31,7 @@ def play(env, seconds: float, seed: int = 0) -> dict[str, float]:
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        env.reset(seed=int(rng.integers(1 << 31)))
-        for _ in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(legal.size)]))
-            moves += 1
+        moves += play_one(env, rng)
         games += 1
         if time.perf_counter() > deadline:
             break
@@ -61,8 +53,10 @@ def memory_per_game(variant: str, n: int) -> float:
     return peak
 
 
-def play_one(env, rng) -> None:
+def play_one(env, rng) -> int:
+    """Play one random legal game; return its number of moves."""
     env.reset(seed=int(rng.integers(1 << 31)))
+    moves = 0
     for _ in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
@@ -70,6 +64,8 @@ def play_one(env, rng) -> None:
             continue
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.integers(legal.size)]))
+        moves += 1
+    return moves
 
 
 def scaling(seconds: float, results: dict) -> None:
