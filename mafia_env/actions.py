@@ -20,7 +20,8 @@ from mafia_env.engine.rules import Rules
 from mafia_env.errors import IllegalActionError
 
 COLORS = ("red", "black")
-MASK_CACHE_SIZE = 4096  # distinct legal sets kept per layout
+MASK_CACHE_SIZE = 16384  # distinct legal sets kept per kind of layout (a few MiB at most)
+_MASK_CACHES: dict[tuple, dict[tuple, np.ndarray]] = {}  # shared by equal layouts
 ACT_NAMES = {a: a.name.lower() for a in Act}
 TARGETED = frozenset(
     {
@@ -97,7 +98,10 @@ class ActionLayout:
                     self.decoded.append((act, -1, -1))
         self.size = len(self.decoded)
         self._role_index = {r: i for i, r in enumerate(self.roles)}
-        self._cache: dict[tuple, np.ndarray] = {}
+        # every env of one variant and table size shares one cache of masks: a random game
+        # of SPORT meets about ten thousand distinct legal sets before they start to recur
+        kind = (tuple(self.acts), n, self.roles)
+        self._cache = _MASK_CACHES.setdefault(kind, {})
 
     def mask(self, game: Game) -> np.ndarray:
         """Return the int8 mask (1 = legal) of the game's acting player, as a new array."""

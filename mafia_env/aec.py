@@ -145,14 +145,18 @@ class MafiaEnv(AECEnv):
             self._require_game()
             seat = self._seat_of(agent)
         if seat == game.actor:
-            mask = self._legal_mask().copy()
+            mask = self._mask
+            if mask is None:
+                mask = self._mask = self.layout.shared_mask(game)
+            mask = mask.copy()
         else:
             mask = np.zeros(self.layout.size, dtype=np.int8)
         if self.obs_mode == "text":
-            obs = self.text_observer.observe(game, seat, mask)
-        else:
-            obs = self.observer.observe(game, seat)
-        return {"observation": obs, "action_mask": mask}
+            return {
+                "observation": self.text_observer.observe(game, seat, mask),
+                "action_mask": mask,
+            }
+        return {"observation": self.observer.observe(game, seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         game = self.game

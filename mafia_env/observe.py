@@ -196,10 +196,10 @@ class VectorObserver:
         """Fold the events the game logged since the last update into the rows."""
         events = game.events
         handlers = self._handlers
-        for event in events[self.cursor :]:
-            handler = handlers.get(event[0])
+        for kind, actor, target, value, seen_by in events[self.cursor :]:
+            handler = handlers.get(kind)
             if handler is not None:
-                handler(*event[1:])
+                handler(actor, target, value, seen_by)
         self.cursor = len(events)
 
     # one handler per kind of event that changes an observation: (actor, target, value, seen_by)
