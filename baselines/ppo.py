@@ -117,7 +117,17 @@ class Config:
     snapshot_every: int = 10
     """updates between snapshots added to the pool"""
 
+    # Imitation warm start
+    imitate_steps: int = 0
+    """decisions of rule-bot games cloned before PPO starts (behaviour cloning; 0: none)"""
+    imitate_epochs: int = 5
+    """epochs over the cloned decisions"""
+    imitate_lr: float = 1e-3
+    """the learning rate of behaviour cloning"""
+
     # Evaluation and checkpoints
+    greedy: bool = False
+    """evaluate, and play once loaded as a bot, by the most probable legal action (not sampled)"""
     eval_opponent: str = "rule"
     """the bots to evaluate against (falls back to random where no rule bot is installed)"""
     eval_every: int = 10
@@ -189,7 +199,9 @@ def make_config(data: dict[str, Any] | None = None, **overrides: Any) -> Config:
     for name in ("total_timesteps", "num_envs", "num_steps", "num_minibatches"):
         if getattr(cfg, name) < 1:
             raise ConfigError(f"config key {name!r} must be >= 1; got {getattr(cfg, name)}")
-    for name in ("update_epochs", "hidden_size", "pool_size", "snapshot_every"):
+    if cfg.imitate_steps < 0:
+        raise ConfigError(f"config key 'imitate_steps' must be >= 0; got {cfg.imitate_steps}")
+    for name in ("update_epochs", "hidden_size", "pool_size", "snapshot_every", "imitate_epochs"):
         if getattr(cfg, name) < 1:
             raise ConfigError(f"config key {name!r} must be >= 1; got {getattr(cfg, name)}")
     if not 0 < cfg.gamma <= 1 or not 0 <= cfg.gae_lambda <= 1:
@@ -404,8 +416,10 @@ def read_checkpoint(
 class PPOPolicy:
     """A trained PPO agent behind the `Policy` protocol (samples from the masked policy)."""
 
-    def __init__(self, ckpt: dict[str, Any], seed: int = 0, deterministic: bool = False):
+    def __init__(self, ckpt: dict[str, Any], seed: int = 0, deterministic: bool | None = None):
         cfg = make_config(ckpt["config"])
+        if deterministic is None:  # as the run was evaluated
+            deterministic = cfg.greedy
         self.variant = ckpt["variant"]
         self.num_players = ckpt["num_players"]
         self.agent = make_agent(cfg, ckpt["obs_size"], ckpt["action_size"])
@@ -415,9 +429,9 @@ class PPOPolicy:
         self.seed(seed)
 
     @classmethod
-    def from_agent(cls, agent: Agent, seed: int = 0) -> PPOPolicy:
+    def from_agent(cls, agent: Agent, seed: int = 0, deterministic: bool = False) -> PPOPolicy:
         self = cls.__new__(cls)
-        self.agent, self.deterministic = agent, False
+        self.agent, self.deterministic = agent, deterministic
         self.variant, self.num_players = None, None
         self.seed(seed)
         return self
@@ -609,6 +623,69 @@ def seat_gae(
     return adv_buf
 
 
+# ------------------------------------------------------------------ imitation
+
+
+def imitate(agent: Agent, cfg: Config, teacher: Any, log: Any = print, writer: Any = None) -> float:
+    """Behaviour cloning: fit the actor to `teacher`'s moves and the critic to their results.
+
+    The teacher plays every seat of ``cfg.imitate_steps`` decisions' worth of games; the actor
+    learns the teacher's move (cross-entropy over the legal actions) and the critic each
+    decision's discounted team result, so that PPO starts from a player as good as the
+    teacher with a critic that already knows what a position is worth. Returns the actor's
+    accuracy on the cloned decisions in the last epoch.
+    """
+    vec = VectorMafia(cfg.variant, cfg.num_envs, cfg.num_players, seed=cfg.seed + 7, **cfg.knobs)
+    N, B = cfg.imitate_steps, vec.num_envs
+    X = np.zeros((N, vec.obs_size), dtype=np.float32)
+    M = np.zeros((N, vec.action_size), dtype=bool)
+    Y = np.zeros(N, dtype=np.int64)
+    G = np.zeros(N, dtype=np.float32)  # discounted result of the mover's team
+    rows: list[list[list[int]]] = [[[] for _ in range(vec.n)] for _ in range(B)]
+    obs, masks, info = vec.reset()
+    i = 0
+    while i < N:
+        actions = teacher.act_batch(obs, masks)
+        k = min(B, N - i)
+        X[i : i + k], M[i : i + k], Y[i : i + k] = obs[:k], masks[:k] > 0, actions[:k]
+        for b in range(k):
+            rows[b][int(info["seat"][b])].append(i + b)
+        i += k
+        obs, masks, rewards, dones, info = vec.step(actions)
+        for b in np.flatnonzero(dones):
+            for s, seat_rows in enumerate(rows[b]):
+                back = np.arange(len(seat_rows))[::-1]  # own decisions still to come
+                G[seat_rows] = rewards[b, s] * cfg.gamma**back
+                seat_rows.clear()
+    optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.imitate_lr, eps=1e-5)
+    tx, tm, ty, tg = map(torch.from_numpy, (X, M, Y, G))
+    neg = torch.tensor(-1e8)
+    acc = 0.0
+    for epoch in range(cfg.imitate_epochs):
+        order = torch.randperm(N)
+        loss_sum = hits = 0.0
+        for mb in order.split(1024):
+            h, head = agent.trunk(tx[mb]), agent._head(tx[mb])
+            logits = torch.where(tm[mb], agent._logits(h, head), neg)
+            pi_loss = nn.functional.cross_entropy(logits, ty[mb])
+            v_loss = 0.5 * ((agent._value(h, head) - tg[mb]) ** 2).mean()
+            optimizer.zero_grad()
+            (pi_loss + cfg.vf_coef * v_loss).backward()
+            nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
+            optimizer.step()
+            loss_sum += pi_loss.item() * len(mb)
+            hits += (logits.argmax(1) == ty[mb]).sum().item()
+        acc = hits / N
+        log(
+            f"imitation epoch {epoch + 1}/{cfg.imitate_epochs}: loss {loss_sum / N:.4f}, "
+            f"accuracy {acc:.3f} on {N} decisions"
+        )
+        if writer is not None:
+            writer.add_scalar("imitation/loss", loss_sum / N, epoch + 1)
+            writer.add_scalar("imitation/accuracy", acc, epoch + 1)
+    return acc
+
+
 # -------------------------------------------------------------------------- training
 
 
@@ -653,6 +730,10 @@ def train(
         pool = ckpt.get("pool", [])
         curve = ckpt.get("curve", [])
         log(f"resumed from {resume} at update {start_update - 1}, step {global_step}")
+    elif cfg.imitate_steps:
+        teacher, name = opponent_policy("rule", cfg.variant, n, cfg.seed)
+        log(f"imitating the {name} bots over {cfg.imitate_steps} decisions")
+        imitate(agent, cfg, teacher, log, writer)
     if not pool:
         pool.append(copy.deepcopy(agent.state_dict()))
     pool_agent = copy.deepcopy(agent)
@@ -704,7 +785,7 @@ def train(
     def run_eval(update: int) -> dict[str, Any]:
         agent.eval()
         res = evaluate(
-            PPOPolicy.from_agent(agent, cfg.seed + update),
+            PPOPolicy.from_agent(agent, cfg.seed + update, cfg.greedy),
             eval_bot,
             cfg.variant,
             vec.n,
@@ -926,7 +1007,7 @@ def train(
     cpu_sps = int((global_step - start_step) / max(time.process_time() - start_cpu, 1e-9))
     agent.eval()
     final = evaluate(
-        PPOPolicy.from_agent(agent, cfg.seed),
+        PPOPolicy.from_agent(agent, cfg.seed, cfg.greedy),
         eval_bot,
         cfg.variant,
         vec.n,
