@@ -53,6 +53,18 @@ class RandomPolicy:
         return keys.argmax(axis=1)
 
 
+SHIPPED = Path(__file__).parent / "checkpoints"
+
+
+def shipped_checkpoint(variant: str, num_players: int | None = None) -> Path:
+    """Return the file `load_policy("ppo", ...)` loads: ``V-N.pt`` where shipped, else ``V.pt``.
+
+    The file may be missing: the loader says which are shipped.
+    """
+    sized = SHIPPED / f"{variant}-{num_players}.pt"
+    return sized if num_players is not None and sized.exists() else SHIPPED / f"{variant}.pt"
+
+
 PolicyFactory = Callable[..., Policy]
 _REGISTRY: dict[str, PolicyFactory] = {"random": RandomPolicy}
 

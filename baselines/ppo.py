@@ -31,7 +31,7 @@ import torch.nn as nn
 import yaml
 from torch.distributions.categorical import Categorical
 
-from baselines.policy import load_policy
+from baselines.policy import SHIPPED, load_policy, shipped_checkpoint
 from baselines.stats import wilson
 from mafia_env.engine.events import OUTCOME_NAMES
 from mafia_env.engine.roles import TEAM_NAMES
@@ -456,9 +456,6 @@ class PPOPolicy:
         return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
 
 
-SHIPPED = Path(__file__).parent / "checkpoints"
-
-
 def load_checkpoint_policy(
     path: str | Path, variant: str = "sport", num_players: int | None = None, seed: int = 0
 ) -> PPOPolicy:
@@ -475,8 +472,7 @@ def load_shipped_policy(
 
     A table size of its own (``city-13.pt``) is preferred to the variant's default one.
     """
-    sized = SHIPPED / f"{variant}-{num_players}.pt"
-    path = sized if num_players is not None and sized.exists() else SHIPPED / f"{variant}.pt"
+    path = shipped_checkpoint(variant, num_players)
     if not path.exists():
         shipped = sorted(p.stem for p in SHIPPED.glob("*.pt"))
         raise ConfigError(
@@ -643,19 +639,22 @@ def imitate(agent: Agent, cfg: Config, teacher: Any, log: Any = print, writer: A
     G = np.zeros(N, dtype=np.float32)  # discounted result of the mover's team
     rows: list[list[list[int]]] = [[[] for _ in range(vec.n)] for _ in range(B)]
     obs, masks, info = vec.reset()
-    i = 0
-    while i < N:
+    i = pending = 0
+    while i < N or pending:  # then play on until every recorded game has its result
         actions = teacher.act_batch(obs, masks)
         k = min(B, N - i)
-        X[i : i + k], M[i : i + k], Y[i : i + k] = obs[:k], masks[:k] > 0, actions[:k]
-        for b in range(k):
-            rows[b][int(info["seat"][b])].append(i + b)
-        i += k
+        if k > 0:
+            X[i : i + k], M[i : i + k], Y[i : i + k] = obs[:k], masks[:k] > 0, actions[:k]
+            for b in range(k):
+                rows[b][int(info["seat"][b])].append(i + b)
+            i += k
+            pending += k
         obs, masks, rewards, dones, info = vec.step(actions)
         for b in np.flatnonzero(dones):
             for s, seat_rows in enumerate(rows[b]):
                 back = np.arange(len(seat_rows))[::-1]  # own decisions still to come
                 G[seat_rows] = rewards[b, s] * cfg.gamma**back
+                pending -= len(seat_rows)
                 seat_rows.clear()
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.imitate_lr, eps=1e-5)
     tx, tm, ty, tg = map(torch.from_numpy, (X, M, Y, G))

@@ -272,3 +272,18 @@ def test_train_with_imitation_and_greedy_checkpoint(tmp_path):
     first = policy.act_batch(obs, masks)
     policy.seed(2)  # greedy play does not depend on the sampling seed
     np.testing.assert_array_equal(first, policy.act_batch(obs, masks))
+
+
+def test_every_shipped_checkpoint_has_a_reproducing_command():
+    import subprocess
+    import sys
+
+    script = ROOT / "scripts" / "reproduce_checkpoints.py"
+    out = subprocess.run(
+        [sys.executable, str(script), "--list"], capture_output=True, text=True, check=True
+    ).stdout
+    shipped = sorted(p.name for p in (ROOT / "baselines" / "checkpoints").glob("*.pt"))
+    listed = sorted(line.split("run_dir=runs/reproduce/")[1] + ".pt" for line in out.splitlines())
+    assert listed == shipped
+    for line in out.splitlines():  # each names an existing config
+        assert (ROOT / line.split("--config ")[1].split()[0]).exists()

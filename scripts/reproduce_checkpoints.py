@@ -1,0 +1,78 @@
+#!/usr/bin/env python
+"""Retrain the PPO checkpoints shipped in baselines/checkpoints, exactly as they were made.
+
+    python scripts/reproduce_checkpoints.py sport.pt          # one file (about 25 minutes)
+    python scripts/reproduce_checkpoints.py --all             # every file (a few hours)
+    python scripts/reproduce_checkpoints.py --list            # the commands, without running
+
+Each run is `python -m baselines.train` with the variant's config and the overrides below; its
+weights-only `agent.pt` is then copied over the shipped file. Runs are CPU-only and seeded:
+at the commit baselines/checkpoints/README.md names for a file, a rerun retraces it (up to
+floating-point differences between machines).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = ROOT / "baselines" / "checkpoints"
+
+# shipped file -> (config, --set overrides)
+RUNS: dict[str, tuple[str, list[str]]] = {
+    "sport.pt": (
+        "configs/ppo/sport.yaml",
+        [
+            "total_timesteps=6000000",
+            "imitate_steps=1000000",
+            "imitate_epochs=8",
+            "final_eval_games=2000",
+        ],
+    ),
+    "minimal.pt": ("configs/ppo/minimal.yaml", []),
+    "city.pt": ("configs/ppo/city.yaml", []),
+    "city-13.pt": ("configs/ppo/city.yaml", ["num_players=13"]),
+    "club.pt": ("configs/ppo/club.yaml", []),
+    "online.pt": ("configs/ppo/online.yaml", []),
+    "forum.pt": ("configs/ppo/forum.yaml", []),
+}
+
+
+def command(name: str, run_dir: Path) -> list[str]:
+    config, sets = RUNS[name]
+    cmd = [sys.executable, "-m", "baselines.train", "--config", config]
+    for s in [*sets, f"run_dir={run_dir}"]:
+        cmd += ["--set", s]
+    return cmd
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", help=f"shipped files: {', '.join(RUNS)}")
+    parser.add_argument("--all", action="store_true", help="every shipped file")
+    parser.add_argument("--list", action="store_true", help="print the commands only")
+    parser.add_argument("--run-dir", default="runs/reproduce", help="where the runs write")
+    args = parser.parse_args()
+    names = list(RUNS) if args.all or (args.list and not args.files) else args.files
+    unknown = [n for n in names if n not in RUNS]
+    if unknown or not names:
+        parser.error(f"name shipped files ({', '.join(RUNS)}) or --all; got {unknown or 'none'}")
+    for name in names:
+        run_dir = Path(args.run_dir) / name.removesuffix(".pt")
+        cmd = command(name, run_dir)
+        print(" ".join(cmd[1:]), flush=True)
+        if args.list:
+            continue
+        subprocess.run(cmd, cwd=ROOT, check=True)
+        (agent,) = run_dir.glob("*/agent.pt")
+        shutil.copyfile(agent, SHIPPED / name)
+        print(f"{agent} -> {SHIPPED / name}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
