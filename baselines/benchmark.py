@@ -12,13 +12,14 @@ all (side, opponent) pairs.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import mafia_env
-from baselines.policy import load_policy
+from baselines.policy import load_policy, shipped_checkpoint
 from baselines.stats import wilson
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.tasks import TASKS, Task
@@ -61,8 +62,25 @@ def play_side(task: Task, policy_name: str, side: str, opponent: str, games: int
     }
 
 
+def check_opponents(task: Task) -> None:
+    """Refuse to run a task whose ``ppo`` opponent is not the file it was defined with."""
+    if "ppo" not in task.opponents:
+        return
+    path = shipped_checkpoint(task.variant, task.num_players)
+    if not path.exists():
+        raise ConfigError(f"task {task.name} plays against {path}, which is not installed")
+    got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    if got != task.ppo_sha256:
+        raise ConfigError(
+            f"task {task.name} (version {task.version}) was defined with the PPO opponent "
+            f"{task.ppo_sha256 or '(none)'}, but {path} is {got}: its scores would not compare "
+            "with the reference table; restore that file or define a new task version"
+        )
+
+
 def run_task(task: Task, policy: str, games: int | None = None) -> dict[str, Any]:
     """Run the protocol of one task; return its machine-readable result."""
+    check_opponents(task)
     n = games or task.games
     rows = [play_side(task, policy, side, opp, n) for side in task.sides for opp in task.opponents]
     return {

@@ -1,8 +1,10 @@
 """Named benchmark tasks: a variant, a table size and an opponent population, frozen.
 
 A task's definition never changes silently: `Task.digest()` hashes it, and a test pins every
-digest. To change a task, add a new version (``sport-10`` stays as it is; a changed protocol
-would be ``sport-10-v2``).
+digest. The ``ppo`` opponent is a file shipped in ``baselines/checkpoints``, so a task also
+names that file by its SHA-256 (`Task.ppo_sha256`) and the protocol refuses to run against
+another file. Changing a task (or its PPO opponent) means a new `version`, new pins and new
+reference scores.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ class Task:
     games: int  # games per (side, opponent) in the protocol
     seed: int  # games use seeds seed, seed + 1, ...
     knobs: tuple[tuple[str, object], ...] = ()
-    version: int = 1
+    version: int = 2  # 2: the PPO opponents cloned from the rule bots, then fine-tuned
+    ppo_sha256: str = ""  # the first 16 hex digits of the shipped checkpoint's SHA-256
 
     def digest(self) -> str:
         """Return a hash of the definition (pinned by the tests)."""
@@ -33,6 +36,14 @@ class Task:
 
 
 OPPONENTS = ("rule", "random", "ppo")
+_PPO_SHA256 = {  # task -> the shipped file its "ppo" opponent loads
+    "sport-10": "cae6e47576ce8f4f",  # baselines/checkpoints/sport.pt
+    "city-13": "5a1f2312c6c3c751",  # city-13.pt
+    "club-10": "9c196aada9ee5697",  # club.pt
+    "online-10": "08198687f9a7a2cb",  # online.pt
+    "forum-10": "f34d94601de232b9",  # forum.pt
+    "minimal-10": "20c8514abff50a4d",  # minimal.pt
+}
 _SIZES = {"sport": 10, "city": 13, "club": 10, "online": 10, "forum": 10, "minimal": 10}
 TASKS: dict[str, Task] = {
     f"{variant}-{n}": Task(
@@ -43,6 +54,7 @@ TASKS: dict[str, Task] = {
         opponents=OPPONENTS,
         games=500,
         seed=20_261_129,
+        ppo_sha256=_PPO_SHA256[f"{variant}-{n}"],
     )
     for variant, n in _SIZES.items()
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -15,18 +16,29 @@ from mafia_env.errors import ConfigError
 from mafia_env.tasks import TASKS, Task
 
 # A task's definition never changes silently: changing one of these is a new task version.
+# Version 2: the PPO opponents retrained (cloned from the rule bots, then PPO against them).
 PINNED = {
-    "sport-10": "66838c06a7b04549",
-    "city-13": "c39cad81a5126b33",
-    "club-10": "f436b6dc44107108",
-    "online-10": "75b72b40f1b7bd65",
-    "forum-10": "cb8f71e9cad71950",
-    "minimal-10": "6d66afd2a938952c",
+    "sport-10": "fab988f242a6b87d",
+    "city-13": "cb10a22106375f6f",
+    "club-10": "3c7bb712f9ee2b67",
+    "online-10": "5d0b4d233e0da22c",
+    "forum-10": "78b728ce7b9a757f",
+    "minimal-10": "5c1e7111395161c2",
 }
 
 
 def test_task_definitions_are_pinned():
     assert {name: task.digest() for name, task in TASKS.items()} == PINNED
+
+
+def test_task_refuses_another_ppo_opponent():
+    """The shipped PPO opponent is part of a task: another file is refused, not used."""
+    pytest.importorskip("torch")
+    for task in TASKS.values():  # the pins match the files shipped
+        run_task(dataclasses.replace(task, sides=("town",), opponents=("ppo",)), "random", games=1)
+    moved = dataclasses.replace(TASKS["sport-10"], ppo_sha256="0123456789abcdef")
+    with pytest.raises(ConfigError, match=r"defined with the PPO opponent 0123456789abcdef.*new"):
+        run_task(moved, "random", games=1)
 
 
 @pytest.mark.parametrize("variant", sorted(mafia_env.VARIANTS))
