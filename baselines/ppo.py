@@ -658,22 +658,21 @@ def imitate(agent: Agent, cfg: Config, teacher: Any, log: Any = print, writer: A
                 seat_rows.clear()
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.imitate_lr, eps=1e-5)
     tx, tm, ty, tg = map(torch.from_numpy, (X, M, Y, G))
-    neg = torch.tensor(-1e8)
     acc = 0.0
     for epoch in range(cfg.imitate_epochs):
         order = torch.randperm(N)
         loss_sum = hits = 0.0
         for mb in order.split(1024):
             h, head = agent.trunk(tx[mb]), agent._head(tx[mb])
-            logits = torch.where(tm[mb], agent._logits(h, head), neg)
-            pi_loss = nn.functional.cross_entropy(logits, ty[mb])
+            dist = CategoricalMasked(agent._logits(h, head), tm[mb])
+            pi_loss = -dist.log_prob(ty[mb]).mean()
             v_loss = 0.5 * ((agent._value(h, head) - tg[mb]) ** 2).mean()
             optimizer.zero_grad()
             (pi_loss + cfg.vf_coef * v_loss).backward()
             nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
             optimizer.step()
             loss_sum += pi_loss.item() * len(mb)
-            hits += (logits.argmax(1) == ty[mb]).sum().item()
+            hits += (dist.logits.argmax(1) == ty[mb]).sum().item()
         acc = hits / N
         log(
             f"imitation epoch {epoch + 1}/{cfg.imitate_epochs}: loss {loss_sum / N:.4f}, "

@@ -145,10 +145,7 @@ class MafiaEnv(AECEnv):
             self._require_game()
             seat = self._seat_of(agent)
         if seat == game.actor:
-            mask = self._mask
-            if mask is None:
-                mask = self._mask = self.layout.shared_mask(game)
-            mask = mask.copy()
+            mask = self._legal_mask().copy()
         else:
             mask = np.zeros(self.layout.size, dtype=np.int8)
         if self.obs_mode == "text":
