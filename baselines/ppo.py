@@ -21,18 +21,25 @@ import hashlib
 import random
 import time
 from collections import deque
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import torch
 import torch.nn as nn
-import yaml
 from torch.distributions.categorical import Categorical
 
 from baselines.policy import SHIPPED, load_policy, shipped_checkpoint
 from baselines.stats import wilson
+from mafia_env import config
+from mafia_env.config import (
+    NonNegativeFloat,
+    NonNegativeInt,
+    PositiveFloat,
+    PositiveInt,
+    Range,
+)
 from mafia_env.engine.events import OUTCOME_NAMES
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError
@@ -60,69 +67,69 @@ class Config:
     """rule knobs that override the variant file"""
     seed: int = 1
     """seed of the games, the network initialisation and the sampling"""
-    torch_threads: int = 1
+    torch_threads: PositiveInt = 1
     """torch CPU threads (the games run in this process's main thread)"""
     run_dir: str = "runs"
     """where TensorBoard logs and checkpoints go"""
 
     # Algorithm specific arguments
-    total_timesteps: int = 2_000_000
+    total_timesteps: PositiveInt = 2_000_000
     """environment steps (every seat's decisions, the opponents' included)"""
-    learning_rate: float = 2.5e-4
+    learning_rate: PositiveFloat = 2.5e-4
     """the optimizer's learning rate"""
     anneal_lr: bool = True
     """anneal the learning rate linearly to zero"""
-    num_envs: int = 64
+    num_envs: PositiveInt = 64
     """games stepped in lockstep"""
-    num_steps: int = 128
+    num_steps: PositiveInt = 128
     """lockstep steps per rollout (each gives one decision per game)"""
-    gamma: float = 0.99
+    gamma: Annotated[float, Range(gt=0, le=1)] = 0.99
     """discount per own decision"""
-    gae_lambda: float = 0.95
+    gae_lambda: Annotated[float, Range(ge=0, le=1)] = 0.95
     """the lambda of generalised advantage estimation"""
-    num_minibatches: int = 4
+    num_minibatches: PositiveInt = 4
     """minibatches per epoch"""
-    update_epochs: int = 4
+    update_epochs: PositiveInt = 4
     """epochs over each rollout"""
     norm_adv: bool = True
     """normalise advantages per minibatch"""
     norm_value: bool = True
     """learn the value of returns normalised by their running mean and deviation"""
-    clip_coef: float = 0.2
+    clip_coef: NonNegativeFloat = 0.2
     """the surrogate clipping coefficient"""
     clip_vloss: bool = True
     """clip the value loss as PPO's paper does"""
-    ent_coef: float = 0.01
+    ent_coef: NonNegativeFloat = 0.01
     """coefficient of the entropy bonus"""
-    vf_coef: float = 0.5
+    vf_coef: NonNegativeFloat = 0.5
     """coefficient of the value loss"""
-    max_grad_norm: float = 0.5
+    max_grad_norm: PositiveFloat = 0.5
     """the maximum norm of the gradient"""
-    target_kl: float | None = None
+    target_kl: PositiveFloat | None = None
     """stop an update's epochs early above this approximate KL; null: never"""
-    hidden_size: int = 128
+    hidden_size: PositiveInt = 128
     """width of the two hidden layers the actor and the critic share"""
     per_team: bool = False
     """give each team its own actor and critic output heads"""
 
     # Opponents
-    opponents: dict[str, float] = field(
+    opponents: dict[str, NonNegativeFloat] = field(
         default_factory=lambda: {"self": 0.4, "pool": 0.2, "rule": 0.4, "random": 0.0}
     )
     """weights of the opponent kinds, drawn per game: self, pool, rule, random"""
-    learner_team: str = "any"
+    learner_team: Literal["any", "town", "mafia"] = "any"
     """the team the learner plays against an opponent: any (drawn per game), town, mafia"""
-    pool_size: int = 8
+    pool_size: PositiveInt = 8
     """earlier snapshots kept for the pool"""
-    snapshot_every: int = 10
+    snapshot_every: PositiveInt = 10
     """updates between snapshots added to the pool"""
 
     # Imitation warm start
-    imitate_steps: int = 0
+    imitate_steps: NonNegativeInt = 0
     """decisions of rule-bot games cloned before PPO starts (behaviour cloning; 0: none)"""
-    imitate_epochs: int = 5
+    imitate_epochs: PositiveInt = 5
     """epochs over the cloned decisions"""
-    imitate_lr: float = 1e-3
+    imitate_lr: PositiveFloat = 1e-3
     """the learning rate of behaviour cloning"""
 
     # Evaluation and checkpoints
@@ -130,97 +137,42 @@ class Config:
     """evaluate, and play once loaded as a bot, by the most probable legal action (not sampled)"""
     eval_opponent: str = "rule"
     """the bots to evaluate against (falls back to random where no rule bot is installed)"""
-    eval_every: int = 10
+    eval_every: NonNegativeInt = 10
     """updates between evaluations during training (0: never)"""
-    eval_games: int = 200
+    eval_games: PositiveInt = 200
     """games per team in each evaluation during training"""
-    final_eval_games: int = 1000
+    final_eval_games: PositiveInt = 1000
     """games per team in the final evaluation"""
-    checkpoint_every: int = 50
+    checkpoint_every: PositiveInt = 50
     """updates between checkpoints (the last one is always written)"""
 
-
-# ------------------------------------------------------------------ configuration
-
-_SCALAR = {"int": int, "float": float, "bool": bool, "str": str}
-
-
-def _check_field(name: str, kind: str, value: Any) -> Any:
-    optional = kind.endswith(" | None")
-    base = kind.removesuffix(" | None")
-    if value is None:
-        if optional:
-            return None
-        raise ConfigError(f"config key {name!r} must not be null")
-    if base.startswith("dict"):
-        if not isinstance(value, dict):
-            raise ConfigError(f"config key {name!r} must be a mapping; got {value!r}")
-        return dict(value)
-    want = _SCALAR[base]
-    if want is float and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
-    if (want is int and isinstance(value, bool)) or not isinstance(value, want):
-        raise ConfigError(f"config key {name!r} must be {base}; got {value!r}")
-    return value
+    def check(self) -> None:
+        """Check what the types cannot: the game (variant, knobs, size) and the opponents."""
+        rules = get_variant(self.variant).with_knobs(**self.knobs)  # unknown variant or knob
+        n = rules.default_players if self.num_players is None else self.num_players
+        rules.check_players(n)
+        rules.role_counts(n)
+        bad = sorted(set(self.opponents) - set(OPPONENT_KINDS))
+        if bad:
+            raise ConfigError(
+                f"unknown opponent kind(s) {', '.join(map(repr, bad))} in 'opponents'; "
+                f"kinds: {', '.join(OPPONENT_KINDS)}"
+            )
+        if sum(self.opponents.values()) <= 0:
+            raise ConfigError(
+                "'opponents' weights must be non-negative numbers with a positive sum; "
+                f"got {self.opponents!r}"
+            )
 
 
 def make_config(data: dict[str, Any] | None = None, **overrides: Any) -> Config:
     """Return a validated Config from a mapping: unknown keys and bad values are errors."""
-    data = {**(data or {}), **overrides}
-    allowed = {f.name: f for f in fields(Config)}
-    unknown = sorted(set(data) - set(allowed))
-    if unknown:
-        raise ConfigError(
-            f"unknown config key(s) {', '.join(map(repr, unknown))}; allowed keys: "
-            + ", ".join(allowed)
-        )
-    values = {k: _check_field(k, str(allowed[k].type), v) for k, v in data.items()}
-    cfg = Config(**values)
-    rules = get_variant(cfg.variant).with_knobs(**cfg.knobs)  # unknown variant or knob: error
-    n = rules.default_players if cfg.num_players is None else cfg.num_players
-    rules.check_players(n)
-    rules.role_counts(n)
-    bad_kinds = sorted(set(cfg.opponents) - set(OPPONENT_KINDS))
-    if bad_kinds:
-        raise ConfigError(
-            f"unknown opponent kind(s) {', '.join(map(repr, bad_kinds))} in 'opponents'; "
-            f"kinds: {', '.join(OPPONENT_KINDS)}"
-        )
-    weights = list(cfg.opponents.values())
-    if any(not isinstance(w, int | float) or w < 0 for w in weights) or sum(weights) <= 0:
-        raise ConfigError(
-            f"'opponents' weights must be non-negative numbers with a positive sum; "
-            f"got {cfg.opponents!r}"
-        )
-    if cfg.learner_team not in LEARNER_TEAMS:
-        raise ConfigError(
-            f"learner_team must be one of {', '.join(LEARNER_TEAMS)}; got {cfg.learner_team!r}"
-        )
-    for name in ("total_timesteps", "num_envs", "num_steps", "num_minibatches"):
-        if getattr(cfg, name) < 1:
-            raise ConfigError(f"config key {name!r} must be >= 1; got {getattr(cfg, name)}")
-    if cfg.imitate_steps < 0:
-        raise ConfigError(f"config key 'imitate_steps' must be >= 0; got {cfg.imitate_steps}")
-    for name in ("update_epochs", "hidden_size", "pool_size", "snapshot_every", "imitate_epochs"):
-        if getattr(cfg, name) < 1:
-            raise ConfigError(f"config key {name!r} must be >= 1; got {getattr(cfg, name)}")
-    if not 0 < cfg.gamma <= 1 or not 0 <= cfg.gae_lambda <= 1:
-        raise ConfigError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
-    return cfg
+    return config.parse(Config, {**(data or {}), **overrides})
 
 
 def load_config(path: str | Path) -> Config:
     """Read and validate a YAML run config."""
-    path = Path(path)
-    if not path.exists():
-        raise ConfigError(f"no config file at {path}")
-    data = yaml.safe_load(path.read_text())
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: a run config is a mapping of keys to values")
-    try:
-        return make_config(data)
-    except ConfigError as e:
-        raise ConfigError(f"{path}: {e}") from None
+    return config.load(Config, path)
 
 
 # ------------------------------------------------------------------------ network
