@@ -29,13 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from baselines.policy import Policy, load_policy
 from baselines.stats import wilson
 from mafia_env import config
 from mafia_env.config import NonNegativeInt, PositiveInt
 from mafia_env.engine.events import OUTCOME_NAMES, Ev
 from mafia_env.engine.roles import TEAM_NAMES, Role, Team
 from mafia_env.errors import ConfigError
+from mafia_env.match import Seating, play_game
+from mafia_env.policy import load_policy
 from mafia_env.variants import get_variant
 
 CHUNK = 25  # games per task: the unit of seeding and of work handed to a process
@@ -190,22 +191,15 @@ def play_chunk(task: Task) -> list[dict[str, Any]]:
     import mafia_env
 
     env = mafia_env.raw_env(task.variant, task.num_players)
-    policies: dict[int, Policy] = {}
-    for team_name, name in task.policies.items():
-        team = Team[team_name.upper()]
-        seed = zlib.crc32(f"{task.key}:{task.chunk}:{team_name}".encode())
+    policies = {}
+    for team, name in task.policies.items():
+        seed = zlib.crc32(f"{task.key}:{task.chunk}:{team}".encode())
         policies[team] = load_policy(name, task.variant, task.num_players, seed)
+    seating = Seating(teams=policies)
     out = []
     for i in range(task.games):
         index = task.chunk * CHUNK + i
-        env.reset(seed=game_seed(task.key, index))
-        game = env.game
-        acting = [policies[t] for t in game.teams]
-        while not game.over:
-            s = game.actor
-            agent = env.possible_agents[s]
-            o = env.observe(agent)
-            env.step(acting[s].act(o["observation"], o["action_mask"]))
+        game = play_game(env, seating, seed=game_seed(task.key, index))
         out.append(summarize(game, index))
     return out
 

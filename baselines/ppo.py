@@ -30,7 +30,7 @@ import torch
 import torch.nn as nn
 from torch.distributions.categorical import Categorical
 
-from baselines.policy import SHIPPED, load_policy, shipped_checkpoint
+from baselines.policy import SHIPPED, shipped_checkpoint
 from baselines.stats import wilson
 from mafia_env import config
 from mafia_env.config import (
@@ -40,10 +40,12 @@ from mafia_env.config import (
     PositiveInt,
     Range,
 )
-from mafia_env.engine.events import OUTCOME_NAMES
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError
+from mafia_env.match import Seating
+from mafia_env.match import play_games as play_in_lockstep
 from mafia_env.observe import ObsLayout
+from mafia_env.policy import Policy, load_policy
 from mafia_env.variants import get_variant
 from mafia_env.vector import VectorMafia
 
@@ -368,6 +370,8 @@ def read_checkpoint(
 class PPOPolicy:
     """A trained PPO agent behind the `Policy` protocol (samples from the masked policy)."""
 
+    observes = "vector"
+
     def __init__(self, ckpt: dict[str, Any], seed: int = 0, deterministic: bool | None = None):
         cfg = make_config(ckpt["config"])
         if deterministic is None:  # as the run was evaluated
@@ -409,16 +413,27 @@ class PPOPolicy:
 
 
 def load_checkpoint_policy(
-    path: str | Path, variant: str = "sport", num_players: int | None = None, seed: int = 0
+    path: str | Path,
+    variant: str = "sport",
+    num_players: int | None = None,
+    seed: int = 0,
+    deterministic: bool | None = None,
 ) -> PPOPolicy:
-    """`load_policy("path/to/file.pt", variant=...)`: refuse another variant or table size."""
+    """`load_policy("path/to/file.pt", variant=...)`: refuse another variant or table size.
+
+    `deterministic` (None: as the run was evaluated, its config's ``greedy``) plays the most
+    probable legal action instead of a sample.
+    """
     if num_players is None:
         num_players = get_variant(variant).default_players
-    return PPOPolicy(read_checkpoint(path, variant, num_players), seed=seed)
+    return PPOPolicy(read_checkpoint(path, variant, num_players), seed, deterministic)
 
 
 def load_shipped_policy(
-    variant: str = "sport", num_players: int | None = None, seed: int = 0
+    variant: str = "sport",
+    num_players: int | None = None,
+    seed: int = 0,
+    deterministic: bool | None = None,
 ) -> PPOPolicy:
     """`load_policy("ppo", variant=...)`: the checkpoint shipped for the variant.
 
@@ -431,11 +446,14 @@ def load_shipped_policy(
             f"no PPO checkpoint is shipped for variant {variant!r}; shipped: "
             + (", ".join(shipped) or "none")
         )
-    return load_checkpoint_policy(path, variant, num_players, seed)
+    return load_checkpoint_policy(path, variant, num_players, seed, deterministic)
 
 
-def opponent_policy(kind: str, variant: str, n: int, seed: int) -> tuple[Any, str]:
-    """Return a bot policy and its name; "rule" falls back to random until rule bots exist."""
+# ---------------------------------------------------------------------- evaluation
+
+
+def opponent_policy(kind: str, variant: str, n: int, seed: int) -> tuple[Policy, str]:
+    """Return a bot policy and its name; "rule" falls back to random where none is installed."""
     try:
         return load_policy(kind, variant=variant, num_players=n, seed=seed), kind
     except ConfigError:
@@ -444,14 +462,11 @@ def opponent_policy(kind: str, variant: str, n: int, seed: int) -> tuple[Any, st
         return load_policy("random", variant=variant, num_players=n, seed=seed), "random"
 
 
-# ---------------------------------------------------------------------- evaluation
-
-
 def play_games(
     variant: str,
     num_players: int | None,
-    team_policies: dict[str, Any],
-    others: Any,
+    team_policies: dict[str, Policy],
+    others: Policy,
     games: int,
     seed: int = 0,
     num_envs: int = 64,
@@ -459,37 +474,10 @@ def play_games(
 ) -> dict[str, int]:
     """Play `games` games, a policy per named team and `others` for the rest; count outcomes.
 
-    The games counted are the first `games` dealt, each played to its end, so short games
-    are not favoured.
+    The games are `mafia_env.match.play_games`'s: the first `games` dealt, each to its end.
     """
-    vec = VectorMafia(variant, min(num_envs, games), num_players, seed=seed, **(knobs or {}))
-    obs, masks, info = vec.reset()
-    counts = dict.fromkeys(OUTCOME_NAMES, 0)
-    started = vec.num_envs
-    active = np.ones(vec.num_envs, dtype=bool)  # slots whose current game counts
-    actions = np.zeros(vec.num_envs, dtype=np.int64)
-    chosen = {TEAM_NAMES.index(t): p for t, p in team_policies.items()}
-    finished = 0
-    while finished < games:
-        team = info["team"]
-        rest = np.ones(vec.num_envs, dtype=bool)
-        for t, pol in chosen.items():
-            rows = team == t
-            rest &= ~rows
-            if rows.any():
-                actions[rows] = pol.act_batch(obs[rows], masks[rows])
-        if rest.any():
-            actions[rest] = others.act_batch(obs[rest], masks[rest])
-        obs, masks, _, dones, info = vec.step(actions)
-        for b in np.flatnonzero(dones):
-            if active[b]:
-                counts[OUTCOME_NAMES[info["winner"][b]]] += 1
-                finished += 1
-            if started < games:
-                started += 1
-            else:
-                active[b] = False
-    return counts
+    seating = Seating(others, teams=team_policies)
+    return play_in_lockstep(variant, num_players, seating, games, seed, num_envs, knobs)
 
 
 def evaluate(
