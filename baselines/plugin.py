@@ -20,7 +20,7 @@ def shipped_ppo(
     variant: str = "sport", num_players: int | None = None, seed: int = 0, **options: Any
 ) -> Policy:
     """``ppo``: the PPO checkpoint shipped for the variant (and table size, where shipped)."""
-    from baselines.ppo import load_shipped_policy
+    from baselines.ppo.checkpoint import load_shipped_policy
 
     return load_shipped_policy(variant, num_players, seed, **options)
 
@@ -41,7 +41,7 @@ def checkpoint(
         from baselines.rllib.policy import load_rllib_policy  # the 'rllib' extra
 
         return load_rllib_policy(path, variant, num_players, seed, **options)
-    from baselines.ppo import load_checkpoint_policy
+    from baselines.ppo.checkpoint import load_checkpoint_policy
 
     return load_checkpoint_policy(path, variant, num_players, seed, **options)
 
