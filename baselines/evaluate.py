@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import json
 import math
 import os
@@ -211,7 +212,6 @@ def summarize(game: Any, index: int) -> dict[str, Any]:
     sheriff = next((s for s, r in enumerate(roles) if r is Role.SHERIFF), -1)
     found = False
     heals = saves = 0
-    heal_ev = getattr(Ev, "HEAL", None)  # in the variants with a doctor
     healed, shots, maniac = -1, {}, -1
     for kind, actor, target, value, _ in game.events:
         if kind == Ev.BALLOT and target >= 0 and teams[actor] is Team.TOWN:
@@ -224,7 +224,7 @@ def summarize(game: Any, index: int) -> dict[str, Any]:
                 shots[actor] = target
             else:
                 maniac = target
-        elif heal_ev is not None and kind == heal_ev:
+        elif kind == Ev.HEAL:
             heals += 1
             healed = target
         elif kind == Ev.ELIMINATED and target == healed:
@@ -256,11 +256,11 @@ def lethal_shots(game: Any, shots: dict[int, int], maniac: int) -> set[int]:
     """
     out = set()
     don = [t for s, t in shots.items() if game.roles[s] is Role.DON]
-    if getattr(game.rules, "mafia_kill", "") == "don" and don:
+    if game.rules.mafia_kill == "don" and don:
         out.add(don[0])
     elif shots and len(set(shots.values())) == 1:
         out.add(next(iter(shots.values())))
-    if maniac >= 0 and getattr(game.rules, "heal_against", "all") == "all":
+    if maniac >= 0 and game.rules.heal_against == "all":
         out.add(maniac)
     out.discard(-1)
     return out
@@ -469,6 +469,73 @@ def evaluate(cfg: EvalConfig, progress: bool = True) -> list[dict]:
     return [report_matchup(m, g, cfg.teams) for m, g in zip(cfg.matchups, per, strict=True)]
 
 
+# ---------------------------------------------------------------- ratings
+
+
+def rate_policies(cfg: EvalConfig, progress: bool = True) -> list[dict[str, Any]]:
+    """Play the pooled games of `cfg.ratings`; return the rating table, best first."""
+    from openskill.models import PlackettLuce
+
+    if cfg.ratings is None:
+        raise ConfigError("the config has no 'ratings' section (policies: [...], games: N)")
+    teams = cfg.teams
+    pairings = list(itertools.product(cfg.ratings.policies, repeat=len(teams)))
+    tasks, owner = [], []
+    for i, combo in enumerate(pairings):
+        policies = dict(zip(teams, combo, strict=True))
+        for t in matchup_tasks(cfg, 1000 + i, policies, cfg.ratings.games):
+            tasks.append(t)
+            owner.append(policies)
+    results = run_tasks(tasks, cfg.workers, progress, f"{cfg.variant} ratings")
+    model = PlackettLuce()
+    ratings = {(p, t): model.rating(name=f"{p}@{t}") for p in cfg.ratings.policies for t in teams}
+    games = {key: 0 for key in ratings}
+    wins = {key: 0 for key in ratings}
+    for policies, res in zip(owner, results, strict=True):
+        for g in res:
+            keys = [(policies[t], t) for t in teams]
+            ranks = [0 if g["winner"] in (t, "draw") else 1 for t in teams]
+            new = model.rate([[ratings[k]] for k in keys], ranks=ranks)
+            for k, team in zip(keys, new, strict=True):
+                ratings[k] = team[0]
+                games[k] += 1
+                wins[k] += g["winner"] == k[1]
+    table = [
+        {
+            "policy": p,
+            "team": t,
+            "mu": r.mu,
+            "sigma": r.sigma,
+            "ordinal": r.ordinal(),
+            "games": games[(p, t)],
+            "win_rate": wins[(p, t)] / games[(p, t)] if games[(p, t)] else 0.0,
+        }
+        for (p, t), r in ratings.items()
+    ]
+    table.sort(key=lambda row: (row["team"], -row["ordinal"]))
+    print(format_ratings(table))
+    return table
+
+
+def format_ratings(table: list[dict[str, Any]]) -> str:
+    """Return the rating table as text: one row per policy per team."""
+    lines = [f"{'team':<8}{'policy':<24}{'mu':>8}{'sigma':>8}{'ordinal':>9}{'games':>7}{'wins':>7}"]
+    for r in table:
+        lines.append(
+            f"{r['team']:<8}{r['policy'][:23]:<24}{r['mu']:>8.2f}{r['sigma']:>8.2f}"
+            f"{r['ordinal']:>9.2f}{r['games']:>7}{r['win_rate']:>7.3f}"
+        )
+    return "\n".join(lines)
+
+
+def write_ratings(table: list[dict[str, Any]], out: Path) -> list[Path]:
+    """Write ratings.json under `out`; return the paths written."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "ratings.json"
+    path.write_text(json.dumps(table, indent=2) + "\n", encoding="utf-8")
+    return [path]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m baselines.evaluate", description=__doc__)
     parser.add_argument("--config", required=True, help="YAML evaluation config")
@@ -493,8 +560,6 @@ def main(argv: list[str] | None = None) -> int:
         for p in write_reports(cfg, reports, out):
             print(f"wrote {p}")
     if cfg.ratings is not None:
-        from baselines.ratings import rate_policies, write_ratings
-
         table = rate_policies(cfg, progress=not args.no_progress)
         for p in write_ratings(table, out):
             print(f"wrote {p}")
