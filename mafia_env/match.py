@@ -33,6 +33,7 @@ from mafia_env.engine.events import OUTCOME_NAMES
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError
 from mafia_env.policy import Policy, load_policy, observes
+from mafia_env.variants import get_variant
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +59,13 @@ class Seating:
         bad = sorted(set(self.teams) - set(TEAM_NAMES))
         if bad:
             raise ConfigError(f"unknown teams {bad}; teams are: {', '.join(TEAM_NAMES)}")
-        for policy in self.policies():
-            observes(policy)  # an unknown observation kind is an error now, not mid-game
+        for policy in self.policies():  # a wrong policy is an error now, not mid-game
+            if not callable(getattr(policy, "act", None)):
+                raise ConfigError(
+                    f"a seat's policy must have act(obs, mask) (the Policy protocol); "
+                    f"got {policy!r}"
+                )
+            observes(policy)
 
     @classmethod
     def load(
@@ -78,8 +84,6 @@ class Seating:
         seeded ``seed + k - 1``, so that two bots of one kind do not share a random stream;
         a policy object is seated as it is.
         """
-        from mafia_env.variants import get_variant
-
         n = get_variant(variant).default_players if num_players is None else num_players
         seats = dict(seats or {})
         bad = sorted(k for k in seats if not (type(k) is int and 1 <= k <= n))

@@ -117,7 +117,11 @@ def _factory(name: str) -> PolicyFactory | None:
         _PLUGINS_READ.add(name)
         ep = _plugins().get(name)
         if ep is not None:
-            factory = _REGISTRY.setdefault(name, ep.load())
+            try:
+                loaded = ep.load()
+            except Exception as e:  # the plugin's package is broken or half installed
+                raise ConfigError(f"policy {name!r} ({ep.value}) cannot be loaded: {e}") from e
+            factory = _REGISTRY.setdefault(name, loaded)
     return factory
 
 

@@ -184,6 +184,9 @@ def test_a_policy_says_which_observation_it_takes():
     class Pixels:
         observes = "pixels"
 
+        def act(self, obs, mask):
+            return 0
+
     assert observes(RandomPolicy()) == "vector" and observes(Text()) == "text"
     assert observes(object()) == "vector"  # the default
     with pytest.raises(ConfigError, match=r"Pixels.observes is 'pixels'; .*'vector' or 'text'"):
@@ -223,6 +226,8 @@ def test_seating_by_seat_then_team_then_default():
             assert players[s] is (c if t.name == "MAFIA" else a)
     with pytest.raises(ConfigError, match="unknown teams"):
         Seating(a, teams={"werewolves": b})
+    with pytest.raises(ConfigError, match=r"must have act\(obs, mask\).*got 'rule'"):
+        Seating("rule")  # a name is for Seating.load
 
 
 def test_seating_load_gives_each_seat_its_own_seeded_policy():
