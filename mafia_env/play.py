@@ -106,8 +106,7 @@ def play(
         said = len(lines)
 
     gone_quiet = False
-    while play_until(env, players, watch=tell) == me:
-        tell(env)
+    while play_until(env, players, watch=tell) == me:  # told up to now: your turn
         index = None if gone_quiet else ask(seat_view(env, me, lang), inp, out)
         if index is None:
             if not gone_quiet:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import io
+import os
 import re
 import subprocess
 import sys
@@ -157,6 +158,36 @@ def test_entry_points_name_the_baselines_policies():
     for target in eps.values():  # each names something that exists
         module, _, attr = target.partition(":")
         assert callable(getattr(__import__(module, fromlist=[attr]), attr))
+
+
+def test_mafia_env_finds_the_baselines_policies_through_the_entry_points(tmp_path):
+    """With the package's entry points installed (here: a dist-info of pyproject.toml's
+    table on the path), mafia_env loads "rule" without anyone importing baselines first."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    eps = data["project"]["entry-points"]["mafia_env.policies"]
+    dist = tmp_path / "mafia_env_entry_points_test-0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: entry-points-test\nVersion: 0\n")
+    lines = "".join(f"{name} = {target}\n" for name, target in eps.items())
+    (dist / "entry_points.txt").write_text(f"[mafia_env.policies]\n{lines}")
+    code = """
+import sys
+from mafia_env.policy import load_policy, policy_names
+assert "baselines" not in sys.modules
+names = policy_names()
+assert "baselines" not in sys.modules  # listing names imports nothing
+policy = load_policy("rule", "minimal", 7, seed=1)
+print(type(policy).__module__, ",".join(names))
+"""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env
+    )
+    assert out.returncode == 0, out.stderr
+    module, names = out.stdout.split()
+    assert module == "baselines.rule"
+    assert {"random", "rule", "ppo", "checkpoint"} <= set(names.split(","))
 
 
 def test_registered_factory_gets_the_table_and_options():
