@@ -173,7 +173,8 @@ def play_until(
     move (a terminal prints the narration so far).
     """
     u = env.unwrapped
-    game = u.game
+    game, agents = u.game, u.possible_agents
+    plain = [p is not None and not fallback and observes(p) == u.obs_mode for p in players]
     while not game.over:
         if watch is not None:
             watch(env)
@@ -181,7 +182,11 @@ def play_until(
         policy = players[seat]
         if policy is None:
             return seat
-        env.step(choose(env, seat, policy, fallback))
+        if plain[seat]:  # the common case, inline: the env's own observation, no fallback
+            o = env.observe(agents[seat])
+            env.step(policy.act(o["observation"], o["action_mask"]))
+        else:
+            env.step(choose(env, seat, policy, fallback))
     return None
 
 
