@@ -27,8 +27,8 @@ class Players:
     def check(self) -> None:
         if not self.min <= self.default <= self.max:
             raise ConfigError(
-                "players must be {min, max, default} with min <= default <= max, all at "
-                f"least 3; got {{min: {self.min}, max: {self.max}, default: {self.default}}}"
+                "must have min <= default <= max; "
+                f"got {{min: {self.min}, max: {self.max}, default: {self.default}}}"
             )
 
 
