@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import mafia_env
-from baselines.policy import load_policy, shipped_checkpoint
+from baselines.policy import shipped_checkpoint
 from baselines.stats import wilson
 from mafia_env.errors import ConfigError, MafiaError
+from mafia_env.match import Seating, play_game
+from mafia_env.policy import load_policy
 from mafia_env.tasks import TASKS, Task
-
-TEAM_NAMES = ("town", "mafia", "maniac")
 
 
 def play_side(task: Task, policy_name: str, side: str, opponent: str, games: int) -> dict:
@@ -36,18 +36,10 @@ def play_side(task: Task, policy_name: str, side: str, opponent: str, games: int
     other = load_policy(
         opponent, variant=task.variant, num_players=task.num_players, seed=task.seed + 1
     )
+    seating = Seating(other, teams={side: learner})
     wins = draws = 0
     for g in range(games):
-        env.reset(seed=task.seed + g)
-        teams = [TEAM_NAMES[t] for t in env.game.teams]
-        for _ in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            seat = env.game.actor
-            policy = learner if teams[seat] == side else other
-            env.step(policy.act(obs["observation"], obs["action_mask"]))
+        play_game(env, seating, seed=task.seed + g)
         wins += env.winner == side
         draws += env.winner == "draw"
     lo, hi = wilson(wins, games)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import json
 import math
 import os
@@ -28,21 +29,53 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
-from baselines.policy import Policy, load_policy
 from baselines.stats import wilson
+from mafia_env import config
+from mafia_env.config import NonNegativeInt, PositiveInt
 from mafia_env.engine.events import OUTCOME_NAMES, Ev
 from mafia_env.engine.roles import TEAM_NAMES, Role, Team
 from mafia_env.errors import ConfigError
+from mafia_env.match import Seating, play_game
+from mafia_env.policy import load_policy
 from mafia_env.variants import get_variant
 
 CHUNK = 25  # games per task: the unit of seeding and of work handed to a process
-TOP_KEYS = {"variant", "num_players", "games", "seed", "workers", "out", "matchups", "ratings"}
-RATING_KEYS = {"policies", "games"}
 
 
 # ------------------------------------------------------------------ config
+
+
+@dataclass(frozen=True)
+class RatingConfig:
+    """Pool games between every assignment of `policies` to teams, `games` each."""
+
+    policies: tuple[str, ...]
+    """the policies to rate (names or checkpoint paths), at least two"""
+    games: PositiveInt = 100
+    """games per assignment of policies to teams"""
+
+
+@dataclass(frozen=True)
+class EvalFile:
+    """An evaluation config file, as written (`EvalConfig` is the run it describes)."""
+
+    variant: str
+    """the rule set (mafia_env.VARIANTS)"""
+    num_players: int | None = None
+    """the table size; null: the variant's default"""
+    games: PositiveInt = 100
+    """games per matchup"""
+    seed: NonNegativeInt = 0
+    """seeds every game of every matchup"""
+    workers: NonNegativeInt = 0
+    """worker processes (0: every core)"""
+    out: str | None = None
+    """where the reports go; null: runs/eval/<variant>"""
+    matchups: tuple[dict[str, Any], ...] = ()
+    """one policy per team ({town: rule, mafia: random}) and an optional name"""
+    ratings: RatingConfig | None = None
+    """rate these policies against each other (baselines.ratings)"""
 
 
 @dataclass(frozen=True)
@@ -51,14 +84,6 @@ class Matchup:
 
     name: str
     policies: dict[str, str]
-
-
-@dataclass(frozen=True)
-class RatingConfig:
-    """Pool games between every assignment of `policies` to teams, `games` each."""
-
-    policies: tuple[str, ...]
-    games: int
 
 
 @dataclass(frozen=True)
@@ -83,13 +108,6 @@ def variant_teams(variant: str) -> tuple[str, ...]:
     return tuple(TEAM_NAMES[t] for t in Team if t in present)
 
 
-def _int(data: dict, key: str, default: int | None, minimum: int, where: str) -> int:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(f"{where}{key} must be an integer >= {minimum}; got {value!r}")
-    return value
-
-
 def check_policy(name: Any, variant: str, n: int, where: str) -> str:
     """Return `name` if `load_policy` can build it for this variant, else a ConfigError."""
     if not isinstance(name, str):
@@ -101,77 +119,53 @@ def check_policy(name: Any, variant: str, n: int, where: str) -> str:
     return name
 
 
-def parse_config(data: Any, source: str = "config") -> EvalConfig:
-    """Validate a parsed YAML config; every problem is a ConfigError naming the key."""
-    if not isinstance(data, dict):
-        raise ConfigError(f"{source}: an evaluation config must be a mapping; got {data!r}")
-    unknown = set(data) - TOP_KEYS
-    if unknown:
-        raise ConfigError(
-            f"{source}: unknown keys {sorted(unknown)}; allowed keys: {', '.join(sorted(TOP_KEYS))}"
-        )
-    if "variant" not in data:
-        raise ConfigError(f"{source}: missing key 'variant'")
-    try:
-        rules = get_variant(data["variant"])
-    except ConfigError as e:
-        raise ConfigError(f"{source}: {e}") from None
-    variant = rules.name
-    n = _int(data, "num_players", rules.default_players, 3, f"{source}: ")
-    try:
-        rules.check_players(n)
-    except ConfigError as e:
-        raise ConfigError(f"{source}: {e}") from None
-    games = _int(data, "games", 100, 1, f"{source}: ")
-    seed = _int(data, "seed", 0, 0, f"{source}: ")
-    workers = _int(data, "workers", 0, 0, f"{source}: ")
-    out = data.get("out", f"runs/eval/{variant}")
-    if not isinstance(out, str) or not out:
-        raise ConfigError(f"{source}: out must be a directory path; got {out!r}")
-    teams = variant_teams(variant)
-    raw = data.get("matchups", [])
-    if not isinstance(raw, list):
-        raise ConfigError(f"{source}: matchups must be a list of {{team: policy}} mappings")
+def resolve(f: EvalFile) -> EvalConfig:
+    """Return the run an evaluation file describes: the table, matchups and ratings checked."""
+    rules = get_variant(f.variant)
+    n = rules.default_players if f.num_players is None else f.num_players
+    rules.check_players(n)
+    if f.out == "":
+        raise ConfigError("out must be a directory path; got ''")
+    teams = variant_teams(rules.name)
     matchups = []
-    for i, m in enumerate(raw):
-        where = f"{source}: matchups[{i}]"
-        if not isinstance(m, dict):
-            raise ConfigError(f"{where} must map teams ({', '.join(teams)}) to policies; got {m!r}")
-        keys = set(m) - {"name"}
-        if keys != set(teams):
+    for i, m in enumerate(f.matchups):
+        where = f"matchups[{i}]"
+        if set(m) - {"name"} != set(teams):
             raise ConfigError(
-                f"{where} must give a policy for each team of {variant!r} "
+                f"{where} must give a policy for each team of {rules.name!r} "
                 f"({', '.join(teams)}) and nothing else (an optional 'name'); got {sorted(m)}"
             )
-        pols = {t: check_policy(m[t], variant, n, f"{where}.{t}") for t in teams}
+        pols = {t: check_policy(m[t], rules.name, n, f"{where}.{t}") for t in teams}
         name = m.get("name") or " vs ".join(f"{t}={p}" for t, p in pols.items())
         matchups.append(Matchup(str(name), pols))
-    ratings = None
-    if data.get("ratings") is not None:
-        r = data["ratings"]
-        where = f"{source}: ratings"
-        if not isinstance(r, dict) or set(r) - RATING_KEYS:
-            raise ConfigError(f"{where} must be a mapping with keys {sorted(RATING_KEYS)}")
-        pols = r.get("policies")
-        if not isinstance(pols, list) or len(pols) < 2:
-            raise ConfigError(f"{where}.policies must list at least two policies; got {pols!r}")
-        pols = [check_policy(p, variant, n, f"{where}.policies[{i}]") for i, p in enumerate(pols)]
-        ratings = RatingConfig(tuple(pols), _int(r, "games", 100, 1, f"{where}."))
+    ratings = f.ratings
+    if ratings is not None:
+        if len(ratings.policies) < 2:
+            raise ConfigError(
+                f"ratings.policies must list at least two policies; got {list(ratings.policies)}"
+            )
+        for i, p in enumerate(ratings.policies):
+            check_policy(p, rules.name, n, f"ratings.policies[{i}]")
     if not matchups and ratings is None:
-        raise ConfigError(f"{source}: give at least one matchup or a ratings section")
-    return EvalConfig(variant, n, games, seed, workers, out, tuple(matchups), ratings, teams)
+        raise ConfigError("give at least one matchup or a ratings section")
+    out = f"runs/eval/{rules.name}" if f.out is None else f.out
+    return EvalConfig(
+        rules.name, n, f.games, f.seed, f.workers, out, tuple(matchups), ratings, teams
+    )
+
+
+def parse_config(data: Any, source: str = "config") -> EvalConfig:
+    """Validate a parsed YAML config; every problem is a ConfigError naming the key."""
+    f = config.parse(EvalFile, data, source)
+    try:
+        return resolve(f)
+    except ConfigError as e:
+        raise ConfigError(f"{source}: {e}") from None
 
 
 def load_config(path: str | Path) -> EvalConfig:
     """Read and validate an evaluation config file."""
-    path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"config file {str(path)!r} not found")
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise ConfigError(f"{path}: cannot read the config: {e}") from None
-    return parse_config(data, str(path))
+    return parse_config(config.read_yaml(path), str(path))
 
 
 # ------------------------------------------------------------------- games
@@ -198,22 +192,15 @@ def play_chunk(task: Task) -> list[dict[str, Any]]:
     import mafia_env
 
     env = mafia_env.raw_env(task.variant, task.num_players)
-    policies: dict[int, Policy] = {}
-    for team_name, name in task.policies.items():
-        team = Team[team_name.upper()]
-        seed = zlib.crc32(f"{task.key}:{task.chunk}:{team_name}".encode())
+    policies = {}
+    for team, name in task.policies.items():
+        seed = zlib.crc32(f"{task.key}:{task.chunk}:{team}".encode())
         policies[team] = load_policy(name, task.variant, task.num_players, seed)
+    seating = Seating(teams=policies)
     out = []
     for i in range(task.games):
         index = task.chunk * CHUNK + i
-        env.reset(seed=game_seed(task.key, index))
-        game = env.game
-        acting = [policies[t] for t in game.teams]
-        while not game.over:
-            s = game.actor
-            agent = env.possible_agents[s]
-            o = env.observe(agent)
-            env.step(acting[s].act(o["observation"], o["action_mask"]))
+        game = play_game(env, seating, seed=game_seed(task.key, index))
         out.append(summarize(game, index))
     return out
 
@@ -225,7 +212,6 @@ def summarize(game: Any, index: int) -> dict[str, Any]:
     sheriff = next((s for s, r in enumerate(roles) if r is Role.SHERIFF), -1)
     found = False
     heals = saves = 0
-    heal_ev = getattr(Ev, "HEAL", None)  # in the variants with a doctor
     healed, shots, maniac = -1, {}, -1
     for kind, actor, target, value, _ in game.events:
         if kind == Ev.BALLOT and target >= 0 and teams[actor] is Team.TOWN:
@@ -238,7 +224,7 @@ def summarize(game: Any, index: int) -> dict[str, Any]:
                 shots[actor] = target
             else:
                 maniac = target
-        elif heal_ev is not None and kind == heal_ev:
+        elif kind == Ev.HEAL:
             heals += 1
             healed = target
         elif kind == Ev.ELIMINATED and target == healed:
@@ -270,11 +256,11 @@ def lethal_shots(game: Any, shots: dict[int, int], maniac: int) -> set[int]:
     """
     out = set()
     don = [t for s, t in shots.items() if game.roles[s] is Role.DON]
-    if getattr(game.rules, "mafia_kill", "") == "don" and don:
+    if game.rules.mafia_kill == "don" and don:
         out.add(don[0])
     elif shots and len(set(shots.values())) == 1:
         out.add(next(iter(shots.values())))
-    if maniac >= 0 and getattr(game.rules, "heal_against", "all") == "all":
+    if maniac >= 0 and game.rules.heal_against == "all":
         out.add(maniac)
     out.discard(-1)
     return out
@@ -356,15 +342,15 @@ def report_matchup(m: Matchup, games: list[dict[str, Any]], teams: tuple[str, ..
 def write_reports(cfg: EvalConfig, reports: list[dict], out: Path) -> list[Path]:
     """Write report.json, report.csv and winrates.png under `out`; return the paths."""
     out.mkdir(parents=True, exist_ok=True)
-    config = asdict(cfg)
-    config.pop("teams")
+    settings = asdict(cfg)
+    settings.pop("teams")
     paths = [out / "report.json", out / "report.csv", out / "winrates.png"]
     paths[0].write_text(
         json.dumps(
             {
                 "variant": cfg.variant,
                 "num_players": cfg.num_players,
-                "config": config,
+                "config": settings,
                 "matchups": reports,
             },
             indent=2,
@@ -483,6 +469,73 @@ def evaluate(cfg: EvalConfig, progress: bool = True) -> list[dict]:
     return [report_matchup(m, g, cfg.teams) for m, g in zip(cfg.matchups, per, strict=True)]
 
 
+# ---------------------------------------------------------------- ratings
+
+
+def rate_policies(cfg: EvalConfig, progress: bool = True) -> list[dict[str, Any]]:
+    """Play the pooled games of `cfg.ratings`; return the rating table, best first."""
+    from openskill.models import PlackettLuce
+
+    if cfg.ratings is None:
+        raise ConfigError("the config has no 'ratings' section (policies: [...], games: N)")
+    teams = cfg.teams
+    pairings = list(itertools.product(cfg.ratings.policies, repeat=len(teams)))
+    tasks, owner = [], []
+    for i, combo in enumerate(pairings):
+        policies = dict(zip(teams, combo, strict=True))
+        for t in matchup_tasks(cfg, 1000 + i, policies, cfg.ratings.games):
+            tasks.append(t)
+            owner.append(policies)
+    results = run_tasks(tasks, cfg.workers, progress, f"{cfg.variant} ratings")
+    model = PlackettLuce()
+    ratings = {(p, t): model.rating(name=f"{p}@{t}") for p in cfg.ratings.policies for t in teams}
+    games = {key: 0 for key in ratings}
+    wins = {key: 0 for key in ratings}
+    for policies, res in zip(owner, results, strict=True):
+        for g in res:
+            keys = [(policies[t], t) for t in teams]
+            ranks = [0 if g["winner"] in (t, "draw") else 1 for t in teams]
+            new = model.rate([[ratings[k]] for k in keys], ranks=ranks)
+            for k, team in zip(keys, new, strict=True):
+                ratings[k] = team[0]
+                games[k] += 1
+                wins[k] += g["winner"] == k[1]
+    table = [
+        {
+            "policy": p,
+            "team": t,
+            "mu": r.mu,
+            "sigma": r.sigma,
+            "ordinal": r.ordinal(),
+            "games": games[(p, t)],
+            "win_rate": wins[(p, t)] / games[(p, t)] if games[(p, t)] else 0.0,
+        }
+        for (p, t), r in ratings.items()
+    ]
+    table.sort(key=lambda row: (row["team"], -row["ordinal"]))
+    print(format_ratings(table))
+    return table
+
+
+def format_ratings(table: list[dict[str, Any]]) -> str:
+    """Return the rating table as text: one row per policy per team."""
+    lines = [f"{'team':<8}{'policy':<24}{'mu':>8}{'sigma':>8}{'ordinal':>9}{'games':>7}{'wins':>7}"]
+    for r in table:
+        lines.append(
+            f"{r['team']:<8}{r['policy'][:23]:<24}{r['mu']:>8.2f}{r['sigma']:>8.2f}"
+            f"{r['ordinal']:>9.2f}{r['games']:>7}{r['win_rate']:>7.3f}"
+        )
+    return "\n".join(lines)
+
+
+def write_ratings(table: list[dict[str, Any]], out: Path) -> list[Path]:
+    """Write ratings.json under `out`; return the paths written."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "ratings.json"
+    path.write_text(json.dumps(table, indent=2) + "\n", encoding="utf-8")
+    return [path]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m baselines.evaluate", description=__doc__)
     parser.add_argument("--config", required=True, help="YAML evaluation config")
@@ -496,7 +549,7 @@ def main(argv: list[str] | None = None) -> int:
         overrides = {k: getattr(args, k) for k in ("games", "workers", "out")}
         overrides = {k: v for k, v in overrides.items() if v is not None}
         if overrides:
-            cfg = parse_config({**_raw(args.config), **overrides}, args.config)
+            cfg = parse_config({**config.read_yaml(args.config), **overrides}, args.config)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -507,16 +560,10 @@ def main(argv: list[str] | None = None) -> int:
         for p in write_reports(cfg, reports, out):
             print(f"wrote {p}")
     if cfg.ratings is not None:
-        from baselines.ratings import rate_policies, write_ratings
-
         table = rate_policies(cfg, progress=not args.no_progress)
         for p in write_ratings(table, out):
             print(f"wrote {p}")
     return 0
-
-
-def _raw(path: str) -> dict:
-    return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
 
 
 if __name__ == "__main__":

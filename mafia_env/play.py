@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 import mafia_env
 from mafia_env.errors import MafiaError
+from mafia_env.match import Seating, default_action, play_until
 from mafia_env.table.view import languages, narration, seat_view
 
 
@@ -83,8 +84,6 @@ def play(
 
     `knobs` override the variant's rules (``roles=[...]`` deals the roles by seat).
     """
-    from baselines import load_policy
-
     env = mafia_env.env(variant, num_players, **knobs)
     if not 1 <= seat <= env.n:
         raise MafiaError(f"seat must be 1..{env.n} for {variant} with {env.n} players; got {seat}")
@@ -92,33 +91,30 @@ def play(
         raise MafiaError(f"language {lang!r} is not offered; languages: {', '.join(languages())}")
     env.reset(seed=seed)
     me = seat - 1
-    base = 0 if seed is None else seed
-    policies = {
-        s: load_policy(bots, variant, env.n, seed=base + s) for s in range(env.n) if s != me
-    }
-    game = env.unwrapped.game
+    seating = Seating.load(
+        bots, {seat: None}, variant=variant, num_players=env.n, seed=0 if seed is None else seed
+    )
+    players = seating.players(env.unwrapped.game)
     said = 0
-    gone_quiet = False
-    while True:
-        lines = narration(game.events, me, lang)
+
+    def tell(env: Any) -> None:
+        """Print what the moderator has told this seat since the last time."""
+        nonlocal said
+        lines = narration(env.unwrapped.game.events, me, lang)
         for line in lines[said:]:
             out.write(line + "\n")
         said = len(lines)
-        if game.over:
-            break
-        actor = game.actor
-        if actor == me:
-            index = None if gone_quiet else ask(seat_view(env, me, lang), inp, out)
-            if index is None:
-                if not gone_quiet:
-                    out.write("The input has ended: your turns take the default action.\n")
-                gone_quiet = True
-                u = env.unwrapped
-                index = u.layout.encode(*game.default_action())
-        else:
-            obs = env.observe(env.possible_agents[actor])
-            index = policies[actor].act(obs["observation"], obs["action_mask"])
+
+    gone_quiet = False
+    while play_until(env, players, watch=tell) == me:  # told up to now: your turn
+        index = None if gone_quiet else ask(seat_view(env, me, lang), inp, out)
+        if index is None:
+            if not gone_quiet:
+                out.write("The input has ended: your turns take the default action.\n")
+            gone_quiet = True
+            index = default_action(env)
         env.step(int(index))
+    tell(env)
     view = seat_view(env, me, lang)
     out.write(status(view) + "\n")
     return env.record()

@@ -13,6 +13,7 @@ others within the same step. An action outside the mask ends the game with -1 (k
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -23,32 +24,18 @@ import numpy as np
 from mafia_env.aec import MafiaEnv
 from mafia_env.engine.roles import Role, role_from_name
 from mafia_env.errors import ConfigError
+from mafia_env.match import Seating, play_until
+from mafia_env.policy import Policy, RandomPolicy, load_policy, reseed
 from mafia_env.tasks import TASKS
 
 
-class _UniformRandom:
-    """Uniform over the legal actions (the default opponent; no baselines needed)."""
-
-    def __init__(self, seed: int = 0):
-        self.seed(seed)
-
-    def seed(self, seed: int) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        legal = np.flatnonzero(mask)
-        return int(legal[self.rng.integers(legal.size)])
-
-
-def _resolve(opponent: Any, variant: str, n: int, seed: int) -> Any:
-    """Return a policy object: itself if it has `act`, else a name for `load_policy`."""
+def _resolve(opponent: Any, variant: str, n: int, seed: int) -> Policy:
+    """Return a policy object: the opponent itself, or the policy its name loads."""
     if opponent is None:
-        return _UniformRandom(seed)
-    if hasattr(opponent, "act"):
-        return opponent
-    from baselines import load_policy
-
-    return load_policy(opponent, variant=variant, num_players=n, seed=seed)
+        return RandomPolicy(variant, n, seed)
+    if isinstance(opponent, str | os.PathLike):
+        return load_policy(opponent, variant=variant, num_players=n, seed=seed)
+    return opponent
 
 
 class SingleAgentEnv(gym.Env):
@@ -88,11 +75,10 @@ class SingleAgentEnv(gym.Env):
             unknown = set(opponents) - set(range(1, n + 1))
             if unknown:
                 raise ConfigError(f"opponents keys must be seats 1..{n}; got {sorted(unknown)}")
-            self._opponents = {s: _resolve(p, variant, n, s) for s, p in opponents.items()}
-            self._default = _resolve(None, variant, n, 0)
+            seats = {s: _resolve(p, variant, n, s) for s, p in opponents.items()}
+            self.seating = Seating(_resolve(None, variant, n, 0), seats)
         else:
-            self._opponents = {}
-            self._default = _resolve(opponents, variant, n, 0)
+            self.seating = Seating(_resolve(opponents, variant, n, 0))
         self.agent = "player_1"
         self._rng = random.Random()
 
@@ -100,9 +86,8 @@ class SingleAgentEnv(gym.Env):
         super().reset(seed=seed)
         if seed is not None:  # the opponents' randomness follows the seed too
             self._rng = random.Random(seed)
-            for i, policy in enumerate([self._default, *self._opponents.values()]):
-                if hasattr(policy, "seed") and callable(policy.seed):
-                    policy.seed(seed + i)
+            for i, policy in enumerate([self.seating.default, *self.seating.seats.values()]):
+                reseed(policy, seed + i)
         aec = self.aec
         seat = self.fixed_seat or self._rng.randint(1, aec.n)
         self.agent = f"player_{seat}"
@@ -115,6 +100,8 @@ class SingleAgentEnv(gym.Env):
             aec.deal = deal
             aec._new_game(aec.seed)
             aec.deal = None
+        self._players = self.seating.players(aec.game)
+        self._players[seat - 1] = None  # the learner's seat: the others play until it acts
         return self._play_others()
 
     def step(self, action: Any):
@@ -137,11 +124,7 @@ class SingleAgentEnv(gym.Env):
         aec = self.aec
         game = aec.game
         seat = int(self.agent.split("_")[1]) - 1
-        while not game.over and game.actor != seat:
-            actor = aec.agent_selection
-            o = aec.observe(actor)
-            policy = self._opponents.get(game.actor + 1, self._default)
-            aec.step(policy.act(o["observation"], o["action_mask"]))
+        play_until(aec, self._players)
         o = aec.observe(self.agent)
         self._mask = o["action_mask"]
         self._reward = float(aec._cumulative_rewards.get(self.agent, 0.0)) if game.over else 0.0

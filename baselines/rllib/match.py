@@ -6,10 +6,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 import mafia_env
-from baselines.policy import Policy
 from baselines.rllib.config import RLlibConfig
 from baselines.stats import wilson
-from mafia_env.engine.roles import role_from_name
+from mafia_env.match import Seating, play_game
+from mafia_env.policy import Policy
 
 
 @dataclass(frozen=True)
@@ -37,18 +37,15 @@ def team_match(
 ) -> MatchResult:
     """Play games with `policy` on the seats of `team` (dealt at random), `opponent` elsewhere."""
     env = mafia_env.raw_env(cfg.variant, cfg.num_players, **cfg.knobs)
+    seating = Seating(opponent, teams={team: policy})
     winners: Counter = Counter()
     moves = 0
+
+    def count(env: object) -> None:  # called before every move
+        nonlocal moves
+        moves += 1
+
     for g in range(games):
-        env.reset(seed=seed + g)
-        ours = {a for a, r in env.roles.items() if role_from_name(r).team.name.lower() == team}
-        for agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            actor = policy if agent in ours else opponent
-            env.step(actor.act(obs["observation"], obs["action_mask"]))
-            moves += 1
+        play_game(env, seating, seed=seed + g, watch=count)
         winners[env.winner] += 1
     return MatchResult(team, winners, games, moves)

@@ -3,83 +3,91 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-import yaml
-
+from mafia_env.config import NonNegativeInt, Range, parse, read_yaml
 from mafia_env.engine.roles import Role, Team, role_from_name
 from mafia_env.engine.rules import KNOBS, Rules
 from mafia_env.errors import ConfigError
 
 HERE = Path(__file__).parent
-TOP_KEYS = {"name", "title", "source", "players", "roles", "rules", "defaults"}
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+MinPlayers = Annotated[int, Range(ge=3)]
+
+
+@dataclass(frozen=True)
+class Players:
+    """The table sizes a variant supports."""
+
+    min: MinPlayers
+    max: MinPlayers
+    default: MinPlayers
+
+    def check(self) -> None:
+        if not self.min <= self.default <= self.max:
+            raise ConfigError(
+                "must have min <= default <= max; "
+                f"got {{min: {self.min}, max: {self.max}, default: {self.default}}}"
+            )
+
+
+@dataclass(frozen=True)
+class VariantFile:
+    """A variant file, as written: its keys, each required."""
+
+    name: str
+    """the variant's name: the file's name without .yaml"""
+    title: str
+    """a line that says what the rules are"""
+    source: str
+    """the document the rules were taken from"""
+    players: Players
+    """the table sizes: {min, max, default}"""
+    roles: dict[int, dict[str, NonNegativeInt]]
+    """the roles dealt at each table size: {size: {role name: count}}"""
+    rules: dict[str, Any] | None
+    """knobs the source document sets (engine/rules.py KNOBS)"""
+    defaults: dict[str, Any] | None
+    """knobs the source is silent on: our choices"""
 
 
 def load_variant(path: str | Path) -> Rules:
     """Load and validate one variant file; every problem is a ConfigError naming the file."""
-    path = Path(path)
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
-    except (OSError, yaml.YAMLError) as e:
-        raise ConfigError(f"{path}: cannot read the variant file: {e}") from None
-    try:
-        return parse_variant(data)
-    except ConfigError as e:
-        raise ConfigError(f"{path}: {e}") from None
+    return parse_variant(read_yaml(path, "variant"), str(path))
 
 
-def parse_variant(data: Any) -> Rules:
+def parse_variant(data: Any, source: str = "variant file") -> Rules:
     """Build `Rules` from a variant file's parsed YAML."""
-    if not isinstance(data, dict):
-        raise ConfigError("a variant file must be a mapping of " + ", ".join(sorted(TOP_KEYS)))
-    unknown = set(data) - TOP_KEYS
-    missing = TOP_KEYS - set(data)
-    if unknown or missing:
-        raise ConfigError(
-            f"unknown keys {sorted(unknown)} / missing keys {sorted(missing)}; "
-            f"a variant file has exactly: {', '.join(sorted(TOP_KEYS))}"
-        )
-    players = data["players"]
-    if (
-        not isinstance(players, dict)
-        or set(players) != {"min", "max", "default"}
-        or not all(isinstance(v, int) and v >= 3 for v in players.values())
-        or not players["min"] <= players["default"] <= players["max"]
-    ):
-        raise ConfigError(
-            f"players must be {{min, max, default}} with min <= default <= max, "
-            f"all at least 3; got {players!r}"
-        )
-    tables = _role_tables(data["roles"], players["min"], players["max"])
-    knobs = _knobs(data["rules"], data["defaults"])
+    f = parse(VariantFile, data, source, what="variant file")
+    try:
+        tables = _role_tables(f.roles, f.players.min, f.players.max)
+        knobs = _knobs(f.rules, f.defaults)
+    except ConfigError as e:
+        raise ConfigError(f"{source}: {e}") from None
     return Rules(
-        name=str(data["name"]),
-        title=str(data["title"]),
-        min_players=players["min"],
-        max_players=players["max"],
-        default_players=players["default"],
+        name=f.name,
+        title=f.title,
+        min_players=f.players.min,
+        max_players=f.players.max,
+        default_players=f.players.default,
         role_tables=tables,
-        defaults=frozenset(data["defaults"] or {}),
+        defaults=frozenset(f.defaults or {}),
         **knobs,
     )
 
 
-def _role_tables(spec: Any, lo: int, hi: int) -> dict[int, dict[Role, int]]:
-    if not isinstance(spec, dict) or set(spec) != set(range(lo, hi + 1)):
-        got = sorted(spec) if isinstance(spec, dict) else spec
-        raise ConfigError(f"roles must give one table for each size {lo}..{hi}; got sizes {got}")
+def _role_tables(spec: dict[int, dict[str, int]], lo: int, hi: int) -> dict[int, dict[Role, int]]:
+    if set(spec) != set(range(lo, hi + 1)):
+        raise ConfigError(
+            f"roles must give one table for each size {lo}..{hi}; got sizes {sorted(spec)}"
+        )
     tables = {}
     for n, table in spec.items():
-        if not isinstance(table, dict):
-            raise ConfigError(f"roles[{n}] must map role names to counts; got {table!r}")
         try:
             counts = {role_from_name(name): c for name, c in table.items()}
         except ValueError as e:
             raise ConfigError(f"roles[{n}]: {e}") from None
-        if not all(isinstance(c, int) and c >= 0 for c in counts.values()):
-            raise ConfigError(f"roles[{n}]: counts must be non-negative integers; got {table!r}")
         if sum(counts.values()) != n:
             raise ConfigError(f"roles[{n}] deals {sum(counts.values())} roles to {n} seats")
         black = sum(c for r, c in counts.items() if r.team is Team.MAFIA)
@@ -94,10 +102,8 @@ def _role_tables(spec: Any, lo: int, hi: int) -> dict[int, dict[Role, int]]:
     return tables
 
 
-def _knobs(rules: Any, defaults: Any) -> dict[str, Any]:
+def _knobs(rules: dict[str, Any] | None, defaults: dict[str, Any] | None) -> dict[str, Any]:
     rules, defaults = rules or {}, defaults or {}
-    if not isinstance(rules, dict) or not isinstance(defaults, dict):
-        raise ConfigError("rules and defaults must map knob names to values")
     both = set(rules) & set(defaults)
     if both:
         raise ConfigError(
@@ -138,4 +144,4 @@ def get_variant(name: str) -> Rules:
         ) from None
 
 
-__all__ = ["VARIANTS", "get_variant", "load_variant", "parse_variant"]
+__all__ = ["VARIANTS", "VariantFile", "get_variant", "load_variant", "parse_variant"]

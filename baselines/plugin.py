@@ -1,0 +1,53 @@
+"""The policies `baselines` adds to `mafia_env`'s registry (`mafia_env.policy`).
+
+pyproject.toml names them in the ``mafia_env.policies`` entry point group, so that
+``mafia_env.policy.load_policy("rule", ...)`` finds them without `mafia_env` importing this
+package; importing `baselines` registers them too. torch and Ray are imported only when a
+PPO or RLlib policy is asked for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from baselines.rule import RulePolicy
+from mafia_env.errors import ConfigError
+from mafia_env.policy import Policy, register_policy
+
+
+def shipped_ppo(
+    variant: str = "sport", num_players: int | None = None, seed: int = 0, **options: Any
+) -> Policy:
+    """``ppo``: the PPO checkpoint shipped for the variant (and table size, where shipped)."""
+    from baselines.ppo.checkpoint import load_shipped_policy
+
+    return load_shipped_policy(variant, num_players, seed, **options)
+
+
+def checkpoint(
+    path: str | Path | None = None,
+    variant: str = "sport",
+    num_players: int | None = None,
+    seed: int = 0,
+    **options: Any,
+) -> Policy:
+    """``checkpoint``: a PPO checkpoint file, or a directory RLlib saved a checkpoint into."""
+    from baselines.rllib.policy import is_rllib_checkpoint
+
+    if path is None:
+        raise ConfigError("load a checkpoint by its path: load_policy('path/to/file.pt', ...)")
+    if is_rllib_checkpoint(path):
+        from baselines.rllib.policy import load_rllib_policy  # the 'rllib' extra
+
+        return load_rllib_policy(path, variant, num_players, seed, **options)
+    from baselines.ppo.checkpoint import load_checkpoint_policy
+
+    return load_checkpoint_policy(path, variant, num_players, seed, **options)
+
+
+def register() -> None:
+    """Register ``rule``, ``ppo`` and ``checkpoint`` in `mafia_env.policy`."""
+    register_policy("rule", RulePolicy)
+    register_policy("ppo", shipped_ppo)
+    register_policy("checkpoint", checkpoint)

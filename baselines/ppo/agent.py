@@ -1,0 +1,132 @@
+"""The network: an MLP trunk shared by a masked categorical actor and a critic (CleanRL's)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn as nn
+from torch.distributions.categorical import Categorical
+
+from baselines.ppo.config import Config
+from mafia_env.engine.roles import TEAM_NAMES
+from mafia_env.observe import ObsLayout
+from mafia_env.variants import get_variant
+
+
+def layer_init(layer: nn.Linear, std: float = np.sqrt(2), bias_const: float = 0.0) -> nn.Linear:
+    torch.nn.init.orthogonal_(layer.weight, std)
+    torch.nn.init.constant_(layer.bias, bias_const)
+    return layer
+
+
+class CategoricalMasked(Categorical):
+    """A categorical over the legal actions only: illegal logits are pushed to -1e8."""
+
+    def __init__(self, logits: torch.Tensor, mask: torch.Tensor):
+        self.mask = mask
+        logits = torch.where(mask, logits, torch.tensor(-1e8, dtype=logits.dtype))
+        super().__init__(logits=logits)
+
+    def entropy(self) -> torch.Tensor:
+        p_log_p = self.logits * self.probs
+        p_log_p = torch.where(self.mask, p_log_p, torch.zeros_like(p_log_p))
+        return -p_log_p.sum(-1)
+
+
+def team_matrix(rules_variant: str, knobs: dict[str, Any]) -> np.ndarray:
+    """Return the [roles, teams] one-hot matrix mapping the observed role to its team."""
+    roles = get_variant(rules_variant).with_knobs(**knobs).roles_in_play()
+    m = np.zeros((len(roles), len(TEAM_NAMES)), dtype=np.float32)
+    for i, r in enumerate(roles):
+        m[i, int(r.team)] = 1
+    return m
+
+
+class Agent(nn.Module):
+    """An MLP trunk shared by the actor and critic heads; optional per-team heads."""
+
+    def __init__(
+        self,
+        obs_size: int,
+        action_size: int,
+        hidden: int,
+        role_slice: tuple[int, int],
+        teams: np.ndarray,
+        per_team: bool,
+    ):
+        super().__init__()
+        self.action_size = action_size
+        self.heads = teams.shape[1] if per_team else 1
+        self.role_slice = role_slice
+        self.register_buffer("teams", torch.from_numpy(teams))
+        self.register_buffer("ret_mean", torch.zeros(()))
+        self.register_buffer("ret_std", torch.ones(()))
+        self.trunk = nn.Sequential(
+            layer_init(nn.Linear(obs_size, hidden)),
+            nn.Tanh(),
+            layer_init(nn.Linear(hidden, hidden)),
+            nn.Tanh(),
+        )
+        self.critic = layer_init(nn.Linear(hidden, self.heads), std=1.0)
+        self.actor = layer_init(nn.Linear(hidden, action_size * self.heads), std=0.01)
+
+    def _head(self, x: torch.Tensor) -> torch.Tensor:
+        """Return each row's team index (0 without per-team heads)."""
+        if self.heads == 1:
+            return torch.zeros(x.shape[0], dtype=torch.long)
+        a, b = self.role_slice
+        return (x[:, a:b] @ self.teams).argmax(dim=1)
+
+    def get_value(self, x: torch.Tensor) -> torch.Tensor:
+        """Return the normalised value of each observation."""
+        return self._value(self.trunk(x), self._head(x))
+
+    def _value(self, h: torch.Tensor, head: torch.Tensor) -> torch.Tensor:
+        return self.critic(h).gather(1, head[:, None]).squeeze(1)
+
+    def denorm(self, v: torch.Tensor) -> torch.Tensor:
+        return v * self.ret_std + self.ret_mean
+
+    def _logits(self, h: torch.Tensor, head: torch.Tensor) -> torch.Tensor:
+        out = self.actor(h)
+        if self.heads == 1:
+            return out
+        out = out.view(h.shape[0], self.heads, self.action_size)
+        return out[torch.arange(h.shape[0]), head]
+
+    def logits(self, x: torch.Tensor) -> torch.Tensor:
+        return self._logits(self.trunk(x), self._head(x))
+
+    def get_action_and_value(
+        self,
+        x: torch.Tensor,
+        mask: torch.Tensor,
+        action: torch.Tensor | None = None,
+        generator: torch.Generator | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        h, head = self.trunk(x), self._head(x)
+        probs = CategoricalMasked(self._logits(h, head), mask)
+        if action is None:
+            action = torch.multinomial(probs.probs, 1, generator=generator).squeeze(1)
+        return action, probs.log_prob(action), probs.entropy(), self._value(h, head)
+
+
+def make_agent(cfg: Config, obs_size: int, action_size: int) -> Agent:
+    rules = get_variant(cfg.variant).with_knobs(**cfg.knobs)
+    n = rules.default_players if cfg.num_players is None else cfg.num_players
+    layout = ObsLayout(rules, n)
+    start = layout.index("role")
+    role_slice = (start, start + len(rules.roles_in_play()))
+    return Agent(
+        obs_size,
+        action_size,
+        cfg.hidden_size,
+        role_slice,
+        team_matrix(cfg.variant, cfg.knobs),
+        cfg.per_team,
+    )
+
+
+__all__ = ["Agent", "CategoricalMasked", "layer_init", "make_agent", "team_matrix"]

@@ -1,0 +1,192 @@
+"""Checkpoints and the policy they load.
+
+A checkpoint holds the weights, the run's config, the variant, the table size and the
+observation format it was trained on; `read_checkpoint` refuses one made for another variant,
+table size or observation format. `PPOPolicy` is a trained agent behind the `Policy`
+protocol.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from baselines.policy import SHIPPED, shipped_checkpoint
+from baselines.ppo.agent import Agent, CategoricalMasked, make_agent
+from baselines.ppo.config import Config, make_config
+from mafia_env.errors import ConfigError
+from mafia_env.observe import ObsLayout
+from mafia_env.variants import get_variant
+from mafia_env.vector import VectorMafia
+
+CHECKPOINT_FORMAT = "mafia_env.ppo/1"
+OBS_FORMAT_VERSION = 1  # bump when the vector observation changes meaning
+
+
+def obs_signature(layout: ObsLayout) -> str:
+    """Return a short hash of the observation's pieces (names and shapes)."""
+    text = ";".join(f"{name}{shape}" for name, shape in layout.private + layout.public)
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
+def save_checkpoint(
+    path: str | Path,
+    agent: Agent,
+    cfg: Config,
+    vec: VectorMafia,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """Write weights, config, variant, table size, sizes and observation format."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(
+        {
+            "format": CHECKPOINT_FORMAT,
+            "obs_format_version": OBS_FORMAT_VERSION,
+            "obs_signature": obs_signature(vec.obs_layout),
+            "variant": vec.variant,
+            "num_players": vec.n,
+            "obs_size": vec.obs_size,
+            "action_size": vec.action_size,
+            "config": asdict(cfg),
+            "model": agent.state_dict(),
+            **(extra or {}),
+        },
+        path,
+    )
+
+
+def read_checkpoint(
+    path: str | Path, variant: str | None = None, num_players: int | None = None
+) -> dict[str, Any]:
+    """Load a checkpoint, refusing one made for another variant, table size or obs format."""
+    path = Path(path)
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=False)
+    except Exception as e:  # a truncated file, not a torch file
+        raise ConfigError(f"cannot read checkpoint {path}: {e}") from None
+    if not isinstance(ckpt, dict) or ckpt.get("format") != CHECKPOINT_FORMAT:
+        raise ConfigError(f"{path} is not a mafia_env PPO checkpoint ({CHECKPOINT_FORMAT})")
+    trained = f"variant {ckpt['variant']!r} with {ckpt['num_players']} players"
+    if variant is not None and variant != ckpt["variant"]:
+        raise ConfigError(
+            f"checkpoint {path} was trained on {trained}; it cannot play variant {variant!r}"
+        )
+    rules = get_variant(ckpt["variant"]).with_knobs(**ckpt["config"]["knobs"])
+    n = ckpt["num_players"] if num_players is None else num_players
+    if n != ckpt["num_players"]:
+        raise ConfigError(
+            f"checkpoint {path} was trained on {trained}; it cannot play a table of {n}"
+        )
+    layout = ObsLayout(rules, n)
+    if (
+        ckpt["obs_format_version"] != OBS_FORMAT_VERSION
+        or ckpt["obs_signature"] != obs_signature(layout)
+        or ckpt["obs_size"] != layout.size
+    ):
+        raise ConfigError(
+            f"checkpoint {path} was made for observation format "
+            f"v{ckpt['obs_format_version']} ({ckpt['obs_signature']}, {ckpt['obs_size']} "
+            f"floats); this mafia_env encodes v{OBS_FORMAT_VERSION} "
+            f"({obs_signature(layout)}, {layout.size} floats): retrain it"
+        )
+    return ckpt
+
+
+class PPOPolicy:
+    """A trained PPO agent behind the `Policy` protocol (samples from the masked policy)."""
+
+    observes = "vector"
+
+    def __init__(self, ckpt: dict[str, Any], seed: int = 0, deterministic: bool | None = None):
+        cfg = make_config(ckpt["config"])
+        if deterministic is None:  # as the run was evaluated
+            deterministic = cfg.greedy
+        self.variant = ckpt["variant"]
+        self.num_players = ckpt["num_players"]
+        self.agent = make_agent(cfg, ckpt["obs_size"], ckpt["action_size"])
+        self.agent.load_state_dict(ckpt["model"])
+        self.agent.eval()
+        self.deterministic = deterministic
+        self.seed(seed)
+
+    @classmethod
+    def from_agent(cls, agent: Agent, seed: int = 0, deterministic: bool = False) -> PPOPolicy:
+        self = cls.__new__(cls)
+        self.agent, self.deterministic = agent, deterministic
+        self.variant, self.num_players = None, None
+        self.seed(seed)
+        return self
+
+    def seed(self, seed: int) -> None:
+        """Restart the policy's sampling stream."""
+        self.generator = torch.Generator().manual_seed(seed)
+
+    @torch.no_grad()
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
+        m = torch.as_tensor(np.asarray(masks)) > 0
+        if not bool(m.any(dim=1).all()):
+            raise ValueError("a mask allows no action")
+        if self.deterministic:
+            logits = torch.where(m, self.agent.logits(x), torch.tensor(-1e8))
+            return logits.argmax(dim=1).numpy()
+        probs = CategoricalMasked(self.agent.logits(x), m).probs
+        return torch.multinomial(probs, 1, generator=self.generator).squeeze(1).numpy()
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
+
+
+def load_checkpoint_policy(
+    path: str | Path,
+    variant: str = "sport",
+    num_players: int | None = None,
+    seed: int = 0,
+    deterministic: bool | None = None,
+) -> PPOPolicy:
+    """`load_policy("path/to/file.pt", variant=...)`: refuse another variant or table size.
+
+    `deterministic` (None: as the run was evaluated, its config's ``greedy``) plays the most
+    probable legal action instead of a sample.
+    """
+    if num_players is None:
+        num_players = get_variant(variant).default_players
+    return PPOPolicy(read_checkpoint(path, variant, num_players), seed, deterministic)
+
+
+def load_shipped_policy(
+    variant: str = "sport",
+    num_players: int | None = None,
+    seed: int = 0,
+    deterministic: bool | None = None,
+) -> PPOPolicy:
+    """`load_policy("ppo", variant=...)`: the checkpoint shipped for the variant.
+
+    A table size of its own (``city-13.pt``) is preferred to the variant's default one.
+    """
+    path = shipped_checkpoint(variant, num_players)
+    if not path.exists():
+        shipped = sorted(p.stem for p in SHIPPED.glob("*.pt"))
+        raise ConfigError(
+            f"no PPO checkpoint is shipped for variant {variant!r}; shipped: "
+            + (", ".join(shipped) or "none")
+        )
+    return load_checkpoint_policy(path, variant, num_players, seed, deterministic)
+
+
+__all__ = [
+    "CHECKPOINT_FORMAT",
+    "OBS_FORMAT_VERSION",
+    "PPOPolicy",
+    "load_checkpoint_policy",
+    "load_shipped_policy",
+    "obs_signature",
+    "read_checkpoint",
+    "save_checkpoint",
+]

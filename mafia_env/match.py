@@ -1,0 +1,284 @@
+"""Seat policies at a table and play games: the one loop every caller shares.
+
+The terminal (`mafia_env.play`), the single-agent view (`mafia_env.single`), evaluation,
+the benchmark, RLlib's match and PPO's evaluation seat their policies here.
+
+- `Seating`: who plays each seat: a policy by seat number, by team (the deal changes every
+  game), else a default. ``None`` marks a seat the caller plays itself (a person, a learner).
+- `observation`: a seat's observation of the kind its policy takes (`Policy.observes`:
+  ``"vector"`` or ``"text"``), so that a language model and vector bots share a table.
+- `default_action`: what the rules do for the acting seat when it does nothing (a timeout,
+  a crashed bot, a person who left).
+- `choose`: the acting seat's move from its policy, optionally with the default move when
+  the policy fails or picks an illegal action.
+- `play_until`, `play_game`: move by move through the AEC env.
+- `play_games`: many games in lockstep through `mafia_env.vector.VectorMafia`, each policy
+  asked once per step for all its rows (``act_batch``): evaluation at training speed.
+
+A server with its own event loop (the table) reads a seat's policy from
+`Seating.players`, asks it through `choose` in a worker thread, and falls back on
+`default_action` when the turn's time runs out.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from mafia_env.engine.events import OUTCOME_NAMES
+from mafia_env.engine.roles import TEAM_NAMES
+from mafia_env.errors import ConfigError
+from mafia_env.policy import Policy, load_policy, observes
+from mafia_env.variants import get_variant
+
+log = logging.getLogger(__name__)
+
+
+class Seating:
+    """Who plays each seat of a table.
+
+    ``seats`` maps seat numbers (1..n) to policies, ``teams`` team names ("town", "mafia",
+    "maniac") to policies, and `default` plays every other seat. A seat takes its seat's
+    policy, else its team's in this game's deal, else the default; ``None`` in ``seats`` (or
+    as the default) leaves a seat to the caller.
+    """
+
+    def __init__(
+        self,
+        default: Policy | None = None,
+        seats: Mapping[int, Policy | None] | None = None,
+        teams: Mapping[str, Policy] | None = None,
+    ):
+        self.default = default
+        self.seats = dict(seats or {})
+        self.teams = dict(teams or {})
+        bad = sorted(set(self.teams) - set(TEAM_NAMES))
+        if bad:
+            raise ConfigError(f"unknown teams {bad}; teams are: {', '.join(TEAM_NAMES)}")
+        for policy in self.policies():  # a wrong policy is an error now, not mid-game
+            if not callable(getattr(policy, "act", None)):
+                raise ConfigError(
+                    f"a seat's policy must have act(obs, mask) (the Policy protocol); "
+                    f"got {policy!r}"
+                )
+            observes(policy)
+
+    @classmethod
+    def load(
+        cls,
+        default: str | Policy | None = "random",
+        seats: Mapping[int, str | Policy | None] | None = None,
+        *,
+        variant: str = "sport",
+        num_players: int | None = None,
+        seed: int = 0,
+        **options: Any,
+    ) -> Seating:
+        """Seat a policy on every seat: `seats` where given, else `default`.
+
+        A name is loaded (`mafia_env.policy.load_policy`) once per seat it plays, seat k
+        seeded ``seed + k - 1``, so that two bots of one kind do not share a random stream;
+        a policy object is seated as it is.
+        """
+        n = get_variant(variant).default_players if num_players is None else num_players
+        seats = dict(seats or {})
+        bad = sorted(k for k in seats if not (type(k) is int and 1 <= k <= n))
+        if bad:
+            raise ConfigError(f"seats are numbers 1..{n}; got {bad}")
+        chosen = {k: seats.get(k, default) for k in range(1, n + 1)}
+        return cls(
+            seats={
+                k: load_policy(p, variant, n, seed=seed + k - 1, **options)
+                if isinstance(p, str | os.PathLike)
+                else p
+                for k, p in chosen.items()
+            }
+        )
+
+    def policy(self, seat: int, team: str) -> Policy | None:
+        """Return the policy of seat number `seat`, whose team in this game is `team`."""
+        if seat in self.seats:
+            return self.seats[seat]
+        return self.teams.get(team, self.default)
+
+    def players(self, game: Any) -> list[Policy | None]:
+        """Return every seat's policy for `game`'s deal, by seat index (seat number - 1)."""
+        return [self.policy(s + 1, TEAM_NAMES[t]) for s, t in enumerate(game.teams)]
+
+    def policies(self) -> list[Policy]:
+        """Return the policies seated: the default, then by seat, then by team."""
+        every = [self.default, *self.seats.values(), *self.teams.values()]
+        return [p for p in every if p is not None]
+
+
+# ------------------------------------------------------------------ one move
+
+
+def observation(env: Any, seat: int, kind: str = "vector") -> tuple[Any, np.ndarray]:
+    """Return seat index `seat`'s observation of `kind` ("vector", "text") and its mask."""
+    u = env.unwrapped
+    o = env.observe(u.possible_agents[seat])
+    mask = o["action_mask"]
+    if kind == u.obs_mode:
+        return o["observation"], mask
+    if kind == "text":
+        return u.text_observer.observe(u.game, seat, mask), mask
+    return u.observer.observe(u.game, seat), mask
+
+
+def default_action(env: Any) -> int:
+    """Return the acting seat's default move (a pass where it may pass) as an action index."""
+    u = env.unwrapped
+    return u.layout.encode(*u.game.default_action())
+
+
+def choose(env: Any, seat: int, policy: Policy, fallback: bool = False) -> int:
+    """Return the move of `policy` for the acting seat index `seat`.
+
+    With `fallback`, a policy that raises or picks an action outside the mask gets the
+    rule's default move instead (logged), as a table does for a broken bot; without it, the
+    error is the caller's.
+    """
+    obs, mask = observation(env, seat, observes(policy))
+    if not fallback:
+        return policy.act(obs, mask)
+    try:
+        index = int(policy.act(obs, mask))
+    except Exception:
+        log.exception("the policy of seat %d failed: the default move instead", seat + 1)
+        return default_action(env)
+    if not (0 <= index < mask.size and mask[index]):
+        log.warning("the policy of seat %d chose illegal action %r", seat + 1, index)
+        return default_action(env)
+    return index
+
+
+# ------------------------------------------------------------- one game, in turn
+
+
+def play_until(
+    env: Any,
+    players: Sequence[Policy | None],
+    fallback: bool = False,
+    watch: Callable[[Any], None] | None = None,
+) -> int | None:
+    """Let the seated policies move until a seat without one acts or the game ends.
+
+    `players` holds a policy per seat index (`Seating.players`). Return the seat index
+    whose turn it is, or None once the game is over. `watch(env)` is called before each
+    move (a terminal prints the narration so far).
+    """
+    u = env.unwrapped
+    game, agents = u.game, u.possible_agents
+    plain = [p is not None and not fallback and observes(p) == u.obs_mode for p in players]
+    while not game.over:
+        if watch is not None:
+            watch(env)
+        seat = game.actor
+        policy = players[seat]
+        if policy is None:
+            return seat
+        if plain[seat]:  # the common case, inline: the env's own observation, no fallback
+            o = env.observe(agents[seat])
+            env.step(policy.act(o["observation"], o["action_mask"]))
+        else:
+            env.step(choose(env, seat, policy, fallback))
+    return None
+
+
+def play_game(
+    env: Any,
+    seating: Seating,
+    seed: int | None = None,
+    fallback: bool = False,
+    watch: Callable[[Any], None] | None = None,
+) -> Any:
+    """Reset `env` with `seed`, play one game with `seating`; return the finished game."""
+    env.reset(seed=seed)
+    game = env.unwrapped.game
+    players = seating.players(game)
+    if None in players:
+        seat = players.index(None) + 1
+        raise ConfigError(f"seat {seat} has no policy: seat one there or give a default")
+    play_until(env, players, fallback, watch)
+    return game
+
+
+# ---------------------------------------------------------- many games, together
+
+
+def play_games(
+    variant: str,
+    num_players: int | None,
+    seating: Seating,
+    games: int,
+    seed: int = 0,
+    num_envs: int = 64,
+    knobs: Mapping[str, Any] | None = None,
+) -> dict[str, int]:
+    """Play `games` games in lockstep; return how many each outcome ("town", "draw") took.
+
+    Slot i of ``min(num_envs, games)`` plays the games of an AEC env reset with ``seed + i``
+    (`mafia_env.vector`). The games counted are the first `games` dealt, each played to its
+    end, so short games are not favoured. Each step asks every policy once for all the rows
+    it plays: seat policies, then team policies in their order, then the default.
+    """
+    from mafia_env.vector import VectorMafia
+
+    for p in seating.policies():
+        if observes(p) != "vector":
+            raise ConfigError(
+                f"play_games steps vector observations; {type(p).__name__} observes "
+                f"{observes(p)!r}: play it with play_game"
+            )
+    vec = VectorMafia(variant, min(num_envs, games), num_players, seed=seed, **dict(knobs or {}))
+    obs, masks, info = vec.reset()
+    groups: list[tuple[str, int, Policy | None]] = [
+        *(("seat", k - 1, p) for k, p in seating.seats.items()),
+        *(("team", TEAM_NAMES.index(t), p) for t, p in seating.teams.items()),
+    ]
+    counts = dict.fromkeys(OUTCOME_NAMES, 0)
+    started = vec.num_envs
+    active = np.ones(vec.num_envs, dtype=bool)  # slots whose current game counts
+    actions = np.zeros(vec.num_envs, dtype=np.int64)
+    finished = 0
+    while finished < games:
+        rest = np.ones(vec.num_envs, dtype=bool)
+        for by, key, policy in groups:
+            rows = rest & ((info["seat"] if by == "seat" else info["team"]) == key)
+            rest &= ~rows
+            if rows.any():
+                actions[rows] = _batch(policy, obs[rows], masks[rows])
+        if rest.any():
+            actions[rest] = _batch(seating.default, obs[rest], masks[rest])
+        obs, masks, _, dones, info = vec.step(actions)
+        for b in np.flatnonzero(dones):
+            if active[b]:
+                counts[OUTCOME_NAMES[info["winner"][b]]] += 1
+                finished += 1
+            if started < games:
+                started += 1
+            else:
+                active[b] = False
+    return counts
+
+
+def _batch(policy: Policy | None, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    if policy is None:
+        raise ConfigError("play_games needs a policy on every seat: give a default")
+    return policy.act_batch(obs, masks)
+
+
+__all__ = [
+    "Seating",
+    "choose",
+    "default_action",
+    "observation",
+    "play_game",
+    "play_games",
+    "play_until",
+]

@@ -1,0 +1,171 @@
+"""The `Policy` protocol every agent implements, and the registry `load_policy` reads.
+
+A policy chooses one action index from what an agent sees: an observation and the action
+mask. It may also have
+
+- ``seed(s)``: restart its randomness (seeded resets call it);
+- ``observes``: ``"vector"`` (the default: the float vector, read through the variant's
+  named views, `mafia_env.observe.ObsLayout`) or ``"text"`` (what the moderator told the
+  seat, and the legal actions as a numbered list: `mafia_env.text`), so that one table can
+  seat a language model beside vector bots (`mafia_env.match` gives each seat its kind).
+
+Names are registered: ``random`` is built in; other packages add theirs, either by calling
+`register_policy` or through the ``mafia_env.policies`` entry point group, read the first time
+an unknown name is asked for::
+
+    [project.entry-points."mafia_env.policies"]
+    rule = "baselines.rule:RulePolicy"
+
+A factory is called as ``factory(variant=..., num_players=..., seed=..., **options)``. A path
+to a file or directory is loaded by the policy registered as ``checkpoint`` (``path=...``).
+`mafia_env` itself never imports a package of agents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import numpy as np
+
+from mafia_env.errors import ConfigError
+from mafia_env.variants import get_variant
+
+ENTRY_POINTS = "mafia_env.policies"
+Observes = Literal["vector", "text"]
+OBSERVES: tuple[str, ...] = ("vector", "text")
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Chooses actions from observations and masks."""
+
+    def act(self, obs: Any, mask: np.ndarray) -> int:
+        """Return one legal action index for one observation."""
+        ...
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Return one legal action index per row of `obs` / `masks`."""
+        ...
+
+
+def observes(policy: Any) -> str:
+    """Return which observation `policy` takes: "vector" (the default) or "text"."""
+    kind = getattr(policy, "observes", "vector")  # optional in the protocol
+    if kind not in OBSERVES:
+        raise ConfigError(
+            f"{type(policy).__name__}.observes is {kind!r}; a policy observes "
+            + " or ".join(map(repr, OBSERVES))
+        )
+    return kind
+
+
+def reseed(policy: Any, seed: int) -> None:
+    """Restart `policy`'s randomness with `seed`, if it has any (`seed` is optional)."""
+    restart = getattr(policy, "seed", None)
+    if callable(restart):
+        restart(seed)
+
+
+class RandomPolicy:
+    """Uniform over the legal actions; seeded, so games replay."""
+
+    observes = "vector"
+
+    def __init__(self, variant: str = "sport", num_players: int | None = None, seed: int = 0):
+        self.seed(seed)
+
+    def seed(self, seed: int) -> None:
+        """Restart the policy's random stream."""
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, obs: Any, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            raise ValueError("the mask allows no action")
+        return int(legal[self.rng.integers(legal.size)])
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        # uniform choice per row: random keys, the legal ones lifted above every illegal one
+        keys = self.rng.random(masks.shape) + (masks > 0)
+        return keys.argmax(axis=1)
+
+
+PolicyFactory = Callable[..., Policy]
+_REGISTRY: dict[str, PolicyFactory] = {"random": RandomPolicy}
+_PLUGINS_READ: set[str] = set()
+
+
+def register_policy(name: str, factory: PolicyFactory) -> None:
+    """Make `load_policy(name, ...)` call `factory(variant=, num_players=, seed=, **options)`."""
+    if not isinstance(name, str) or not name:
+        raise ConfigError(f"a policy name is a non-empty string; got {name!r}")
+    _REGISTRY[name] = factory
+
+
+def _plugins() -> dict[str, Any]:
+    """Return the entry points of the ``mafia_env.policies`` group, by name."""
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINTS)}
+
+
+def _factory(name: str) -> PolicyFactory | None:
+    """Return the factory registered as `name`, reading its entry point the first time."""
+    factory = _REGISTRY.get(name)
+    if factory is None and name not in _PLUGINS_READ:
+        _PLUGINS_READ.add(name)
+        ep = _plugins().get(name)
+        if ep is not None:
+            try:
+                loaded = ep.load()
+            except Exception as e:  # the plugin's package is broken or half installed
+                raise ConfigError(f"policy {name!r} ({ep.value}) cannot be loaded: {e}") from e
+            factory = _REGISTRY.setdefault(name, loaded)
+    return factory
+
+
+def policy_names() -> list[str]:
+    """Return every policy name `load_policy` knows: registered, and offered by entry points."""
+    return sorted(set(_REGISTRY) | set(_plugins()))
+
+
+def load_policy(
+    name: str | Path,
+    variant: str = "sport",
+    num_players: int | None = None,
+    seed: int = 0,
+    **options: Any,
+) -> Policy:
+    """Return a policy by name ("random", "rule", "ppo", ...) or by a checkpoint's path."""
+    get_variant(variant)  # an unknown variant is an error here, not deep inside
+    key = str(name)
+    factory = _factory(key)
+    if factory is not None:
+        return factory(variant=variant, num_players=num_players, seed=seed, **options)
+    path = Path(key)
+    if path.exists():
+        loader = _factory("checkpoint")
+        if loader is None:
+            raise ConfigError(
+                f"cannot load checkpoint {path}: no checkpoint loader is installed "
+                "(install the 'train' extra)"
+            )
+        return loader(path=path, variant=variant, num_players=num_players, seed=seed, **options)
+    raise ConfigError(
+        f"unknown policy {key!r}: not a policy name ({', '.join(policy_names())}) "
+        "and no file at that path"
+    )
+
+
+__all__ = [
+    "OBSERVES",
+    "Policy",
+    "PolicyFactory",
+    "RandomPolicy",
+    "load_policy",
+    "observes",
+    "policy_names",
+    "register_policy",
+    "reseed",
+]
