@@ -14,7 +14,7 @@ from typing import Any
 
 from mafia_env.aec import MafiaEnv
 from mafia_env.errors import ConfigError, IllegalActionError, MafiaError, RecordError
-from mafia_env.record import replay
+from mafia_env.playback import replay
 from mafia_env.single import single_agent
 from mafia_env.tasks import TASKS
 from mafia_env.variants import VARIANTS

@@ -17,72 +17,34 @@ from mafia_env.engine.events import ANSWER_NAMES
 from mafia_env.engine.game import Act, Game, seats
 from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules
+from mafia_env.engine.spec import TARGETED, GameSpec
 from mafia_env.errors import IllegalActionError
 
 COLORS = ("red", "black")
 MASK_CACHE_SIZE = 16384  # distinct legal sets kept per kind of layout (a few MiB at most)
 _MASK_CACHES: dict[tuple, dict[tuple, np.ndarray]] = {}  # shared by equal layouts
 ACT_NAMES = {a: a.name.lower() for a in Act}
-TARGETED = frozenset(
-    {
-        Act.NOMINATE,
-        Act.VOTE,
-        Act.NIGHT,
-        Act.CLAIM_CHECK,
-        Act.ACCUSE,
-        Act.VOUCH,
-        Act.ASK,
-        Act.EXECUTOR,
-        Act.HUNT,
-    }
-)
 
 
-def variant_acts(rules: Rules) -> list[Act]:
-    """Return the acts of a variant's action space, in segment order."""
-    acts = [
-        Act.PASS,
-        Act.NOMINATE,
-        Act.VOTE,
-        Act.NIGHT,
-        Act.CLAIM_ROLE,
-        Act.CLAIM_CHECK,
-        Act.ACCUSE,
-        Act.VOUCH,
-    ]
-    if rules.tie == "revote_then_crash":
-        acts += [Act.VOTE_YES, Act.VOTE_NO]
-    if rules.questions > 0:  # ONLINE-D4
-        acts += [Act.ASK, Act.ANSWER]
-    if not rules.don_known and Role.DON in rules.roles_in_play():  # ONLINE-N2
-        acts.append(Act.REVEAL_DON)
-    if rules.mafia_kill == "executor":  # FORUM-N1
-        acts.append(Act.EXECUTOR)
-    if rules.hunt:  # FORUM-N3
-        acts.append(Act.HUNT)
-    return acts
+def variant_acts(rules: Rules, n: int | None = None) -> list[Act]:
+    """Return the acts of a variant's action space, in segment order (see `GameSpec.acts`)."""
+    return list(GameSpec.of(rules, rules.default_players if n is None else n).acts)
 
 
 class ActionLayout:
-    """The flat action space of one (variant, table size)."""
+    """The flat action space of one (variant, table size), as its `GameSpec` declares it."""
 
     def __init__(self, rules: Rules, n: int):
+        self.spec = spec = GameSpec.of(rules, n)
         self.n = n
-        self.roles: tuple[Role, ...] = rules.roles_in_play()
-        self.acts = variant_acts(rules)
-        r = len(self.roles)
-        width = {
-            Act.CLAIM_ROLE: r,
-            Act.CLAIM_CHECK: 2 * n,
-            Act.ASK: n * r,
-            Act.ANSWER: len(ANSWER_NAMES),
-        }
+        self.roles: tuple[Role, ...] = spec.roles
+        self.acts = list(spec.acts)
         self.offset: dict[Act, int] = {}
         self.width: dict[Act, int] = {}
         self.decoded: list[tuple[Act, int, int]] = []  # index -> (act, target, value)
         for act in self.acts:
             self.offset[act] = len(self.decoded)
-            self.width[act] = w = width.get(act, n if act in TARGETED else 1)
+            self.width[act] = w = spec.widths[act]
             for i in range(w):
                 if act is Act.CLAIM_ROLE:
                     self.decoded.append((act, -1, int(self.roles[i])))

@@ -34,6 +34,7 @@ from mafia_env.errors import ConfigError, IllegalActionError, MafiaError
 from mafia_env.lang import DEFAULT, charset, check_lang
 from mafia_env.narrate import narrate
 from mafia_env.observe import PHASES, VectorObserver
+from mafia_env.record import make_record
 from mafia_env.text import MAX_LENGTH, TextObserver
 from mafia_env.variants import get_variant
 
@@ -252,9 +253,30 @@ class MafiaEnv(AECEnv):
 
     def record(self) -> dict[str, Any]:
         """Return the game so far as JSON-ready data that `mafia_env.replay` plays back."""
-        from mafia_env.record import make_record
-
         return make_record(self)
+
+    def clone(self) -> MafiaEnv:
+        """Return an independent environment at the same point of the same game.
+
+        The copy has the same ``agent_selection``, observations, rewards and future (the same
+        actions give the same games); stepping one never changes the other. Cheaper than
+        replaying the game: the engine and the observers copy their state.
+        """
+        other = MafiaEnv.__new__(MafiaEnv)
+        other.__dict__.update(self.__dict__)
+        other.knobs = dict(self.knobs)
+        if self.game is not None:
+            other.game = self.game.clone()
+            other.observer = self.observer.copy()
+            other._text = self._text.copy() if self._text is not None else None
+        if self._rng is not None:
+            other._rng = random.Random()
+            other._rng.setstate(self._rng.getstate())
+        other.agents = self.agents[:]
+        for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):
+            setattr(other, name, dict(getattr(self, name)))
+        other.infos = {a: dict(i) for a, i in self.infos.items()}
+        return other
 
     @property
     def text_observer(self) -> TextObserver:

@@ -7,33 +7,62 @@ in its ``seen_by`` mask.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 
-from mafia_env.engine.events import PUBLIC, Ev
+from mafia_env.engine.events import Ev, Perceiver
 from mafia_env.engine.roles import Role
 from mafia_env.lang import DEFAULT, LANGS, check_lang, say, seat_list
 
 ALL = -2  # narrate every event, public and private: the moderator's own view
 
 
+class _Listener(Perceiver):
+    """The lines one seat heard (None: only the public ones), as they were said."""
+
+    def __init__(self, seat: int | None, lang: str):
+        self.seat = seat
+        self.lang = lang
+        self.lines: list[str] = []
+        self.role: Role | None = None  # the listener's own role, once told
+        super().__init__()
+
+    def public_default(self, e: tuple) -> None:
+        line = say(e, self.lang)
+        if line:
+            self.lines.append(line)
+
+    def private_default(self, seat: int, e: tuple) -> None:
+        if seat != self.seat:
+            return
+        kind, actor, _, value, _ = e
+        if kind == Ev.ROLE:
+            self.role = Role(value)
+        line = say(e, self.lang, self.role if actor == seat else None)
+        if line:
+            self.lines.append(line)
+
+
 def narrate(
-    events: Iterable[tuple[int, int, int, int, int]],
+    events: Sequence[tuple[int, int, int, int, int]],
     seat: int | None = None,
     lang: str = DEFAULT,
 ) -> list[str]:
     """Return the lines of `events` that `seat` heard (0-based; None: the public, ALL: all)."""
     check_lang(lang)
-    lines = []
-    roles: dict[int, Role] = {}  # actors' roles, as their listener learned them
-    for e in events:
-        kind, actor, _, value, seen_by = e
-        if kind == Ev.ROLE:
-            roles[actor] = Role(value)
-        if seen_by == PUBLIC or seat == ALL or (seat is not None and seen_by >> seat & 1):
-            line = say(e, lang, roles.get(actor))
+    events = list(events)
+    if seat == ALL:  # the moderator hears everything
+        roles: dict[int, Role] = {}
+        lines = []
+        for e in events:
+            if e[0] == Ev.ROLE:
+                roles[e[1]] = Role(e[3])
+            line = say(e, lang, roles.get(e[1]))
             if line:
                 lines.append(line)
-    return lines
+        return lines
+    listener = _Listener(seat, lang)
+    listener.catch_up(events)
+    return listener.lines
 
 
 seats = seat_list  # the older name

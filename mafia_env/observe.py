@@ -11,37 +11,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from mafia_env.engine.events import ANSWER_NAMES, Cause, Ev
-from mafia_env.engine.game import NIGHT_TURNS, SPEECH_TURNS, Game, Turn, seats
-from mafia_env.engine.roles import Role
+from mafia_env.engine.events import ANSWER_NAMES, Cause, Ev, FollowsTurns, Perceiver
+from mafia_env.engine.game import Game, Turn, seats
 from mafia_env.engine.rules import Rules
+from mafia_env.engine.spec import GameSpec
 
 PHASES = [t.name.lower() for t in Turn] + ["night", "over"]
 
 
 def turns_in_play(rules: Rules) -> list[Turn]:
-    """Return the kinds of turn a variant can have: SPORT's eight, and those its knobs add."""
-    roles = set(rules.roles_in_play())
-    order = rules.night_order.split()
-    added = {
-        Turn.PUTANA: Role.PUTANA in roles and "putana" in order,
-        Turn.DOCTOR: Role.DOCTOR in roles and "doctor" in order,
-        Turn.MANIAC: Role.MANIAC in roles and "maniac" in order,
-        Turn.EXECUTOR: rules.mafia_kill == "executor",
-        Turn.HUNT: rules.hunt and "hunt" in order,
-        Turn.NAMING: rules.nominations == "round",
-        Turn.MONOLOGUE: rules.nominee_speeches,
-        Turn.ANSWER: rules.questions > 0,
-    }
-    return [t for t in Turn if added.get(t, True)]
+    """Return the kinds of turn a variant's layout has (see `GameSpec.turns`)."""
+    return list(GameSpec.of(rules, rules.default_players).turns)
 
 
 class ObsLayout:
     """Names, shapes and offsets of the pieces of a vector observation."""
 
     def __init__(self, rules: Rules, n: int):
-        r = len(rules.roles_in_play())
-        self.turns = turns = turns_in_play(rules)
+        self.spec = spec = GameSpec.of(rules, n)
+        r = len(spec.roles)
+        self.turns = turns = list(spec.turns)
         self.phases = [x.name.lower() for x in turns] + ["night", "over"]
         t = len(turns)
         night = {Turn.PUTANA, Turn.DOCTOR, Turn.MANIAC, Turn.HUNT, Turn.EXECUTOR} & set(turns)
@@ -109,6 +98,17 @@ class ObsLayout:
         # every piece lies in [0, 1]: one-hots, flags, and counts scaled by their maximum
         self.private_size = sum(int(np.prod(s)) for _, s in self.private)
         self.size = pos
+        # (name, start, end, shape) within the private row and within the public row
+        self.private_spans = [
+            (name, off, off + int(np.prod(shape)), shape)
+            for name, (off, shape) in self.offsets.items()
+            if off < self.private_size
+        ]
+        self.public_spans = [
+            (name, off - self.private_size, off - self.private_size + int(np.prod(shape)), shape)
+            for name, (off, shape) in self.offsets.items()
+            if off >= self.private_size
+        ]
 
     def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """Return named views into `vector` (no copies): ``views(obs)["alive"]``."""
@@ -122,19 +122,23 @@ class ObsLayout:
         return self.offsets[name][0]
 
 
-class VectorObserver:
-    """Keeps every seat's observation up to date from the game's events."""
+class VectorObserver(FollowsTurns, Perceiver):
+    """Keeps every seat's observation up to date from the game's events, as each seat saw them.
+
+    Public events write the public row, private ones the row of each seat that saw them; the
+    facts of the moment (whose turn, what kind, speech acts left) come from the events that
+    begin turns (``SPEAK``, ``TURN``), never from the game's live state.
+    """
 
     def __init__(self, rules: Rules, n: int):
         self.layout = layout = ObsLayout(rules, n)
         self.n = n
         self.rules = rules
-        self.role_index = {role: i for i, role in enumerate(rules.roles_in_play())}
+        self.role_index = {role: i for i, role in enumerate(layout.spec.roles)}
         self.priv = np.zeros((n, layout.private_size), dtype=np.float32)
         self.pub = np.zeros(layout.size - layout.private_size, dtype=np.float32)
         self.priv_views = [self._private_views(i) for i in range(n)]
         self.pub_views = self._public_views()
-        self.cursor = 0
         self._nominee_count = 0
         self._day_limit = 1.0
         self._phase = layout.index("phase")
@@ -155,37 +159,36 @@ class VectorObserver:
         self._named = "named" in layout.offsets
         self._team_shots = "team_shots" in layout.offsets
         self._turn_pos = dict.fromkeys(Turn, -1) | {x: i for i, x in enumerate(layout.turns)}
+        self._speech_turns = layout.spec.speech_turns
         self._night_phase = len(layout.turns)
         self._over_phase = len(layout.turns) + 1
-        on = {Ev.VISIT: self._on_my_night, Ev.HEAL: self._on_my_night, Ev.HUNT: self._on_my_night}
-        for kind in Ev:
-            handler = getattr(self, f"_on_{kind.name.lower()}", None)
-            if handler is not None:
-                on[kind] = handler
-        self._handlers: dict[int, object] = {int(k): h for k, h in on.items()}
-        self._everyone = (1 << self.n) - 1  # PUBLIC (-1) & this: every seat
+        self._reset_live()
+        super().__init__()
+
+    def bind(self) -> None:
+        super().bind()
+        for kind in (Ev.VISIT, Ev.HEAL, Ev.HUNT):
+            self.on_private[int(kind)] = self._saw_night_target
+
+    def _reset_live(self) -> None:
+        self.actor, self.turn, self.turn_public, self.over = -1, -1, False, False
+        self._acts = 0  # speech acts left in the current speech
 
     def _private_views(self, seat: int) -> dict[str, np.ndarray]:
-        out, pos = {}, 0
-        for name, shape in self.layout.private:
-            size = int(np.prod(shape))
-            out[name] = self.priv[seat, pos : pos + size].reshape(shape)
-            pos += size
-        return out
+        row = self.priv[seat]
+        return {name: row[a:b].reshape(shape) for name, a, b, shape in self.layout.private_spans}
 
     def _public_views(self) -> dict[str, np.ndarray]:
-        out, pos = {}, 0
-        for name, shape in self.layout.public:
-            size = int(np.prod(shape))
-            out[name] = self.pub[pos : pos + size].reshape(shape)
-            pos += size
-        return out
+        pub = self.pub
+        return {name: pub[a:b].reshape(shape) for name, a, b, shape in self.layout.public_spans}
 
     def reset(self, game: Game) -> None:
         """Start encoding a new game."""
         self.priv[:] = 0
         self.pub[:] = 0
         self.cursor = 0
+        self._nominee_count = 0
+        self._reset_live()
         self._day_limit = float(game.rules.day_limit(game.n))
         self.pub_views["alive"][:] = 1
         for s in range(self.n):
@@ -194,76 +197,97 @@ class VectorObserver:
 
     def update(self, game: Game) -> None:
         """Fold the events the game logged since the last update into the rows."""
-        events = game.events
-        handlers = self._handlers
-        for kind, actor, target, value, seen_by in events[self.cursor :]:
-            handler = handlers.get(kind)
-            if handler is not None:
-                handler(actor, target, value, seen_by)
-        self.cursor = len(events)
+        self.catch_up(game.events)
 
-    # one handler per kind of event that changes an observation: (actor, target, value, seen_by)
+    def copy(self) -> VectorObserver:
+        """Return an independent copy at the same point (for a cloned game)."""
+        other = VectorObserver.__new__(VectorObserver)
+        other.__dict__.update(self.__dict__)
+        other.priv = self.priv.copy()
+        other.pub = self.pub.copy()
+        other.priv_views = [other._private_views(i) for i in range(self.n)]
+        other.pub_views = other._public_views()
+        other.bind()
+        return other
 
-    def _on_claim_role(self, actor, target, value, seen_by):
+    def _on_speak(self, actor, target, value):  # a speech begins: K acts
+        super()._on_speak(actor, target, value)
+        self._acts = self.rules.speech_acts
+
+    # one handler per kind of public event that changes an observation: (actor, target, value)
+
+    def _on_claim_role(self, actor, target, value):
+        if actor == self.actor:  # a speech act: one fewer left
+            self._acts -= 1
         row = self.pub_views["claimed_role"][actor]
         row[:] = 0
         row[self.role_index[value]] = 1
 
-    def _on_claim_check(self, actor, target, value, seen_by):
+    def _on_claim_check(self, actor, target, value):
+        if actor == self.actor:  # a speech act: one fewer left
+            self._acts -= 1
         self.pub_views["claimed_check"][actor, target, value] = 1
 
-    def _on_accuse(self, actor, target, value, seen_by):
+    def _on_accuse(self, actor, target, value):
+        if actor == self.actor:  # a speech act: one fewer left
+            self._acts -= 1
         self.pub_views["accused"][actor, target] = 1
 
-    def _on_vouch(self, actor, target, value, seen_by):
+    def _on_vouch(self, actor, target, value):
+        if actor == self.actor:  # a speech act: one fewer left
+            self._acts -= 1
         self.pub_views["vouched"][actor, target] = 1
 
-    def _on_nominate(self, actor, target, value, seen_by):
+    def _on_nominate(self, actor, target, value):
         pub = self.pub_views
         self._nominee_count += 1
         pub["nominees"][target] = self._nominee_count / self.n
         if actor >= 0:  # CLUB-E1 nominations by count have no nominator
             pub["nominations"][actor, target] += 1 / self._day_limit
+            if actor == self.actor:
+                self._acts -= 1
 
-    def _on_name(self, actor, target, value, seen_by):  # one name a player a day
+    def _on_name(self, actor, target, value):  # one name a player a day
         pub = self.pub_views
         pub["named"][target] += self._named_scale
         pub["nominations"][actor, target] += 1 / self._day_limit
 
-    def _on_ask(self, actor, target, value, seen_by):
+    def _on_ask(self, actor, target, value):
+        if actor == self.actor:  # a speech act: one fewer left
+            self._acts -= 1
         row = self.pub_views["questions"][target]
         row[:] = 0
         row[self.role_index[value]] = 1
 
-    def _on_answer(self, actor, target, value, seen_by):
+    def _on_answer(self, actor, target, value):
         row = self.pub_views["answers"][actor]
         row[:] = 0
         row[value] = 1
 
-    def _on_ballot(self, actor, target, value, seen_by):
+    def _on_ballot(self, actor, target, value):
         if target >= 0:
             self.pub_views["votes"][actor, target] = 1
 
-    def _on_voting(self, actor, target, value, seen_by):
+    def _on_voting(self, actor, target, value):
         pub = self.pub_views  # a new round: the last one's ballots become history
         pub["votes_before"] += pub["votes"] / (2 * self._day_limit)
         pub["votes"][:] = 0
-        self._on_crash(actor, target, value, seen_by)
+        self._on_crash(actor, target, value)
 
-    def _on_crash(self, actor, target, value, seen_by):
+    def _on_crash(self, actor, target, value):
         cands = self.pub_views["candidates"]
         cands[:] = 0
         cands[seats(value)] = 1
 
-    def _on_crash_ballot(self, actor, target, value, seen_by):
+    def _on_crash_ballot(self, actor, target, value):
         self.pub_views["crash"][actor, 0 if value else 1] = 1
 
-    def _on_eliminated(self, actor, target, value, seen_by):
+    def _on_eliminated(self, actor, target, value):
         pub = self.pub_views
         pub["alive"][target] = 0
         pub["eliminated"][target, value] = 1
 
-    def _on_day(self, actor, target, value, seen_by):
+    def _on_day(self, actor, target, value):
         pub = self.pub_views
         pub["day"][0] = value / self._day_limit
         pub["crash"][:] = 0
@@ -273,88 +297,90 @@ class VectorObserver:
         pub["candidates"][:] = 0
         self._nominee_count = 0
 
-    def _on_foul(self, actor, target, value, seen_by):
+    def _on_foul(self, actor, target, value):
         self.pub_views["fouls"][target] = min(1.0, value / 4.0)
 
-    def _on_reveal(self, actor, target, value, seen_by):
+    def _on_reveal(self, actor, target, value):
         self.pub_views["revealed"][target, self.role_index[value]] = 1
 
-    def _on_role(self, actor, target, value, seen_by):
-        v = self.priv_views[actor]
+    def _on_night(self, actor, target, value):
+        self.priv[:, self._tonight] = 0  # tonight's private facts start afresh, for every seat
+
+    # one handler per kind of private event: (seat that saw it, actor, target, value)
+
+    def _saw_role(self, seat, actor, target, value):
+        v = self.priv_views[seat]
         v["role"][self.role_index[value]] = 1
         v["known_roles"][actor, self.role_index[value]] = 1
 
-    def _on_teammate(self, actor, target, value, seen_by):
-        self.priv_views[actor]["known_roles"][target, self.role_index[value]] = 1
+    def _saw_teammate(self, seat, actor, target, value):
+        self.priv_views[seat]["known_roles"][target, self.role_index[value]] = 1
 
-    def _on_check(self, actor, target, value, seen_by):
-        self.priv_views[actor]["checks"][target, 0 if value else 1] = 1
+    def _saw_check(self, seat, actor, target, value):
+        self.priv_views[seat]["checks"][target, 0 if value else 1] = 1
 
-    def _on_shot(self, actor, target, value, seen_by, piece="team_shots"):
-        priv = self.priv_views
+    def _saw_shot(self, seat, actor, target, value, piece="team_shots"):
+        if target < 0:
+            return
+        v = self.priv_views[seat]
         shot = piece == "team_shots"
-        if target >= 0 and (self._team_shots or not shot):
-            for s in seats(seen_by & self._everyone):
-                priv[s][piece][actor, target] = 1
-        if target >= 0 and shot and self._my_night:
-            priv[actor]["my_night"][target] = 1
+        if self._team_shots or not shot:
+            v[piece][actor, target] = 1
+        if shot and self._my_night and seat == actor:
+            v["my_night"][target] = 1
 
-    def _on_executor(self, actor, target, value, seen_by):
-        self._on_shot(actor, target, value, seen_by, "team_executors")
+    def _saw_executor(self, seat, actor, target, value):
+        self._saw_shot(seat, actor, target, value, "team_executors")
 
-    def _on_my_night(self, actor, target, value, seen_by):  # a visit, a heal, a hunt
-        self.priv_views[actor]["my_night"][target] = 1
+    def _saw_night_target(self, seat, actor, target, value):  # a visit, a heal, a hunt
+        self.priv_views[seat]["my_night"][target] = 1
 
-    def _on_blocked(self, actor, target, value, seen_by):
-        self.priv_views[actor]["blocked"][0] = 1
+    def _saw_blocked(self, seat, actor, target, value):
+        self.priv_views[seat]["blocked"][0] = 1
 
-    def _on_heal_state(self, actor, target, value, seen_by):
-        v = self.priv_views[actor]
+    def _saw_heal_state(self, seat, actor, target, value):
+        v = self.priv_views[seat]
         v["last_heal"][:] = 0
         if target >= 0:
             v["last_heal"][target] = 1
         v["self_heals"][0] = min(1.0, value * self._self_heal_scale)
 
-    def _on_don_introduced(self, actor, target, value, seen_by):
-        for s in seats(seen_by & self._everyone):  # ONLINE-N2: the mafia learn who the don is
-            row = self.priv_views[s]["known_roles"][actor]
-            row[:] = 0
-            row[self.role_index[value]] = 1
-
-    def _on_night(self, actor, target, value, seen_by):
-        self.priv[:, self._tonight] = 0  # tonight's private facts start afresh, for every seat
+    def _saw_don_introduced(self, seat, actor, target, value):
+        row = self.priv_views[seat]["known_roles"][actor]  # ONLINE-N2: who the don is
+        row[:] = 0
+        row[self.role_index[value]] = 1
 
     def observe(self, game: Game, seat: int) -> np.ndarray:
         """Return `seat`'s observation as a new float32 vector."""
         if self.cursor != len(game.events):
-            self.update(game)
-        return self._live(game, seat, np.concatenate((self.priv[seat], self.pub)))
+            self.catch_up(game.events)
+        return self._live(seat, np.concatenate((self.priv[seat], self.pub)))
 
     def observe_into(self, game: Game, seat: int, out: np.ndarray) -> np.ndarray:
         """Write `seat`'s observation into the float32 row `out` (for batched trainers)."""
         if self.cursor != len(game.events):
-            self.update(game)
+            self.catch_up(game.events)
         p = self.layout.private_size
         out[:p] = self.priv[seat]
         out[p:] = self.pub
-        return self._live(game, seat, out)
+        return self._live(seat, out)
 
-    def _live(self, game: Game, seat: int, out: np.ndarray) -> np.ndarray:
+    def _live(self, seat: int, out: np.ndarray) -> np.ndarray:
         """Write the facts of the moment (whose turn, what kind) into an observation."""
-        turn = game.turn
-        if turn is None:
+        if self.over:
             out[self._phase + self._over_phase] = 1
             return out
-        pos = self._turn_pos[turn]
-        if seat == game.actor:
+        pos = self._turn_pos[self.turn]
+        actor = self.actor
+        if seat == actor:
             out[self._my_turn + pos] = 1
-        if turn in NIGHT_TURNS:  # who acts at night is nobody else's business
+        if not self.turn_public:  # who acts at night is nobody else's business
             out[self._phase + self._night_phase] = 1
             return out
         out[self._phase + pos] = 1
-        out[self._speaker + game.actor] = 1
-        if turn in SPEECH_TURNS:
-            out[self._acts_left] = game.acts_left / game.rules.speech_acts
+        out[self._speaker + actor] = 1
+        if self.turn in self._speech_turns:
+            out[self._acts_left] = self._acts / self.rules.speech_acts
         return out
 
 

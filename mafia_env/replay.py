@@ -1,4 +1,4 @@
-"""Replay a game record: ``mafia_env.replay(record)``, and the command line.
+"""Replay a game record: ``mafia_env.replay(record)`` (`mafia_env.playback`), and the command line.
 
     python -m mafia_env.replay game.json [--as player_3] [--lang ru]
 
@@ -8,7 +8,7 @@ as the moderator saw it. ``-`` reads the record from standard input. A bad recor
 with where and why, and exit status 2.
 
 This module is callable, so that ``mafia_env.replay(record)`` plays a record back whether
-``mafia_env.replay`` names the function (`mafia_env.record.replay`) or this module.
+``mafia_env.replay`` names the function or this module.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from typing import Any
 from mafia_env.errors import MafiaError
 from mafia_env.lang import LANGS
 from mafia_env.narrate import ALL, narrate
+from mafia_env.playback import replay as replay_record
 from mafia_env.record import load_record
-from mafia_env.record import replay as replay_record
 
 
 def story(record: Any, seat: str | None = None, lang: str = "en") -> list[str]:
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
 
 class _CallableModule(types.ModuleType):
     def __call__(self, record: Any, render_mode: str | None = None, **options: Any) -> Any:
-        """Play a record back (see `mafia_env.record.replay`)."""
+        """Play a record back (see `mafia_env.playback.replay`)."""
         return replay_record(record, render_mode, **options)
 
 

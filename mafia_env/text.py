@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from mafia_env.engine.events import PUBLIC, Ev
+from mafia_env.engine.events import PUBLIC, Ev, FollowsTurns, Perceiver
 from mafia_env.engine.game import Game, Turn
 from mafia_env.engine.roles import Role
 from mafia_env.errors import IllegalActionError
@@ -40,8 +40,12 @@ class ReplyError(IllegalActionError):
     """A reply names no legal action."""
 
 
-class TextObserver:
-    """Keeps every seat's story up to date from the game's events, in one language."""
+class TextObserver(FollowsTurns, Perceiver):
+    """Keeps every seat's story up to date from the game's events, in one language.
+
+    Each event is told once, when it happens, to the seats that saw it (through `Perceiver`);
+    whose turn it is comes from the events that begin turns, as the seat itself saw them.
+    """
 
     def __init__(self, layout: Any, n: int, lang: str = DEFAULT):
         self.layout = layout
@@ -52,7 +56,7 @@ class TextObserver:
         self._story: list[tuple[int, str]] = [(-1, "")] * n  # (lines joined, text) per seat
         self._roles: list[Role | None] = [None] * n
         self._words: dict[tuple[int, Turn | None], str] = {}
-        self.cursor = 0
+        super().__init__()
 
     def reset(self, game: Game) -> None:
         """Start telling a new game."""
@@ -61,33 +65,52 @@ class TextObserver:
         self._story = [(-1, "")] * self.n
         self._roles = [None] * self.n
         self.cursor = 0  # events are told lazily, when a story is asked for
+        self.actor, self.turn, self.turn_public, self.over = -1, -1, False, False
+
+    def copy(self) -> TextObserver:
+        """Return an independent copy at the same point (for a cloned game)."""
+        other = TextObserver.__new__(TextObserver)
+        other.__dict__.update(self.__dict__)
+        other.lines = [seat_lines[:] for seat_lines in self.lines]
+        other._story = self._story[:]
+        other._roles = self._roles[:]
+        other.bind()
+        return other
 
     def update(self, game: Game) -> None:
         """Tell each seat the events the game logged since the last update."""
-        lines, lang, roles = self.lines, self.lang, self._roles
-        for e in game.events[self.cursor :]:
-            kind, actor, _, value, seen_by = e
-            if seen_by == PUBLIC:
-                line = say(e, lang)
-                if line:
-                    for seat_lines in lines:
-                        seat_lines.append(line)
-                continue
-            if kind == Ev.ROLE:
-                roles[actor] = Role(value)
-            mask = seen_by
-            while mask:  # each seat that saw it, lowest first
-                seat = (mask & -mask).bit_length() - 1
-                mask &= mask - 1
-                line = say(e, lang, roles[seat] if actor == seat else None)
-                if line:
-                    lines[seat].append(line)
-        self.cursor = len(game.events)
+        self.catch_up(game.events)
+
+    def public_default(self, e: tuple) -> None:
+        line = say(e, self.lang)
+        if line:
+            for seat_lines in self.lines:
+                seat_lines.append(line)
+
+    def private_default(self, seat: int, e: tuple) -> None:
+        kind, actor, _, value, _ = e
+        if kind == Ev.ROLE:
+            self._roles[seat] = Role(value)
+        line = say(e, self.lang, self._roles[seat] if actor == seat else None)
+        if line:
+            self.lines[seat].append(line)
+
+    def _on_speak(self, actor: int, target: int, value: int) -> None:
+        super()._on_speak(actor, target, value)
+        self.public_default((Ev.SPEAK, actor, target, value, PUBLIC))
+
+    def _on_game_over(self, actor: int, target: int, value: int) -> None:
+        super()._on_game_over(actor, target, value)
+        self.public_default((Ev.GAME_OVER, actor, target, value, PUBLIC))
+
+    def _on_terminated(self, actor: int, target: int, value: int) -> None:
+        super()._on_terminated(actor, target, value)
+        self.public_default((Ev.TERMINATED, actor, target, value, PUBLIC))
 
     def story(self, game: Game, seat: int) -> str:
         """Return what the moderator has told `seat` so far, one line per announcement."""
         if self.cursor != len(game.events):
-            self.update(game)
+            self.catch_up(game.events)
         count, text = self._story[seat]
         lines = self.lines[seat]
         if count != len(lines):
@@ -105,17 +128,19 @@ class TextObserver:
         return text
 
     def choices(self, game: Game, mask: np.ndarray) -> list[tuple[int, str]]:
-        """Return the legal actions as (index, words), in index order."""
-        turn = game.turn
+        """Return the acting seat's legal actions as (index, words), in index order."""
+        if self.cursor != len(game.events):
+            self.catch_up(game.events)
+        turn = None if self.over else Turn(self.turn)
         return [(int(i), self.words(int(i), turn)) for i in np.flatnonzero(mask)]
 
     def observe(self, game: Game, seat: int, mask: np.ndarray) -> str:
         """Return `seat`'s text observation: its story, then its numbered legal actions."""
         story = self.story(game, seat)
         ui = self.ui
-        if game.over:
+        if self.over:
             return f"{story}\n{ui['game_over']}"
-        if seat != game.actor:
+        if not self.acting(seat):
             return f"{story}\n{ui['not_your_turn']}"
         menu = "\n".join(f"{k}. {w}" for k, (_, w) in enumerate(self.choices(game, mask), 1))
         return f"{story}\n{ui['your_turn']}\n{menu}\n{ui['reply']}"

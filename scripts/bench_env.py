@@ -102,6 +102,33 @@ def batched(variant: str, num_envs: int, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def clone_cost(variant: str, n: int, moves: int = 200, reps: int = 300) -> dict[str, float]:
+    """Return seconds per `Game.clone`, per `env.unwrapped.clone()` and per replay of the record,
+    for a random game `moves` moves in (or at its end)."""
+    env = mafia_env.raw_env(variant, n)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(moves):
+        if env.game.over:
+            break
+        obs = env.observe(env.agent_selection)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    record = env.record()
+
+    def per_call(fn, k: int) -> float:
+        start = time.perf_counter()
+        for _ in range(k):
+            fn()
+        return (time.perf_counter() - start) / k
+
+    return {
+        "moves": len(record["moves"]),
+        "game_clone_s": per_call(env.game.clone, reps),
+        "env_clone_s": per_call(env.clone, reps),
+        "replay_s": per_call(lambda: mafia_env.replay(record), 5),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
@@ -159,6 +186,19 @@ def main() -> None:
         speed = batched(name, 64, args.seconds)
         results["batched"] = {**results.get("batched", {}), name: speed}
         print(f"{name:10} {mafia_env.VARIANTS[name].default_players:3d} {speed:46.0f}")
+    print(
+        f"\n{'variant':10} {'n':>3} {'moves':>6} {'game.clone us':>14} {'env.clone us':>13} "
+        f"{'replay ms':>10} {'replay/env.clone':>17}"
+    )
+    for name in args.variants:
+        n = mafia_env.VARIANTS[name].default_players
+        c = clone_cost(name, n)
+        results["clone"] = {**results.get("clone", {}), name: c}
+        print(
+            f"{name:10} {n:3d} {c['moves']:6d} {c['game_clone_s'] * 1e6:14.1f} "
+            f"{c['env_clone_s'] * 1e6:13.1f} {c['replay_s'] * 1e3:10.2f} "
+            f"{c['replay_s'] / c['env_clone_s']:17.0f}"
+        )
     if args.scaling:
         scaling(args.seconds, results)
     if args.json:

@@ -246,7 +246,7 @@ def test_city_d1_speeches_rotate_and_vote_as_online():
     t.night({3: 1, 4: 10, 8: 10, 6: 10})
     assert (t.phase, t.actor) == ("last_word", 10)
     t.speeches({2: [("nominate", 5)]})
-    assert t.game.first_speaker == 1
+    assert t.game.today.first_speaker == 1
     # 9 alive: 4 other votes and his own are not a strict majority of the living
     t.vote({1: 5, 2: 5, 3: 5, 4: 5, 5: 5})
     assert 5 in t.alive and t.events(Ev.SPARED)

@@ -51,7 +51,7 @@ def test_club_e1_named_more_than_twice_is_nominated_in_crossing_order():
     t.naming(NAMES)
     assert [e[1:3] for e in t.events(Ev.NAME)][:3] == [(0, 4), (1, 4), (2, 6)]
     assert [e[2] + 1 for e in t.events(Ev.NOMINATE)] == [7, 5, 2]
-    assert [s + 1 for s in t.game.nominees] == [7, 5, 2]
+    assert [s + 1 for s in t.game.today.nominees] == [7, 5, 2]
     assert abs(t.obs(3)["named"][4] - 3 / 9) < 1e-6  # named three times of nine at most
 
 
@@ -60,7 +60,7 @@ def test_club_e1_named_twice_is_not_nominated():
     t = table()
     names = {s: 8 for s in range(1, 5)} | {5: 9, 6: 9, 7: 1, 8: 1, 9: 1, 10: 1}
     t.naming(names)
-    assert [s + 1 for s in t.game.nominees] == [8, 1]
+    assert [s + 1 for s in t.game.today.nominees] == [8, 1]
 
 
 def test_club_e2_monologues_in_nomination_order():

@@ -222,7 +222,7 @@ def test_online_d4_asked_player_answers_at_once():
     t.act(6, "answer", value="no")
     assert (t.phase, t.actor) == ("speech", 1)
     assert "ask" not in t.mask_kinds()  # one question a speech
-    assert t.game.acts_left == 3
+    assert t.game.speech.acts_left == 3
     assert [e[1:4] for e in t.events(Ev.ASK)] == [(0, 5, Role.SHERIFF)]
     assert [e[1:4] for e in t.events(Ev.ANSWER)] == [(5, 0, 1)]
     obs = t.obs(9)
@@ -324,7 +324,7 @@ def test_online_d4_questions_per_speech_is_a_knob():
     assert "ask" in t.mask_kinds()
     t.act(1, "ask", 3, "don")
     t.act(3, "answer", value="dont_know")
-    assert "ask" not in t.mask_kinds() and t.game.acts_left == 2
+    assert "ask" not in t.mask_kinds() and t.game.speech.acts_left == 2
     none = Table("online", DEAL, questions=0)
     assert "ask" not in none.mask_kinds()
     assert Act.ASK not in none.env.unwrapped.layout.offset  # not in the action space

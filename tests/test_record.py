@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import mafia_env
+from mafia_env import replay
 from mafia_env.errors import RecordError
-from mafia_env.record import replay
 
 ROOT = Path(__file__).parent.parent
 VARIANTS = sorted(mafia_env.VARIANTS)
@@ -132,7 +132,7 @@ def test_bad_json_says_where():
     ("changes", "message"),
     [
         ({"seed": KeyError}, r"record is missing \['seed'\]"),
-        ({"format": 2}, r"'format' is 2; supported: 1"),
+        ({"format": 3}, r"'format' is 3; supported: 1, 2"),
         ({"variant": 7}, r"'variant' must be a string; got 7"),
         ({"variant": "nonesuch"}, r"unknown variant 'nonesuch'; variants are: .*sport"),
         ({"num_players": "10"}, r"'num_players' must be a non-negative integer; got '10'"),

@@ -41,7 +41,7 @@ def play_model_game(n: int, m: int, seed: int) -> bool:
     while not game.over:
         turn, seat = game.turn, game.actor
         if turn is Turn.SPEECH:
-            if not game.nominees:  # the first speaker nominates a uniformly random player
+            if not game.today.nominees:  # the first speaker nominates a uniformly random player
                 target = rng.choice(game.alive_seats)
                 game.apply(Act.NOMINATE, target)
             else:

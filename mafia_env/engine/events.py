@@ -3,11 +3,13 @@
 An event is a plain tuple ``(kind, actor, target, value, seen_by)`` appended to
 ``Game.events``: ``actor`` and ``target`` are 0-based seats (-1 when absent), ``value`` is a
 role, a check result, a cause or a count, and ``seen_by`` is ``PUBLIC`` or a bitmask of the
-seats that saw it. Encoders and narration read events; they never look at hidden state.
+seats that saw it. Encoders and narration read events, through `Perceiver`: it is the one
+place that reads ``seen_by``, and nothing outside the engine reads the game's live state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
 
 PUBLIC = -1
@@ -52,6 +54,13 @@ class Ev(IntEnum):
     NAME = 34  # actor names target in the nomination round
     HUNT = 35  # actor requests a hunt on target; seen by him
     EXECUTOR = 36  # actor (mafia) names target as the executor of the shot; seen like SHOT
+    TURN = 37  # actor's turn of kind value (Turn) begins, where no SPEAK announces it: public
+    # for a day turn (a ballot, a gesture, a speech resumed after an answer), the actor's own
+    # at night
+
+
+# The events a game of record format 1 logged (format 2 added TURN): its checksum covers these.
+FORMAT_1_KINDS = frozenset(range(Ev.TURN))
 
 
 class Cause(IntEnum):
@@ -95,3 +104,106 @@ class Outcome(IntEnum):
 
 
 OUTCOME_NAMES = tuple(o.name.lower() for o in Outcome)
+
+Event = tuple[int, int, int, int, int]
+Handler = Callable[..., None]
+
+
+def saw(seen_by: int, seat: int) -> bool:
+    """Return whether `seat` saw an event of visibility `seen_by`."""
+    return seen_by == PUBLIC or bool(seen_by >> seat & 1)
+
+
+class Perceiver:
+    """Folds one game's events into what each seat perceived: subclass it and add handlers.
+
+    `catch_up(events)` takes every event logged since the last call once: an event the whole
+    table saw goes to the method ``_on_<event>(actor, target, value)`` (``_on_claim_role``),
+    and a private one to ``_saw_<event>(seat, actor, target, value)`` once for each seat that
+    saw it, lowest seat first. An event without such a method goes to
+    ``public_default(event)`` / ``private_default(seat, event)`` where a subclass defines
+    them, else nowhere. The vector and text observers, the narration and the table's view all
+    perceive through this one path.
+    """
+
+    public_default: Callable[[Event], None] | None = None
+    private_default: Callable[[int, Event], None] | None = None
+
+    def __init__(self) -> None:
+        self.cursor = 0
+        self.bind()
+
+    def bind(self) -> None:
+        """Fill the handler tables from the ``_on_*`` and ``_saw_*`` methods (once, and on copy)."""
+        names = _HANDLER_NAMES.get(type(self))
+        if names is None:
+            names = _HANDLER_NAMES[type(self)] = tuple(
+                [
+                    (int(k), f"{prefix}{k.name.lower()}")
+                    for k in Ev
+                    if hasattr(self, f"{prefix}{k.name.lower()}")
+                ]
+                for prefix in ("_on_", "_saw_")
+            )
+        self.on_public: dict[int, Handler] = {k: getattr(self, m) for k, m in names[0]}
+        self.on_private: dict[int, Handler] = {k: getattr(self, m) for k, m in names[1]}
+
+    def catch_up(self, events: list[Event]) -> None:
+        """Deliver the events logged since the last call to the seats that saw them."""
+        pub, priv = self.on_public, self.on_private
+        pub_default, priv_default = self.public_default, self.private_default
+        for i in range(self.cursor, len(events)):
+            e = events[i]
+            kind, actor, target, value, seen_by = e
+            if seen_by == PUBLIC:
+                h = pub.get(kind)
+                if h is not None:
+                    h(actor, target, value)
+                elif pub_default is not None:
+                    pub_default(e)
+                continue
+            h = priv.get(kind)
+            while seen_by:
+                low = seen_by & -seen_by
+                if h is not None:
+                    h(low.bit_length() - 1, actor, target, value)
+                elif priv_default is not None:
+                    priv_default(low.bit_length() - 1, e)
+                seen_by ^= low
+        self.cursor = len(events)
+
+
+_HANDLER_NAMES: dict[type, tuple[list[tuple[int, str]], list[tuple[int, str]]]] = {}
+
+
+class FollowsTurns:
+    """Follows whose turn it is from the events that begin turns (``SPEAK``, ``TURN``).
+
+    ``actor`` and ``turn`` (a `Turn` value) are the current turn's; ``turn_public`` says
+    whether the table saw it begin (a night turn is seen by its taker only: only the taker's
+    view may use ``actor`` then); ``over`` is set when the game ends.
+    """
+
+    actor = -1
+    turn = -1
+    turn_public = False
+    over = False
+
+    def _on_speak(self, actor: int, target: int, value: int) -> None:
+        self.actor, self.turn, self.turn_public = actor, value, True
+
+    def _on_turn(self, actor: int, target: int, value: int) -> None:
+        self.actor, self.turn, self.turn_public = actor, value, True
+
+    def _saw_turn(self, seat: int, actor: int, target: int, value: int) -> None:
+        self.actor, self.turn, self.turn_public = actor, value, False
+
+    def _on_game_over(self, actor: int, target: int, value: int) -> None:
+        self.over = True
+
+    def _on_terminated(self, actor: int, target: int, value: int) -> None:
+        self.over = True
+
+    def acting(self, seat: int) -> bool:
+        """Return whether `seat` takes the current turn (as `seat` itself knows)."""
+        return not self.over and self.actor == seat

@@ -41,6 +41,10 @@ SUBKEYS: dict[str, tuple[str, ...]] = {
     "ANSWER": tuple(x.name for x in Answer),
 }
 
+# Events the moderator does not announce: the start of a turn is told by SPEAK for speeches
+# and needs no words elsewhere (a ballot, a gesture, a night action says it was taken).
+SILENT = frozenset({"TURN"})
+
 _loaded: dict[str, ModuleType] = {}
 
 
@@ -165,4 +169,14 @@ def _flatten(tree: Any) -> str:
     return "".join(_flatten(v) for v in tree)
 
 
-__all__ = ["DEFAULT", "LANGS", "SUBKEYS", "check_lang", "describe", "say", "seat_list", "table"]
+__all__ = [
+    "DEFAULT",
+    "LANGS",
+    "SILENT",
+    "SUBKEYS",
+    "check_lang",
+    "describe",
+    "say",
+    "seat_list",
+    "table",
+]

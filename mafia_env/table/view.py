@@ -161,7 +161,7 @@ def seat_view(env: Any, seat: int | None, lang: str = "en") -> dict[str, Any]:
     roles = known_roles(game, seat)
     phase = public_phase(game)
     actor = game.actor if phase not in (NIGHT, "over") else -1
-    nominees = set(game.nominees) if phase not in (NIGHT, "over") else set()
+    nominees = set(game.today.nominees) if phase not in (NIGHT, "over") else set()
     seats = [
         {
             "seat": s + 1,
