@@ -676,24 +676,20 @@ class RulePolicy:
 
     def executor(self, seen: Seen) -> Choice:
         """Mafia: the member the town suspects least carries out the shot (lowest seat on ties)."""
-        act = getattr(Act, "EXECUTOR", None)
-        if act is None:
-            return None
-        team = seen.targets(act)
+        team = seen.targets(Act.EXECUTOR)
         if not team:
             return None
         sus = seen.suspicion()
-        return seen.can(act, min(team, key=lambda s: (sus[s], s)))
+        return seen.can(Act.EXECUTOR, min(team, key=lambda s: (sus[s], s)))
 
     def hunt(self, seen: Seen) -> Choice:
         """Town: request the free hunt on a strong suspect, else hold it."""
-        act = getattr(Act, "HUNT", None)
-        targets = seen.targets(act) if act is not None else []
+        targets = seen.targets(Act.HUNT)
         if targets:
             sus = seen.suspicion()
             top = self.pick(sus, targets)
             if top is not None and sus[top] >= STRONG:
-                return seen.can(act, top)
+                return seen.can(Act.HUNT, top)
         return seen.can(Act.PASS)
 
     def answer(self, seen: Seen) -> Choice:
@@ -702,13 +698,12 @@ class RulePolicy:
         A player shows his public role claim, else civilian: the mafia and the hidden town
         roles pass for civilians.
         """
-        act = getattr(Act, "ANSWER", None)
         questions = seen.v.get("questions")
-        if act is None or questions is None or not questions[seen.me].any():
+        if questions is None or not questions[seen.me].any():
             return None
         asked = self.roles[int(questions[seen.me].argmax())]
         shown = seen.claimed[seen.me] or Role.CIVILIAN
-        return seen.can(act, -1, 0 if asked is shown else 1)  # Answer: 0 yes, 1 no
+        return seen.can(Act.ANSWER, -1, 0 if asked is shown else 1)  # Answer: 0 yes, 1 no
 
     def naming(self, seen: Seen) -> Choice:
         """Nomination round: name the top suspect (mafia: the top-ranked town player)."""

@@ -241,6 +241,8 @@ class TextPolicy:
     is taken.
     """
 
+    observes = "text"  # the seating code gives it text observations (`mafia_env.match`)
+
     def __init__(self, complete: Callable[[str], str], retries: int = 2, lang: str = DEFAULT):
         self.complete = complete
         self.retries = retries

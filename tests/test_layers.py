@@ -83,8 +83,7 @@ def _imports(path: Path, known: dict[str, Path]) -> set[str]:
 # The web table still loads its bots through baselines; it is ported to mafia_env.policy
 # with the table's rewrite. Remove it here then: this test fails once it no longer does.
 TABLE_USES_BASELINES = {"mafia_env.table.core", "mafia_env.table.server"}
-# aec.record() and record.replay() import each other lazily: the engine's part of issue 14.
-KNOWN_CIRCLES = [{"mafia_env.aec", "mafia_env.record"}]
+KNOWN_CIRCLES: list[set[str]] = []
 
 
 def test_mafia_env_never_imports_baselines():
