@@ -103,7 +103,7 @@ class MafiaEnv(AECEnv):
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
         self.game: Game | None = None
-        self.seed: int | None = None
+        self.game_seed: int | None = None  # the seed of the game now in play
         self._rng: random.Random | None = None
         self._mask: np.ndarray | None = None
         self._printed = 0
@@ -124,7 +124,7 @@ class MafiaEnv(AECEnv):
         self._new_game(self._rng.getrandbits(63))
 
     def _new_game(self, game_seed: int) -> None:
-        self.seed = game_seed
+        self.game_seed = game_seed
         self.game = game = Game(self.rules, self.n, game_seed, self.deal)
         self.observer.reset(game)
         if self._text is not None:
