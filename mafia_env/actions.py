@@ -80,7 +80,10 @@ class ActionLayout:
         A turn's legal actions are a few (act, seat bitmask) pairs, so the same ones recur
         often: each distinct set is turned into a mask once.
         """
-        opts = game.legal()
+        return self.options_mask(game.legal())
+
+    def options_mask(self, opts: list) -> np.ndarray:
+        """Return the cached read-only mask of a list of (act, targets) options."""
         key = tuple(opts)
         m = self._cache.get(key)
         if m is None:
