@@ -112,3 +112,27 @@ def test_recipe_sb3_single():
     for g in out["games"]:  # the seat's return is its team's result
         expected = 0.0 if g["winner"] == "draw" else (1.0 if g["team"] == g["winner"] else -1.0)
         assert g["return"] == expected
+
+
+# ------------------------------------------------------------------- TorchRL
+
+
+def test_torchrl_wrapper_specs():
+    pytest.importorskip("torchrl")
+    from torchrl.envs.utils import check_env_specs
+
+    env = recipe("torchrl_ppo").make_env("sport", None, seed=0)
+    check_env_specs(env)
+    rollout = env.rollout(200, break_when_any_done=False)  # random actions within the masks
+    taken = rollout["player", "action"]
+    masks = rollout["player", "action_mask"]
+    assert masks.gather(-1, taken.unsqueeze(-1)).all()
+
+
+@pytest.mark.slow
+def test_recipe_torchrl_ppo():
+    pytest.importorskip("torchrl")
+    out = recipe("torchrl_ppo").main(["--iters", "2", "--frames", "192", "--eval-games", "6"])
+    assert moved(out["losses"])
+    assert out["finals"] and right_signs(out["finals"])
+    assert all(0 <= r <= 1 for r in out["win_rate"].values())
