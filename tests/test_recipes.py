@@ -136,3 +136,69 @@ def test_recipe_torchrl_ppo():
     assert moved(out["losses"])
     assert out["finals"] and right_signs(out["finals"])
     assert all(0 <= r <= 1 for r in out["win_rate"].values())
+
+
+# ------------------------------------------------------------------ Tianshou
+# Tianshou 2.0.1 pins pandas < 3 and filelock < 4: it lives in its own venv (`make test`
+# builds .venv-tianshou); TIANSHOU_PYTHON names another interpreter that has it.
+
+
+def tianshou_python() -> str | None:
+    import importlib.util
+    import os
+
+    if importlib.util.find_spec("tianshou") is not None:
+        return sys.executable
+    for python in (os.environ.get("TIANSHOU_PYTHON"), ROOT / ".venv-tianshou" / "bin" / "python"):
+        if python and Path(python).exists():
+            return str(python)
+    return None
+
+
+ROOT = RECIPES.parent.parent
+
+
+def run_tianshou(*args: str) -> str:
+    import subprocess
+
+    python = tianshou_python()
+    if python is None:
+        pytest.skip("tianshou is not installed (make test builds .venv-tianshou)")
+    done = subprocess.run(
+        [python, *args], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_tianshou_seeds_the_aec_env():
+    """Tianshou's tic-tac-toe recipe calls DummyVectorEnv(...).seed(0) on PettingZooEnv."""
+    out = run_tianshou(
+        "-c",
+        "import mafia_env\n"
+        "from tianshou.env import DummyVectorEnv, PettingZooEnv\n"
+        "envs = DummyVectorEnv([lambda: PettingZooEnv(mafia_env.env('minimal'))] * 2)\n"
+        "def seeds():\n"
+        "    envs.seed(0)\n"
+        "    return [e.game_seed for e in envs.get_env_attr('env')]\n"
+        "a, b = seeds(), seeds()\n"
+        "assert a[0] is not None and a[0] != a[1], a\n"
+        "print(a == b)\n",
+    )
+    assert out.strip().endswith("True")
+
+
+@pytest.mark.slow
+def test_recipe_tianshou_dqn():
+    import json
+
+    out = run_tianshou(
+        "scripts/recipes/tianshou_dqn.py", "--iters", "3", "--steps", "96", "--eval-games", "4"
+    )
+    result = json.loads(out.strip().splitlines()[-1])
+    assert moved(result["losses"])
+    # each finished game's return is the seat's own result, carried by its own transitions
+    assert result["finals"] and set(result["finals"]) <= {-1.0, 0.0, 1.0}
+    for g in result["games"]:
+        expected = 0.0 if g["winner"] == "draw" else (1.0 if g["team"] == g["winner"] else -1.0)
+        assert g["return"] == expected
