@@ -143,7 +143,7 @@ class MafiaEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {"action_mask": self._no_mask} for a in self.agents}
+        self.infos = {a: {"action_mask": self._no_mask} for a in self.agents}  # see _publish_mask
         self._mask = None
         self._masked = None
         self._printed = 0
@@ -323,13 +323,16 @@ class MafiaEnv(AECEnv):
         return self._mask
 
     def _publish_mask(self) -> None:
-        """Put the acting agent's mask in its ``infos`` (and zeros back in the last one's)."""
+        """Put the acting agent's mask in its ``infos`` (and zeros back in the last one's).
+
+        The arrays are read-only and shared (the mask cache's): copy one to change it.
+        """
         infos = self.infos
         last = self._masked
         if last is not None:
-            infos[last] = {**infos[last], "action_mask": self._no_mask}
+            infos[last]["action_mask"] = self._no_mask
         agent = self._masked = self.agent_selection
-        infos[agent] = {**infos[agent], "action_mask": self._legal_mask().copy()}
+        infos[agent]["action_mask"] = self._legal_mask()
 
     def _check_index(self, agent: str, action: Any) -> int | None:
         if action is None:
@@ -391,6 +394,6 @@ class MafiaEnv(AECEnv):
                 self.terminations[agent] = True
         self._accumulate_rewards()
         if self._masked is not None:  # nobody acts any more
-            self.infos[self._masked] = {**self.infos[self._masked], "action_mask": self._no_mask}
+            self.infos[self._masked]["action_mask"] = self._no_mask
             self._masked = None
         self.agent_selection = self.agents[0]
