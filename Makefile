@@ -4,9 +4,12 @@
 # Each creates .venv and installs what it needs, torch 2.13.0 (the CPU wheel) first.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-# Tianshou pins versions the other extras do not meet: its recipe test runs in its own venv
+# Tianshou and AgileRL pin versions the other extras do not meet: their recipe tests run
+# in their own venvs
 TS_VENV ?= .venv-tianshou
 TS_PY := $(TS_VENV)/bin/python
+AG_VENV ?= .venv-agilerl
+AG_PY := $(AG_VENV)/bin/python
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -35,11 +38,19 @@ $(TS_VENV)/.test: pyproject.toml
 	$(TS_PY) -m pip install -q -e '.[tianshou]'
 	touch $@
 
+# the AgileRL recipe's venv (AGILERL_PYTHON overrides): AgileRL pins its own pettingzoo
+$(AG_VENV)/.test: pyproject.toml
+	python3 -m venv $(AG_VENV)
+	$(AG_PY) -m pip install -q --upgrade pip
+	$(AG_PY) -m pip install -q torch==2.13.0
+	$(AG_PY) -m pip install -q -e '.[agilerl]'
+	touch $@
+
 .PHONY: run test bench lint
 run: $(VENV)/.run
 	$(PY) -m baselines.train --config configs/ppo/sport.yaml
 
-test: $(VENV)/.test $(TS_VENV)/.test
+test: $(VENV)/.test $(TS_VENV)/.test $(AG_VENV)/.test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m pytest -q

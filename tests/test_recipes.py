@@ -143,32 +143,37 @@ def test_recipe_torchrl_ppo():
 # builds .venv-tianshou); TIANSHOU_PYTHON names another interpreter that has it.
 
 
-def tianshou_python() -> str | None:
+ROOT = RECIPES.parent.parent
+
+
+def python_with(module: str, venv: str, variable: str) -> str | None:
+    """Return an interpreter that has `module`: this one, $`variable`, or the repo's `venv`."""
     import importlib.util
     import os
 
-    if importlib.util.find_spec("tianshou") is not None:
+    if importlib.util.find_spec(module) is not None:
         return sys.executable
-    for python in (os.environ.get("TIANSHOU_PYTHON"), ROOT / ".venv-tianshou" / "bin" / "python"):
+    for python in (os.environ.get(variable), ROOT / venv / "bin" / "python"):
         if python and Path(python).exists():
             return str(python)
     return None
 
 
-ROOT = RECIPES.parent.parent
-
-
-def run_tianshou(*args: str) -> str:
+def run_with(module: str, venv: str, variable: str, *args: str) -> str:
     import subprocess
 
-    python = tianshou_python()
+    python = python_with(module, venv, variable)
     if python is None:
-        pytest.skip("tianshou is not installed (make test builds .venv-tianshou)")
+        pytest.skip(f"{module} is not installed (make test builds {venv})")
     done = subprocess.run(
         [python, *args], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
+
+
+def run_tianshou(*args: str) -> str:
+    return run_with("tianshou", ".venv-tianshou", "TIANSHOU_PYTHON", *args)
 
 
 def test_tianshou_seeds_the_aec_env():
@@ -202,3 +207,25 @@ def test_recipe_tianshou_dqn():
     for g in result["games"]:
         expected = 0.0 if g["winner"] == "draw" else (1.0 if g["team"] == g["winner"] else -1.0)
         assert g["return"] == expected
+
+
+# ------------------------------------------------------------------- AgileRL
+# AgileRL 2.58 pins pettingzoo 1.26.1, gymnasium 1.4 and tensordict 0.13: its own venv
+# (`make test` builds .venv-agilerl); AGILERL_PYTHON names another interpreter that has it.
+
+
+@pytest.mark.slow
+def test_recipe_agilerl_ippo():
+    import json
+
+    out = run_with(
+        "agilerl",
+        ".venv-agilerl",
+        "AGILERL_PYTHON",
+        "scripts/recipes/agilerl_ippo.py",
+        *("--iters", "2", "--steps", "128", "--eval-games", "4"),
+    )
+    result = json.loads(out.strip().splitlines()[-1])
+    assert moved(result["losses"])
+    assert result["finals"] and right_signs(result["finals"])
+    assert all(0 <= r <= 1 for r in result["win_rate"].values())
