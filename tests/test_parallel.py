@@ -233,3 +233,28 @@ def test_aec_api_test_and_seed_test_flat(variant):
 
     api_test(mafia_env.env(variant, obs_mode="flat"), num_cycles=300)
     seed_test(lambda: mafia_env.env(variant, obs_mode="flat"), num_cycles=300)
+
+
+def test_foul_mode_hands_an_illegal_choice_to_the_engine_and_ignores_waiting_seats():
+    par = mafia_env.parallel_env("sport", illegal_action="foul")
+    obs, _ = par.reset(seed=1)
+    actor = par.acting[0]
+    seat = par.possible_agents.index(actor)
+    illegal = int(np.flatnonzero(obs[actor]["action_mask"] == 0)[0])
+    waiting = next(a for a in par.agents if a != actor)
+    par.step({actor: illegal, waiting: 0})  # the waiting seat's action is ignored
+    game = par.game
+    assert game.fouls[seat] == 1 and sum(game.fouls) == 1
+    assert game.inputs[0][:2] == (seat, -1)  # the foul, then the turn's default action
+
+
+def test_play_game_seats_policies_on_a_flat_env():
+    from mafia_env.match import Seating, play_game
+    from mafia_env.policy import load_policy
+
+    flat, vec = mafia_env.env("minimal", obs_mode="flat"), mafia_env.env("minimal")
+    seating = Seating(load_policy("random", variant="minimal", seed=3))
+    a = play_game(flat, seating, seed=4)
+    seating = Seating(load_policy("random", variant="minimal", seed=3))
+    b = play_game(vec, seating, seed=4)
+    assert a.inputs == b.inputs and a.winner is not None
