@@ -198,7 +198,7 @@ def test_recipe_tianshou_dqn():
     import json
 
     out = run_tianshou(
-        "scripts/recipes/tianshou_dqn.py", "--iters", "3", "--steps", "96", "--eval-games", "4"
+        "scripts/recipes/tianshou_dqn.py", "--iters", "2", "--steps", "64", "--eval-games", "3"
     )
     result = json.loads(out.strip().splitlines()[-1])
     assert moved(result["losses"])
@@ -223,7 +223,7 @@ def test_recipe_agilerl_ippo():
         ".venv-agilerl",
         "AGILERL_PYTHON",
         "scripts/recipes/agilerl_ippo.py",
-        *("--iters", "2", "--steps", "128", "--eval-games", "4"),
+        *("--iters", "2", "--steps", "64", "--eval-games", "2"),
     )
     result = json.loads(out.strip().splitlines()[-1])
     assert moved(result["losses"])
