@@ -90,6 +90,11 @@ class ActionLayout:
         often: each distinct set is turned into a mask once.
         """
         opts = TURN_RULES[game.turn].legal(game) if game.turn is not None else game.legal()
+        m = self._cache.get(tuple(opts))  # as `options_mask`, inlined: once per move
+        return m if m is not None else self.options_mask(opts)
+
+    def options_mask(self, opts: list) -> np.ndarray:
+        """Return the cached read-only mask of a list of (act, targets) options."""
         key = tuple(opts)
         m = self._cache.get(key)
         if m is None:

@@ -391,6 +391,18 @@ class VectorObserver(FollowsTurns, Perceiver):
         out[p:] = self.pub
         return self._live(seat, out)
 
+    def observe_turn(self, game: Game, seat: int, turn: Turn) -> np.ndarray:
+        """Return `seat`'s observation as it will be when it takes its queued `turn` of the
+        open round (`Game.pending_round`): its own turn marked, the floor its own."""
+        out = self.observe(game, seat)
+        actor = self.actor
+        if seat != actor and not self.over:
+            out[self._my_turn + self._turn_pos[turn]] = 1
+            if self.turn_public:
+                out[self._speaker + actor] = 0
+                out[self._speaker + seat] = 1
+        return out
+
     def _live(self, seat: int, out: np.ndarray) -> np.ndarray:
         """Write the facts of the moment (whose turn, what kind) into an observation."""
         if self.over:

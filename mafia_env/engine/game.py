@@ -162,6 +162,35 @@ class Game:
         first = (targets & -targets).bit_length() - 1 if targets else -1  # the lowest seat
         return act, first, (0 if act is _Act.CLAIM_ROLE else -1)
 
+    def pending_round(self) -> list[tuple[int, Turn]]:
+        """Return the simultaneous round now open: the current turn, then the queued turns
+        taken together with it (`TurnRule.together`: the other ballots of a vote, the other
+        hidden shots of the mafia, the other hunt requests). A turn taken alone is a round of
+        one; an ended game has none. Nobody's choice in a round changes what another member
+        may do (`legal_for`), and the engine still takes the round's turns one at a time.
+        """
+        turn = self.turn
+        if turn is None:
+            return []
+        out = [(self.actor, turn)]
+        if TURN_RULES[turn].together(self.rules):
+            alive = self.alive
+            for seat, queued in self.queue:
+                if queued is not turn:
+                    break
+                if alive[seat]:
+                    out.append((seat, queued))
+        return out
+
+    def legal_for(self, seat: int, turn: Turn) -> Options:
+        """Return what `seat` may do in its `turn` of the open round (see `pending_round`)."""
+        actor, current = self.actor, self.turn
+        self.actor, self.turn = seat, turn
+        try:
+            return TURN_RULES[turn].legal(self)
+        finally:
+            self.actor, self.turn = actor, current
+
     def mafia_seats(self) -> list[int]:
         return [s for s in range(self.n) if self.teams[s] is _Team.MAFIA]
 
