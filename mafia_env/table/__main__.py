@@ -35,7 +35,12 @@ def main(argv: list[str] | None = None) -> None:
         "hosts seat only the named bots (a client never gives a path)",
     )
     d = Limits()
-    p.add_argument("--max-tables", type=int, default=d.max_tables, help="unfinished tables")
+    p.add_argument(
+        "--max-tables",
+        type=int,
+        default=d.max_tables,
+        help="unfinished tables the server holds at once",
+    )
     p.add_argument(
         "--tables-per-client",
         type=int,
@@ -53,6 +58,12 @@ def main(argv: list[str] | None = None) -> None:
         type=float,
         default=d.idle_timeout,
         help="seconds a started table may go with no move and nobody connected",
+    )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        help="addresses of reverse proxies whose X-Forwarded-For names the client "
+        "(default: 127.0.0.1); a client's address counts its tables",
     )
     args = p.parse_args(argv)
     # a bot's network is small: one thread a call is the fastest (more spin against each
@@ -72,7 +83,12 @@ def main(argv: list[str] | None = None) -> None:
         records_dir=args.records, defaults=defaults, db=args.db, bot_dir=args.bot_dir, limits=limits
     )
     print(f"Mafia table: open http://{args.host}:{args.port}/ to create a table", flush=True)
-    uvicorn.Server(uvicorn_config(app, args.host, args.port)).run()
+    proxies = (
+        {}
+        if args.forwarded_allow_ips is None
+        else {"forwarded_allow_ips": args.forwarded_allow_ips}
+    )
+    uvicorn.Server(uvicorn_config(app, args.host, args.port, **proxies)).run()
 
 
 if __name__ == "__main__":
