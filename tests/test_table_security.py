@@ -163,6 +163,8 @@ def test_unjoined_and_idle_tables_expire(client):
     assert client.portal.call(tables.sweep, now + lim.idle_timeout + 1) == [played["table"]]
     assert tables.live == {}
     assert tables.store.get(played["table"]).state == "expired"
+    r = client.get(f"/api/tables/{played['table']}/record", params={"token": token})
+    assert r.status_code == 410 and "expired before its game ended" in r.json()["error"]
 
 
 # ------------------------------------------------------------------ 3, 4. settings

@@ -188,6 +188,13 @@ def test_a_finished_table_leaves_memory_and_its_link_shows_the_end(tmp_path):
         assert tables.live == {} and tables.owners == {}
         gc.collect()
         assert held() is None  # nothing holds the finished table: its memory is free
+        # a wrong key is refused before the finished game is rebuilt for it
+        rebuilt = []
+        finished = tables.finished
+        tables.finished = lambda row: rebuilt.append(row) or finished(row)
+        with client.websocket_connect(url.replace("token=", "token=x")) as ws:
+            assert "wrong token for seat 2" in ws.receive_json()["message"]
+        assert rebuilt == []
         # the link still shows how the game ended, then closes
         with client.websocket_connect(url) as ws:
             shown = ws.receive_json()
@@ -196,6 +203,7 @@ def test_a_finished_table_leaves_memory_and_its_link_shows_the_end(tmp_path):
             assert shown["record"] == end["record"]
             with pytest.raises(WebSocketDisconnect):
                 ws.receive_json()
+        assert len(rebuilt) == 1
         r = client.get(f"/api/tables/{links['table']}/record", params={"token": token})
         assert r.status_code == 200 and r.json()["winner"] == end["winner"]
         assert tables.live == {}

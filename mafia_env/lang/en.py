@@ -272,6 +272,7 @@ PAGE = {
         "maniac": "Winner: the maniac",
         "draw": "Winner: nobody, a draw",
     },
+    "seconds": "{n} s",
     "your_turn": "Your turn",
     "your_moves": "Your moves",
     "player_n": "Player {s}",

@@ -145,22 +145,7 @@ class Table:
 
     def seat_of(self, seat: Any, token: Any) -> int | None:
         """Return the 0-based seat a (seat, token) pair opens; None means the host's view."""
-        if not isinstance(token, str) or not token:
-            raise TableError("a token is needed to sit at this table", Close.REFUSED)
-        digest = token_hash(token)
-        if seat in (None, "", "watch"):
-            if secrets.compare_digest(digest, self.host_hash):
-                return None
-            raise TableError("wrong token for watching this table", Close.REFUSED)
-        try:
-            s = int(seat) - 1
-        except (TypeError, ValueError):
-            raise TableError(
-                f"seat must be a seat number 1..{self.n}; got {str(seat)[:20]!r}", Close.REFUSED
-            ) from None
-        if s not in self.token_hashes or not secrets.compare_digest(digest, self.token_hashes[s]):
-            raise TableError(f"wrong token for seat {s + 1}", Close.REFUSED)
-        return s
+        return seat_for(seat, token, self.token_hashes, self.host_hash, self.n)
 
     def connect(self, seat: int | None, send: Send, lang: str = "en", close: Closer | None = None):
         """Attach a connection to a seat; return it. A seat may come back at any time.
@@ -450,6 +435,32 @@ class Table:
         }
 
 
+def seat_for(
+    seat: Any, token: Any, seat_hashes: dict[int, str], host_hash: str, n: int
+) -> int | None:
+    """Return the 0-based seat a link's (seat, token) opens, None for the host's view.
+
+    Raise a TableError if it opens none. Tokens are compared by their hashes, in constant
+    time, so neither the answer nor its timing tells anything of a token.
+    """
+    if not isinstance(token, str) or not token:
+        raise TableError("a token is needed to sit at this table", Close.REFUSED)
+    digest = token_hash(token)
+    if seat in (None, "", "watch"):
+        if secrets.compare_digest(digest, host_hash):
+            return None
+        raise TableError("wrong token for watching this table", Close.REFUSED)
+    try:
+        s = int(seat) - 1
+    except (TypeError, ValueError):
+        raise TableError(
+            f"seat must be a seat number 1..{n}; got {str(seat)[:20]!r}", Close.REFUSED
+        ) from None
+    if s not in seat_hashes or not secrets.compare_digest(digest, seat_hashes[s]):
+        raise TableError(f"wrong token for seat {s + 1}", Close.REFUSED)
+    return s
+
+
 def new_env(config: TableConfig) -> Any:
     """Return the environment of a new table, dealt: its seed is the config's or a random one."""
     env = mafia_env.env(config.variant, config.num_players, **config.knobs)
@@ -466,4 +477,13 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-__all__ = ["Close", "Conn", "Table", "TableConfig", "TableError", "new_env", "token_hash"]
+__all__ = [
+    "Close",
+    "Conn",
+    "Table",
+    "TableConfig",
+    "TableError",
+    "new_env",
+    "seat_for",
+    "token_hash",
+]

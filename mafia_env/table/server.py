@@ -36,8 +36,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from mafia_env.errors import MafiaError
 from mafia_env.table.bots import BotShelf
 from mafia_env.table.config import TableConfig, parse_body
-from mafia_env.table.core import Close, Table, TableError, token_hash
-from mafia_env.table.store import EXPIRED, OVER, Row, Store
+from mafia_env.table.core import Close, Table, TableError, seat_for, token_hash
+from mafia_env.table.store import EXPIRED, OPEN, OVER, Row, Store
 from mafia_env.table.tables import LimitError, Limits, Tables
 from mafia_env.table.view import languages, page_words
 from mafia_env.variants import VARIANTS
@@ -119,8 +119,10 @@ def create_app(
         hashes = _hashes(found)
         if not any(secrets.compare_digest(token_hash(token), h) for h in hashes):
             return JSONResponse({"error": "wrong token"}, status_code=403)
-        if isinstance(found, Table) or found.state != OVER:
+        if isinstance(found, Table) or found.state == OPEN:
             return JSONResponse({"error": "the game is not over yet"}, status_code=409)
+        if found.state != OVER:
+            return JSONResponse({"error": "the table expired before its game ended"}, 410)
         return JSONResponse(found.record)
 
     async def seat_socket(ws: WebSocket) -> None:
@@ -206,8 +208,10 @@ def open_seat(
         return found, found.seat_of(seat, token), True
     if found.state == EXPIRED:
         raise TableError("this table expired: nobody played it for too long", Close.EXPIRED)
-    table = tables.finished(found)
-    return table, table.seat_of(seat, token), False
+    # the key first: a finished game is rebuilt (replayed) only for one of its own links
+    n = found.record["num_players"]
+    opened = seat_for(seat, token, found.seat_hashes, found.host_hash, n)
+    return tables.finished(found), opened, False
 
 
 async def refuse(ws: WebSocket, message: str, close: int) -> None:

@@ -285,7 +285,7 @@ function renderCenter(s) {
   if (s.time_left !== null && s.time_left !== undefined) {
     const end = Date.now() + s.time_left * 1000;
     const tick = () => {
-      clock.textContent = `${Math.max(0, Math.ceil((end - Date.now()) / 1000))} s`;
+      clock.textContent = w("seconds", { n: Math.max(0, Math.ceil((end - Date.now()) / 1000)) });
     };
     tick();
     clockTimer = setInterval(tick, 250);
