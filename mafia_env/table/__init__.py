@@ -1,8 +1,10 @@
 """The table where people play with bots in the empty seats (extra: ``table``).
 
-``python -m mafia_env.table`` serves the page; `view` (what a seat may know), `config` (what
-a host may choose), `core` (the game host), `bots`, `store` and `tables` need no web
-framework, so the terminal mode (`mafia_env.play`) uses them too; `server` is the web app.
+``python -m mafia_env.table`` serves the page. What needs no web framework: `view` (what a
+seat may know, in its words), `config` (what a host may choose), `seats` (links, tokens,
+connections), `core` (one game's host), `bots` (the bots offered, loaded once), `store`
+(SQLite) and `tables` (limits, expiry, restart); the terminal mode (`mafia_env.play`) uses
+`view` too. `server` is the web app.
 """
 
 from __future__ import annotations

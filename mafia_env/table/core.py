@@ -13,61 +13,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
 import mafia_env
-from mafia_env.errors import MafiaError
 from mafia_env.table.config import TableConfig
+from mafia_env.table.seats import Close, Closer, Conn, Send, TableError, seat_for, token_hash
 from mafia_env.table.view import NIGHT, SeatLog, languages, public_phase, seat_view
 
 log = logging.getLogger(__name__)
-Send = Callable[[dict[str, Any]], Awaitable[None]]
-Closer = Callable[[int, str], Awaitable[None]]
-SEND_TIMEOUT = 10.0  # seconds a connection may take to accept a message before it is dropped
-
-
-class Close(IntEnum):
-    """The codes a connection is closed with; the page tells the person why by them."""
-
-    UNSUPPORTED = 1003  # a binary frame: the table speaks JSON text
-    BAD_LANG = 4400
-    REFUSED = 4403  # a wrong token or seat
-    NO_TABLE = 4404
-    REPLACED = 4409  # another window opened the seat
-    EXPIRED = 4410
-
-
-def token_hash(token: str) -> str:
-    """Return the hash under which a seat's token is kept (tokens are random: no salt)."""
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-class TableError(MafiaError):
-    """A message a seat sent cannot be carried out (out of turn, illegal, malformed).
-
-    `close` is the code a connection closes with when the error ends it (see above).
-    """
-
-    def __init__(self, message: str, close: int = Close.REFUSED):
-        super().__init__(message)
-        self.close = close
-
-
-class Conn:
-    """One open connection: how to send to it and close it, and what it has been told."""
-
-    def __init__(self, send: Send, close: Closer | None = None, lang: str = "en"):
-        self.send, self.close, self.lang = send, close, lang
-        self.told = 0  # the moderator's lines sent so far
-        self.lock = asyncio.Lock()
+SEND_TIMEOUT = 5.0  # seconds a connection may take to accept a message before it is dropped
 
 
 class Table:
@@ -148,7 +108,7 @@ class Table:
         return seat_for(seat, token, self.token_hashes, self.host_hash, self.n)
 
     def connect(self, seat: int | None, send: Send, lang: str = "en", close: Closer | None = None):
-        """Attach a connection to a seat; return it. A seat may come back at any time.
+        """Attach a connection to a seat; return its id. A seat may come back at any time.
 
         A seat is played from one connection: a newer one takes it, and the older one is
         told so and closed. The host's view may be open in many places.
@@ -435,32 +395,6 @@ class Table:
         }
 
 
-def seat_for(
-    seat: Any, token: Any, seat_hashes: dict[int, str], host_hash: str, n: int
-) -> int | None:
-    """Return the 0-based seat a link's (seat, token) opens, None for the host's view.
-
-    Raise a TableError if it opens none. Tokens are compared by their hashes, in constant
-    time, so neither the answer nor its timing tells anything of a token.
-    """
-    if not isinstance(token, str) or not token:
-        raise TableError("a token is needed to sit at this table", Close.REFUSED)
-    digest = token_hash(token)
-    if seat in (None, "", "watch"):
-        if secrets.compare_digest(digest, host_hash):
-            return None
-        raise TableError("wrong token for watching this table", Close.REFUSED)
-    try:
-        s = int(seat) - 1
-    except (TypeError, ValueError):
-        raise TableError(
-            f"seat must be a seat number 1..{n}; got {str(seat)[:20]!r}", Close.REFUSED
-        ) from None
-    if s not in seat_hashes or not secrets.compare_digest(digest, seat_hashes[s]):
-        raise TableError(f"wrong token for seat {s + 1}", Close.REFUSED)
-    return s
-
-
 def new_env(config: TableConfig) -> Any:
     """Return the environment of a new table, dealt: its seed is the config's or a random one."""
     env = mafia_env.env(config.variant, config.num_players, **config.knobs)
@@ -477,13 +411,4 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-__all__ = [
-    "Close",
-    "Conn",
-    "Table",
-    "TableConfig",
-    "TableError",
-    "new_env",
-    "seat_for",
-    "token_hash",
-]
+__all__ = ["Table", "TableConfig", "TableError", "new_env"]

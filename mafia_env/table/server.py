@@ -36,7 +36,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from mafia_env.errors import MafiaError
 from mafia_env.table.bots import BotShelf
 from mafia_env.table.config import TableConfig, parse_body
-from mafia_env.table.core import Close, Table, TableError, seat_for, token_hash
+from mafia_env.table.core import Table
+from mafia_env.table.seats import Close, TableError, seat_for, token_hash
 from mafia_env.table.store import EXPIRED, OPEN, OVER, Row, Store
 from mafia_env.table.tables import LimitError, Limits, Tables
 from mafia_env.table.view import languages, page_words
