@@ -174,6 +174,12 @@ def test_the_page_fits_a_phone_and_a_desktop_in_every_language(server, viewport)
         try:
             for lang in ("en", "ru", "uk"):
                 page = browser.new_page(viewport={"width": width, "height": height})
+                # the host's form fits the screen, in the language chosen
+                page.goto(f"{base}/?lang={lang}")
+                page.locator("#variant option").first.wait_for(state="attached")
+                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                assert page.text_content("#host h2") == words(lang).PAGE["set_table"]
+                page.screenshot(path=str(ARTIFACTS / f"table_host_{lang}_{width}x{height}.png"))
                 link, watch = new_seat_link(base, seed=7)
                 page.goto(f"{base}{link}&lang={lang}")
                 # seat 1 opens day 1: the page waits for the person's first move
