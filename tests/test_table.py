@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from concurrent.futures import ThreadPoolExecutor
@@ -14,6 +15,7 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient
 
 import mafia_env
+import mafia_env.lang
 from mafia_env.engine.events import PUBLIC
 from mafia_env.narrate import narrate, say
 from mafia_env.table.core import Table, TableConfig, TableError
@@ -67,11 +69,13 @@ class Player:
     def __init__(self, ws, rng=None, choose=None):
         self.ws = ws
         self.raw: list[str] = []
+        self.messages: list[dict] = []  # as read, states with the log so far as "narration"
         self.states: list[dict] = []
         self.errors: list[str] = []
         self.rng = rng or random.Random(0)
         self.choose = choose or self.random_choice
         self.acted = 0
+        self.log: list[dict] = []
         self._last_key = None
 
     def random_choice(self, state):
@@ -79,12 +83,19 @@ class Player:
         return self.rng.choice(ids)
 
     def receive(self) -> dict:
+        """Read one message; a state's new moderator lines join the log, as the page does."""
         text = self.ws.receive_text()
         self.raw.append(text)
         msg = json.loads(text)
+        self.messages.append(msg)
         if msg["type"] == "error":
             self.errors.append(msg["message"])
         else:
+            if msg["log_from"] == 0:
+                self.log = []
+            assert msg["log_from"] == len(self.log), "a line was lost or sent twice"
+            self.log += msg["log"]
+            msg["narration"] = [line["text"] for line in self.log]
             self.states.append(msg)
         return msg
 
@@ -161,13 +172,14 @@ def test_wrong_token_or_seat_is_refused_and_the_table_goes_on(client):
         client.websocket_connect(ws_url(table, 3, seats[3])) as a,
         client.websocket_connect(ws_url(table, "watch", watch)) as w,
     ):
-        first = a.receive_json()
+        p3 = Player(a, random.Random(3))
+        first = p3.receive()
         assert first["you"] == 3 and first["started"] is False and first["waiting_for"] == [6]
         seen = w.receive_json()
         assert seen["you"] is None and seen["role"] is None and seen["actions"] == []
         assert all(c["role"] is None for c in seen["seats"])
         with client.websocket_connect(ws_url(table, 6, seats[6])) as b:
-            p3, p6 = Player(a, random.Random(3)), Player(b, random.Random(6))
+            p6 = Player(b, random.Random(6))
             # both people play, each in a thread, as two browsers would
             with ThreadPoolExecutor(2) as pool:
                 ends = list(pool.map(lambda p: p.play(), [p3, p6]))
@@ -274,7 +286,7 @@ def test_raw_messages_to_a_seat_hold_nothing_private_of_another_seat(client, me)
     secret = private_lines_of_others(events, me - 1)
     assert any("your role is don" in line for line in secret)  # the check can fail
     mates = {2, 7, 9} - {me} if DEAL[me - 1] in ("mafia", "don") else set()
-    for text, msg in zip(p.raw, [json.loads(r) for r in p.raw], strict=True):
+    for text, msg in zip(p.raw, p.messages, strict=True):
         for line in secret:
             assert line not in text, line
         assert "token" not in text
@@ -379,22 +391,14 @@ def test_a_broken_bot_takes_the_default_action_and_the_table_goes_on(client):
 def test_a_server_may_refuse_checkpoint_paths_for_bots(tmp_path):
     ckpt = tmp_path / "bot.pt"
     ckpt.write_bytes(b"not a checkpoint")
-    with TestClient(create_app(records_dir=None, bot_paths=False)) as c:
+    with TestClient(create_app(records_dir=None)) as c:
         r = c.post("/api/tables", json={"bots": {"2": str(ckpt)}})
         assert r.status_code == 400 and "seats only the bots random" in r.json()["error"]
         r = c.post("/api/tables", json={"bots": {"2": "random"}, "seed": 1})
         assert r.status_code == 200
 
 
-def test_each_seat_gets_narration_in_its_own_language(client, monkeypatch):
-    from mafia_env import narrate as narrate_module
-
-    def fake(events, seat=None, lang="en"):  # stands in for narration with a `lang` argument
-        lines = narrate(events, seat)
-        return lines if lang == "en" else [f"[{lang}] {line}" for line in lines]
-
-    monkeypatch.setattr(narrate_module, "narrate", fake)
-    monkeypatch.setattr(narrate_module, "LANGS", ("en", "ru", "uk"), raising=False)
+def test_each_seat_gets_narration_in_its_own_language(client):
     assert client.get("/api/options").json()["languages"] == ["en", "ru", "uk"]
     table, seats, _ = new_table(client, humans=[1, 2])
     with (
@@ -403,8 +407,28 @@ def test_each_seat_gets_narration_in_its_own_language(client, monkeypatch):
     ):
         ru = Player(a).play(until=lambda s: s["started"])
         en = Player(b).play(until=lambda s: s["started"])
-        assert ru["narration"][0] == "[ru] Player 1, your role is " + ru["role"] + "."
+        role_ru = mafia_env.lang.table("ru").ROLES[ru["role"]]
+        assert ru["narration"][0] == f"Игрок 1, ваша роль: {role_ru}."
         assert en["narration"][0] == "Player 2, your role is " + en["role"] + "."
     with client.websocket_connect(ws_url(table, 1, seats[1]) + "&lang=xx") as c:
         msg = c.receive_json()
         assert msg["fatal"] and "language 'xx' is not offered" in msg["message"]
+
+
+def test_state_messages_carry_only_the_new_lines_of_the_moderator(client):
+    table, seats, _ = new_table(client, humans=[3])
+    with client.websocket_connect(ws_url(table, 3, seats[3])) as ws:
+        me = Player(ws, random.Random(4))
+        end = me.play()
+    states = [m for m in me.messages if m["type"] == "state"]
+    sent = sum(len(m["log"]) for m in states)
+    # every line once (the first state of the connection starts the log), in order
+    assert sent == len(end["narration"]) and len(states) > 20
+    assert [m["log_from"] for m in states][:1] == [0]
+    for a, b in itertools.pairwise(states):
+        assert a["log_from"] + len(a["log"]) == b["log_from"]
+    assert all("narration" not in json.loads(raw) for raw in me.raw)
+    # reconnecting to the finished table: the whole log once more, then goodbye
+    with client.websocket_connect(ws_url(table, 3, seats[3])) as ws:
+        again = Player(ws).receive()
+    assert again["log_from"] == 0 and again["narration"] == end["narration"]

@@ -140,3 +140,97 @@ def test_person_plays_a_seat_through_the_page_to_the_end(server):
     env = mafia_env.replay(record)
     assert env.winner == record["winner"]
     assert (ARTIFACTS / "table_end.png").stat().st_size > 10_000
+
+
+def boxes_overlap(a, b, slack=1.0):
+    """Return whether two bounding boxes {x, y, width, height} overlap (beyond `slack` px)."""
+    return (
+        a["x"] + a["width"] - slack > b["x"]
+        and b["x"] + b["width"] - slack > a["x"]
+        and a["y"] + a["height"] - slack > b["y"]
+        and b["y"] + b["height"] - slack > a["y"]
+    )
+
+
+def new_seat_link(base, **config):
+    """Create a table over the API; return the seat-1 link and the watch link."""
+    import httpx
+
+    body = {"variant": "sport", "humans": [1], "bot_delay": 0.01, "turn_timeout": None, **config}
+    r = httpx.post(base + "/api/tables", json=body, timeout=30)
+    assert r.status_code == 200, r.text
+    return r.json()["seats"]["1"], r.json()["watch"]
+
+
+@pytest.mark.parametrize("viewport", [(390, 844), (1280, 900)], ids=["phone", "desktop"])
+def test_the_page_fits_a_phone_and_a_desktop_in_every_language(server, viewport):
+    from mafia_env.lang import table as words
+
+    base, _ = server
+    ARTIFACTS.mkdir(exist_ok=True)
+    width, height = viewport
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            for lang in ("en", "ru", "uk"):
+                page = browser.new_page(viewport={"width": width, "height": height})
+                # the host's form fits the screen, in the language chosen
+                page.goto(f"{base}/?lang={lang}")
+                page.locator("#variant option").first.wait_for(state="attached")
+                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                assert page.text_content("#host h2") == words(lang).PAGE["set_table"]
+                page.screenshot(path=str(ARTIFACTS / f"table_host_{lang}_{width}x{height}.png"))
+                link, watch = new_seat_link(base, seed=7)
+                page.goto(f"{base}{link}&lang={lang}")
+                # seat 1 opens day 1: the page waits for the person's first move
+                page.locator("#actions .group[data-kind=pass] button").wait_for()
+                page.wait_for_timeout(300)  # let the layout settle
+                page.screenshot(path=str(ARTIFACTS / f"table_{lang}_{width}x{height}.png"))
+                cards = [c.bounding_box() for c in page.locator(".card").all()]
+                assert len(cards) == 10
+                center = [page.locator(s).bounding_box() for s in ("#phase", "#outcome")]
+                for i, a in enumerate(cards):
+                    assert a["x"] >= 0 and a["x"] + a["width"] <= width, (lang, i, a)
+                    for b in cards[i + 1 :] + center:
+                        assert not boxes_overlap(a, b), (lang, viewport, a, b)
+                scroll = page.evaluate("document.documentElement.scrollWidth")
+                assert scroll <= width, f"the page is {scroll}px wide on a {width}px screen"
+                # every word on the page in the seat's language, from the language tables
+                page_words, table_words = words(lang).PAGE, words(lang).TABLE
+                assert page.text_content("#moves-title") == page_words["your_turn"]
+                assert page.inner_text("#outcome") == page_words["your_turn"]
+                assert page_words["you_are"].split("{")[0] in page.inner_text("#me")
+                role = page.locator(".card.you .role").text_content()
+                assert role in words(lang).ROLES.values()
+                passing = page.inner_text("#actions .group[data-kind=pass] button")
+                assert passing == table_words["pass"]["SPEECH"]
+                titles = page.locator("#actions .group .title").all_inner_texts()
+                assert table_words["groups"]["nominate"] in titles
+                assert page.text_content("#story h2") == page_words["moderator"]
+                first = page.locator("#narration li").first
+                assert "mine" in first.get_attribute("class")  # told to this seat alone
+                assert first.inner_text().startswith(words(lang).EVENTS["ROLE"].split("{")[0])
+                # a player who is out is told he may watch, not to wait for a turn
+                page.evaluate(
+                    """() => {
+                        const s = structuredClone(state);
+                        s.seats[0].alive = false;
+                        Object.assign(s, {actions: [], your_turn: false, log: [],
+                                          log_from: log.length});
+                        render(s);
+                    }"""
+                )
+                assert page.inner_text("#actions") == page_words["you_are_out"]
+                # the host's view shows no moves panel
+                page.goto(f"{base}{watch}&lang={lang}")
+                page.locator(".card").first.wait_for()
+                assert page.is_hidden("#moves")
+                # a link with a wrong key: a clear page, not an empty table
+                page.goto(f"{base}{link.replace('token=', 'token=x')}&lang={lang}")
+                page.locator("#closed-title").wait_for()
+                assert page.is_hidden("#game")
+                assert page.text_content("#closed-title") == page_words["closed_title"]
+                assert page.inner_text("#closed-reason") == page_words["reasons"]["bad_token"]
+                page.close()
+        finally:
+            browser.close()

@@ -9,6 +9,8 @@ protocol.
 from __future__ import annotations
 
 import hashlib
+import pickle
+import re
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -67,8 +69,20 @@ def read_checkpoint(
 ) -> dict[str, Any]:
     """Load a checkpoint, refusing one made for another variant, table size or obs format."""
     path = Path(path)
-    try:
-        ckpt = torch.load(path, map_location="cpu", weights_only=False)
+    try:  # weights only: unpickling anything else could run code from the file
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as e:
+        found = re.search(r"Unsupported global: GLOBAL (\S+)", str(e))
+        raise ConfigError(
+            f"cannot read checkpoint {path}: it is not a weights-only file"
+            + (
+                f" (it holds {found.group(1)}, which is neither a tensor nor plain data)"
+                if found
+                else ""
+            )
+            + "; checkpoints are loaded with torch.load(weights_only=True), which reads "
+            "tensors and plain data only: save one with baselines.ppo.save_checkpoint"
+        ) from None
     except Exception as e:  # a truncated file, not a torch file
         raise ConfigError(f"cannot read checkpoint {path}: {e}") from None
     if not isinstance(ckpt, dict) or ckpt.get("format") != CHECKPOINT_FORMAT:

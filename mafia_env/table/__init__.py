@@ -1,12 +1,16 @@
 """The table where people play with bots in the empty seats (extra: ``table``).
 
-``python -m mafia_env.table`` serves the page; `view` (what a seat may know) and `core` (the
-game host) need no web framework, so the terminal mode (`mafia_env.play`) uses them too.
+``python -m mafia_env.table`` serves the page. What needs no web framework: `view` (what a
+seat may know, in its words), `config` (what a host may choose), `seats` (links, tokens,
+connections), `core` (one game's host), `bots` (the bots offered, loaded once), `store`
+(SQLite) and `tables` (limits, expiry, restart); the terminal mode (`mafia_env.play`) uses
+`view` too. `server` is the web app.
 """
 
 from __future__ import annotations
 
-from mafia_env.table.core import Table, TableConfig, TableError
+from mafia_env.table.config import TableConfig
+from mafia_env.table.core import Table, TableError
 from mafia_env.table.view import action_groups, seat_view
 
 __all__ = ["Table", "TableConfig", "TableError", "action_groups", "seat_view"]

@@ -3,17 +3,26 @@
 Routes:
     GET  /                         the page (host form, or a seat with ?table=&seat=&token=)
     GET  /api/options              variants, bots and languages the host may choose
+    GET  /api/words?lang=          the page's words in a language
     POST /api/tables               create a table from a `TableConfig` JSON; returns links
     GET  /api/tables/{id}/record   the finished game's record (?token= of any seat or host)
     WS   /ws/{id}?seat=&token=&lang=   a seat's connection; seat "watch" with the host token
 
-On the socket the server sends ``{"type": "state", ...}`` (see `view.seat_view`) and
-``{"type": "error", "message": ...}``; a seat sends ``{"type": "act", "action": <index>}``.
+On the socket the server sends ``{"type": "state", ...}`` (see `view.seat_view`; the
+moderator's lines go as ``log``, the ones from index ``log_from`` on: everything on the first
+message of a connection, then only what is new) and ``{"type": "error", "message": ...}``
+(``"fatal": true`` with a ``code`` when the server closes the socket after it). A seat sends
+``{"type": "act", "action": <index>}`` as a text frame of at most `MAX_MESSAGE` characters.
+Anything a client sends is checked; what goes wrong inside is logged, never sent to it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -25,35 +34,36 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from mafia_env.errors import MafiaError
-from mafia_env.table.core import Table, TableConfig, TableError
-from mafia_env.table.view import languages
+from mafia_env.table.bots import BotShelf
+from mafia_env.table.config import TableConfig, parse_body
+from mafia_env.table.core import Table
+from mafia_env.table.seats import Close, TableError, seat_for, token_hash
+from mafia_env.table.store import EXPIRED, OPEN, OVER, Row, Store
+from mafia_env.table.tables import LimitError, Limits, Tables
+from mafia_env.table.view import languages, page_words
 from mafia_env.variants import VARIANTS
 
+log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
-MAX_TABLES = 200
-MAX_MESSAGE = 4096  # bytes; a seat's messages are tiny
-
-
-def bot_names() -> list[str]:
-    """Return the policy names `baselines.load_policy` knows now (a path works too)."""
-    import baselines.policy as policy
-
-    names = set(getattr(policy, "_REGISTRY", {})) - {"checkpoint"}
-    return sorted(names, key=lambda x: (x != "random", x))
+MAX_MESSAGE = 4096  # characters of a seat's message; they are tiny
+MAX_FRAME = 65_536  # bytes of a WebSocket frame; the server closes on a bigger one (1009)
 
 
 def create_app(
     records_dir: str | Path | None = "artifacts/records",
     defaults: dict[str, Any] | None = None,
-    bot_paths: bool = True,
+    db: str | Path = ":memory:",
+    bot_dir: str | Path | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
     """Return the Starlette app; finished games are saved under `records_dir`.
 
-    With `bot_paths` False a host may seat only the named bots, not a checkpoint path (a
-    checkpoint is code to load: refuse paths on a server others can reach).
+    Tables live in the SQLite file `db` (":memory:": for this process only); on start the
+    app rebuilds every unfinished table found there. Bots are the registered policies and,
+    with `bot_dir`, the checkpoint files in that folder: a client never names a path.
     """
-    tables: dict[str, Table] = {}
     records = None if records_dir is None else Path(records_dir)
+    tables = Tables(Store(db), BotShelf(bot_dir), records, limits or Limits())
     base = dict(defaults or {})
 
     async def index(request: Request) -> FileResponse:
@@ -72,7 +82,7 @@ def create_app(
         return JSONResponse(
             {
                 "variants": variants,
-                "bots": bot_names(),
+                "bots": tables.shelf.names(),
                 "languages": list(languages()),
                 "defaults": {
                     "bot_delay": base.get("bot_delay", TableConfig.bot_delay),
@@ -81,79 +91,134 @@ def create_app(
             }
         )
 
+    async def words(request: Request) -> JSONResponse:
+        lang = request.query_params.get("lang", "en")
+        if lang not in languages():
+            return JSONResponse(
+                {"error": f"languages: {', '.join(languages())}", "words": page_words("en")},
+                status_code=404,
+            )
+        return JSONResponse(page_words(lang))
+
     async def create(request: Request) -> JSONResponse:
-        if len(tables) >= MAX_TABLES:  # forget finished games first (their records stay)
-            for key in [k for k, t in tables.items() if t.task is not None and t.task.done()]:
-                del tables[key]
-        if len(tables) >= MAX_TABLES:
-            return JSONResponse({"error": "too many tables on this server"}, status_code=503)
         try:
-            data = json.loads(await request.body())
+            data = parse_body(await _body(request))
             config = TableConfig.from_json({**base, **data} if isinstance(data, dict) else data)
-            if not bot_paths:
-                names = bot_names()
-                paths = [b for b in [config.default_bot, *config.bots.values()] if b not in names]
-                if paths:
-                    raise TableError(
-                        f"this server seats only the bots {', '.join(names)}; got {paths}"
-                    )
-            table = Table(config, records_dir=records)
-        except json.JSONDecodeError as e:
-            return JSONResponse({"error": f"the body is not JSON: {e}"}, status_code=400)
+            owner = request.client.host if request.client else "unknown"
+            table = await tables.create(config, owner)
+        except LimitError as e:
+            return JSONResponse({"error": str(e)}, status_code=e.status)
         except (MafiaError, TypeError, ValueError) as e:
             return JSONResponse({"error": str(e)}, status_code=400)
-        tables[table.id] = table
-        table.start()
         return JSONResponse(table.links())
 
     async def record(request: Request) -> JSONResponse:
-        table = tables.get(request.path_params["table"])
+        found = tables.find(request.path_params["table"])
         token = request.query_params.get("token", "")
-        if table is None:
+        if found is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
-        if not any(_same(token, t) for t in [table.host_token, *table.tokens.values()]):
+        hashes = _hashes(found)
+        if not any(secrets.compare_digest(token_hash(token), h) for h in hashes):
             return JSONResponse({"error": "wrong token"}, status_code=403)
-        if not table.env.unwrapped.game.over:
+        if isinstance(found, Table) or found.state == OPEN:
             return JSONResponse({"error": "the game is not over yet"}, status_code=409)
-        return JSONResponse(table.save_record())
+        if found.state != OVER:
+            return JSONResponse({"error": "the table expired before its game ended"}, 410)
+        return JSONResponse(found.record)
 
     async def seat_socket(ws: WebSocket) -> None:
         await ws.accept()
-        table = tables.get(ws.path_params["table"])
-        q = ws.query_params
         try:
-            if table is None:
-                raise TableError("no such table")
-            seat = table.seat_of(q.get("seat"), q.get("token"))
-            conn = table.connect(seat, ws.send_json, q.get("lang", "en"))
-        except TableError as e:
-            await ws.send_json({"type": "error", "message": str(e), "fatal": True})
-            await ws.close(code=4403)
-            return
-        try:
-            await table.send_state(seat)
-            while True:
-                text = await ws.receive_text()
-                try:
-                    handle(table, seat, text)
-                except TableError as e:
-                    await ws.send_json({"type": "error", "message": str(e)})
-                    await table.send_state(seat)
-        except (WebSocketDisconnect, RuntimeError):
+            await serve_seat(ws, tables)
+        except (WebSocketDisconnect, asyncio.CancelledError):
             pass
-        finally:
-            table.disconnect(seat, conn)
+        except Exception:  # a fault of ours: logged here, the client is told no more
+            log.exception("table connection failed")
+            with contextlib.suppress(Exception):
+                await ws.close(code=1011, reason="server error")
 
-    return Starlette(
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        restored = await tables.restore()
+        if restored:
+            log.warning("rebuilt %d unfinished tables from %s", restored, db)
+        sweeper = asyncio.get_running_loop().create_task(tables.sweep_forever())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            await tables.close()
+
+    app = Starlette(
         routes=[
             Route("/", index),
             Route("/api/options", options),
+            Route("/api/words", words),
             Route("/api/tables", create, methods=["POST"]),
             Route("/api/tables/{table}/record", record),
             WebSocketRoute("/ws/{table}", seat_socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        ]
+        ],
+        lifespan=lifespan,
     )
+    app.state.tables = tables
+    return app
+
+
+async def serve_seat(ws: WebSocket, tables: Tables) -> None:
+    """Open the seat a connection asks for, send it the state, carry out what it sends."""
+    q = ws.query_params
+    try:
+        where = ws.path_params["table"]
+        table, seat, live = open_seat(tables, where, q.get("seat"), q.get("token"))
+        was_started = table.started
+        conn = table.connect(seat, ws.send_json, q.get("lang", "en"), ws.close)
+    except TableError as e:
+        await refuse(ws, str(e), e.close)
+        return
+    try:
+        if was_started or not table.started:  # else the game begins: everyone is told
+            await table.send_to(seat, conn)
+        if not live:  # a finished game: its end was all there is to show
+            await ws.close(code=1000, reason="the game is over")
+            return
+        while True:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                return
+            if msg.get("text") is None:
+                await refuse(ws, "send JSON text frames, not binary ones", Close.UNSUPPORTED)
+                return
+            try:
+                handle(table, seat, msg["text"])
+            except TableError as e:
+                await ws.send_json({"type": "error", "message": str(e)})
+                await table.send_to(seat, conn)
+    finally:
+        table.disconnect(seat, conn)
+
+
+def open_seat(
+    tables: Tables, table_id: str, seat: Any, token: Any
+) -> tuple[Table, int | None, bool]:
+    """Return the table, the seat a link opens and whether the game is live; else TableError."""
+    found = tables.find(table_id)
+    if found is None:
+        raise TableError("no such table", Close.NO_TABLE)
+    if isinstance(found, Table):
+        return found, found.seat_of(seat, token), True
+    if found.state == EXPIRED:
+        raise TableError("this table expired: nobody played it for too long", Close.EXPIRED)
+    # the key first: a finished game is rebuilt (replayed) only for one of its own links
+    n = found.record["num_players"]
+    opened = seat_for(seat, token, found.seat_hashes, found.host_hash, n)
+    return tables.finished(found), opened, False
+
+
+async def refuse(ws: WebSocket, message: str, close: int) -> None:
+    """Tell the client why its connection ends, then close it with that code and reason."""
+    await ws.send_json({"type": "error", "message": message, "fatal": True})
+    await ws.close(code=close, reason=message.encode()[:120].decode("utf-8", "ignore"))
 
 
 def handle(table: Table, seat: int | None, text: str) -> None:
@@ -173,10 +238,32 @@ def handle(table: Table, seat: int | None, text: str) -> None:
     table.submit(seat, msg.get("action"))
 
 
-def _same(a: str, b: str) -> bool:
-    import secrets
+async def _body(request: Request) -> bytes:
+    """Return a request's body, reading no more than a table config may hold."""
+    from mafia_env.table.config import MAX_BODY
 
-    return secrets.compare_digest(a.encode(), b.encode())
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise MafiaError(f"the request is over {MAX_BODY} bytes; a table config is smaller")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
-__all__ = ["create_app", "handle"]
+def _hashes(found: Table | Row) -> list[str]:
+    if isinstance(found, Table):
+        return [found.host_hash, *found.token_hashes.values()]
+    return [found.host_hash, *found.seat_hashes.values()]
+
+
+def uvicorn_config(app: Starlette, host: str = "127.0.0.1", port: int = 8000, **kw: Any):
+    """Return the uvicorn settings the table is served with (frames capped at MAX_FRAME)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app, host=host, port=port, ws_max_size=MAX_FRAME, log_level="warning", **kw
+    )
+
+
+__all__ = ["MAX_FRAME", "MAX_MESSAGE", "create_app", "handle", "uvicorn_config"]

@@ -1,95 +1,102 @@
-"""What one seat may know of a game: seats, narration and legal actions, in plain words.
+"""What one seat may know of a game: seats, narration and legal actions, in the seat's words.
 
 Both the web table and the terminal mode build their screens from `seat_view`, so the rule
 "a player is told only what that player may know" lives in one place: narration comes from
 the events the seat saw, roles from the seat's own role, its teammates and public reveals,
 the acting seat of a night turn is never named, and legal actions go to the acting seat only.
+Every word comes from the language tables (`mafia_env.lang.<code>`: ``TABLE`` for buttons,
+``ACTIONS`` for the sentence of an action, ``PAGE`` for the page around them).
 """
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
-from mafia_env import narrate as narrate_module
-from mafia_env.engine.events import PUBLIC, Ev
-from mafia_env.engine.game import SPEECH_TURNS, Turn
+from mafia_env.engine.events import PUBLIC, Ev, Perceiver
+from mafia_env.engine.game import PUBLIC_TURNS, Act, Turn
 from mafia_env.engine.roles import Role
+from mafia_env.lang import LANGS, describe, say, table
+from mafia_env.narrate import narrate
 
-# The turns whose acting player everyone at a real table sees (speeches and votes); in a
-# night turn the table is asleep, so who acts is private.
-PUBLIC_TURNS = frozenset({*SPEECH_TURNS, Turn.VOTE, Turn.CRASH_VOTE})
 NIGHT = "night"
-
-# Groups of buttons, in the order a player reads them; a kind not listed here (a variant's
-# own act) gets its own group after these, titled by its name.
-GROUPS: dict[str, str] = {
-    "pass": "",
-    "nominate": "Nominate a player",
-    "vote": "Vote to remove",
-    "vote_yes": "Remove all the tied players?",
-    "vote_no": "Remove all the tied players?",
-    "night": "Night action",
-    "claim_role": "Say: I am the ...",
-    "claim_check": "Say: I checked ...",
-    "accuse": "Say: this player is mafia",
-    "vouch": "Say: this player is town",
-}
-PASS_WORDS: dict[Turn, str] = {
-    Turn.SPEECH: "End my speech",
-    Turn.LAST_WORD: "End my last word",
-    Turn.TIE_SPEECH: "End my speech",
-    Turn.VOTE: "Abstain",
-    Turn.MAFIA_KILL: "Hold fire",
-    Turn.DON_CHECK: "Skip the check",
-    Turn.SHERIFF_CHECK: "Skip the check",
-    Turn.MONOLOGUE: "End my monologue",
-    Turn.DOCTOR: "Skip the heal",
-    Turn.MANIAC: "Refuse to shoot",
-    Turn.HUNT: "No hunt tonight",
-}
-NIGHT_WORDS: dict[Turn, tuple[str, str]] = {  # turn -> (group title, verb)
-    Turn.MAFIA_KILL: ("Shoot a player", "Shoot player"),
-    Turn.DON_CHECK: ("Check a player: is this the sheriff?", "Check player"),
-    Turn.SHERIFF_CHECK: ("Check a player: is this mafia?", "Check player"),
-    Turn.PUTANA: ("Visit a player (blocks them tonight)", "Visit player"),
-    Turn.DOCTOR: ("Heal a player", "Heal player"),
-    Turn.MANIAC: ("Shoot a player", "Shoot player"),
-}
+# Groups of buttons, in the order a player reads them; others follow in the order met.
+ORDER = ("pass", "nominate", "vote", "crash_vote", "night", "claim_role", "claim_check")
 
 
 def languages() -> tuple[str, ...]:
-    """Return the narration languages this build offers (English at least)."""
-    langs = getattr(narrate_module, "LANGS", None) or getattr(narrate_module, "LANGUAGES", None)
-    return tuple(langs) if langs else ("en",)
-
-
-def _narrate_takes_lang() -> bool:
-    return "lang" in inspect.signature(narrate_module.narrate).parameters
+    """Return the languages a seat may choose."""
+    return LANGS
 
 
 def narration(events: list, seat: int | None, lang: str = "en") -> list[str]:
     """Return the moderator's lines for `seat` (None: the public lines), in `lang`."""
-    if lang != "en" and _narrate_takes_lang():
-        return narrate_module.narrate(events, seat, lang=lang)
-    return narrate_module.narrate(events, seat)
+    return narrate(events, seat, lang=lang)
+
+
+class SeatLog:
+    """The moderator's lines one seat heard, in one language, with flags for the page.
+
+    Each line says whether it was told to the seat alone (``private``), whether the seat
+    itself acted (``mine``), and whether it opens a day or a night (``mark``), so the page
+    highlights lines without reading their words. `update` reads only the new events.
+    """
+
+    def __init__(self, seat: int | None, lang: str = "en"):
+        self.seat, self.lang = seat, lang
+        self.lines: list[dict[str, Any]] = []
+        self._read = 0
+        self._roles: dict[int, Role] = {}  # actors' roles, as narration words a check
+
+    def update(self, events: list) -> list[dict[str, Any]]:
+        """Add the lines of the events not read yet; return every line so far."""
+        seat = self.seat
+        for e in events[self._read :]:
+            kind, actor, _, value, seen_by = e
+            if kind == Ev.ROLE:
+                self._roles[actor] = Role(value)
+            private = seen_by != PUBLIC
+            if private and (seat is None or not seen_by >> seat & 1):
+                continue
+            text = say(e, self.lang, self._roles.get(actor))
+            if text:
+                mark = "day" if kind == Ev.DAY else NIGHT if kind == Ev.NIGHT else ""
+                mine = seat is not None and (private or actor == seat)
+                self.lines.append({"text": text, "private": private, "mine": mine, "mark": mark})
+        self._read = len(events)
+        return self.lines
+
+
+class _KnownRoles(Perceiver):
+    """The roles one seat (None: a watcher) has been shown, as events reached it."""
+
+    def __init__(self, seat: int | None):
+        self.seat = seat
+        self.known: dict[int, str] = {}
+        super().__init__()
+
+    def _on_reveal(self, actor: int, target: int, value: int) -> None:
+        self.known[target] = Role(value).label
+
+    def _saw_role(self, seat: int, actor: int, target: int, value: int) -> None:
+        if seat == self.seat:
+            self.known[seat] = Role(value).label
+
+    def _saw_teammate(self, seat: int, actor: int, target: int, value: int) -> None:
+        if seat == self.seat:
+            self.known[target] = Role(value).label
+
+    def _saw_don_introduced(self, seat: int, actor: int, target: int, value: int) -> None:
+        if seat == self.seat:  # ONLINE-N2: the team now knows its don
+            self.known[actor] = Role.DON.label
 
 
 def known_roles(game: Any, seat: int | None) -> dict[int, str]:
     """Return the roles `seat` knows: its own, its teammates', public reveals; all at the end."""
     if game.over:
         return {s: r.label for s, r in enumerate(game.roles)}
-    known: dict[int, str] = {}
-    for kind, actor, target, value, seen_by in game.events:
-        if kind == Ev.REVEAL and seen_by == PUBLIC:
-            known[target] = Role(value).label
-        elif seat is None or seen_by == PUBLIC or not (seen_by >> seat & 1):
-            continue
-        elif kind == Ev.ROLE and actor == seat:
-            known[seat] = Role(value).label
-        elif kind == Ev.TEAMMATE and actor == seat:
-            known[target] = Role(value).label
-    return known
+    told = _KnownRoles(seat)
+    told.catch_up(game.events)
+    return told.known
 
 
 def public_phase(game: Any) -> str:
@@ -101,67 +108,76 @@ def public_phase(game: Any) -> str:
     return NIGHT
 
 
-def action_groups(env: Any, seat: int) -> list[dict[str, Any]]:
-    """Return the legal actions of `seat` now, grouped by kind, in plain words ([] if none)."""
-    game = env.unwrapped.game
+def action_groups(env: Any, seat: int, lang: str = "en") -> list[dict[str, Any]]:
+    """Return the legal actions of `seat` now, grouped, in the words of `lang` ([] if none)."""
+    u = env.unwrapped
+    game = u.game
     if game.over or game.actor != seat:
         return []
     turn = Turn(game.turn)
     groups: dict[str, dict[str, Any]] = {}
-    for index in env.unwrapped.legal_actions():
-        words = env.unwrapped.describe_action(index).split()
-        kind, args = words[0], words[1:]
-        label, text, title = _words(turn, kind, args)
-        key = "vote_yes" if kind == "vote_no" else kind
-        if key == "claim_check":
-            key = f"claim_check {args[1]}"
-            title = f"Say: I checked ... and they are {args[1]}"
+    for index in u.legal_actions():
+        act, target, value = u.layout.decoded[index]
+        kind, key, title, label = _button(u, turn, Act(act), target, value, lang)
+        text = label if act == Act.PASS else describe(act, target, value, turn, lang)
         group = groups.setdefault(key, {"kind": kind, "title": title, "actions": []})
         group["actions"].append({"id": int(index), "label": label, "text": text})
-    order = list(GROUPS)
-    return sorted(
-        groups.values(), key=lambda g: order.index(g["kind"]) if g["kind"] in order else 99
-    )
+    rank = {k: i for i, k in enumerate(ORDER)}
+    return sorted(groups.values(), key=lambda g: rank.get(g["kind"], len(ORDER)))
 
 
-def _words(turn: Turn, kind: str, args: list[str]) -> tuple[str, str, str]:
-    """Return (button label, full sentence, group title) of one action."""
-    title = GROUPS.get(kind, kind.replace("_", " ").capitalize())
-    if kind == "pass":
-        text = PASS_WORDS.get(turn, "Pass")
-        return text, text, title
-    if kind == "vote_yes":
-        return "Yes", "Yes: remove them all", title
-    if kind == "vote_no":
-        return "No", "No: keep them", title
-    if kind == "claim_role":
-        return args[0], f"Say: I am the {args[0]}", title
-    if kind == "claim_check":
-        return args[0], f"Say: I checked player {args[0]}: {args[1]}", title
-    if kind == "night" and turn in NIGHT_WORDS:
-        title, verb = NIGHT_WORDS[turn]
-        return args[0], f"{verb} {args[0]}", title
-    sentences = {
-        "nominate": "Nominate player",
-        "vote": "Vote against player",
-        "accuse": "Say: player {} is mafia",
-        "vouch": "Say: player {} is town",
-    }
-    if kind in sentences and args:
-        s = sentences[kind]
-        return args[0], s.format(args[0]) if "{}" in s else f"{s} {args[0]}", title
-    text = " ".join([kind.replace("_", " "), *args])
-    return (args[0] if args else text), text, title
+def _button(u: Any, turn: Turn, act: Act, target: int, value: int, lang: str):
+    """Return (kind, group key, group title, button label) of one action."""
+    mod = table(lang)
+    words = mod.TABLE
+    groups = words["groups"]
+    seat = str(target + 1)
+    if act is Act.PASS:
+        label = words["pass"].get(turn.name, words["pass"]["*"])
+        if turn is Turn.VOTE and u.rules.silent_vote == "last_nominee" and u.game.vote.candidates:
+            label = words["silent_vote"].format(t=u.game.vote.candidates[-1] + 1)
+        return "pass", "pass", "", label
+    if act in (Act.VOTE_YES, Act.VOTE_NO):
+        label = words["yes"] if act is Act.VOTE_YES else words["no"]
+        return "crash_vote", "crash_vote", groups["crash"], label
+    if act is Act.CLAIM_ROLE:
+        return "claim_role", "claim_role", groups["claim_role"], mod.ROLES[Role(value).label]
+    if act is Act.CLAIM_CHECK:
+        title = words["claim_check"].format(color=mod.COLORS[value])
+        return "claim_check", f"claim_check {value}", title, seat
+    if act is Act.ASK:
+        title = words["ask"].format(role=mod.ROLES[Role(value).label])
+        return "ask", f"ask {value}", title, seat
+    if act is Act.ANSWER:
+        return "answer", "answer", groups["answer"], mod.ANSWERS[value]
+    if act is Act.REVEAL_DON:
+        return "reveal_don", "reveal_don", groups["reveal_don"], words["reveal_don"]
+    kind = act.name.lower()
+    if act is Act.NIGHT:
+        title = words["night"].get(turn.name, groups["night"])
+    elif act is Act.NOMINATE and turn is Turn.NAMING:
+        title = groups["naming"]
+    else:
+        title = groups.get(kind, kind)
+    return kind, kind, title, seat
 
 
-def seat_view(env: Any, seat: int | None, lang: str = "en") -> dict[str, Any]:
-    """Return everything `seat` (0-based; None = a spectator) may know now, JSON-ready."""
+def seat_view(
+    env: Any, seat: int | None, lang: str = "en", with_narration: bool = True
+) -> dict[str, Any]:
+    """Return everything `seat` (0-based; None = a spectator) may know now, JSON-ready.
+
+    `with_narration` False leaves out the moderator's lines (the table sends them as they
+    come, through a `SeatLog`).
+    """
     u = env.unwrapped
     game = u.game
     roles = known_roles(game, seat)
     phase = public_phase(game)
     actor = game.actor if phase not in (NIGHT, "over") else -1
-    nominees = set(game.today.nominees) if phase not in (NIGHT, "over") else set()
+    # the nominees stand until the vote; a last word comes after it
+    shown = phase not in (NIGHT, "over", "last_word")
+    nominees = {s for s in game.today.nominees if game.alive[s]} if shown else set()
     seats = [
         {
             "seat": s + 1,
@@ -173,7 +189,7 @@ def seat_view(env: Any, seat: int | None, lang: str = "en") -> dict[str, Any]:
         }
         for s in range(game.n)
     ]
-    return {
+    view = {
         "variant": u.rules.name,
         "title": u.rules.title,
         "num_players": game.n,
@@ -184,10 +200,33 @@ def seat_view(env: Any, seat: int | None, lang: str = "en") -> dict[str, Any]:
         "actor": None if actor < 0 else actor + 1,
         "your_turn": seat is not None and not game.over and game.actor == seat,
         "seats": seats,
-        "narration": narration(game.events, seat, lang),
-        "actions": [] if seat is None else action_groups(env, seat),
+        "actions": [] if seat is None else action_groups(env, seat, lang),
         "winner": u.winner,
+    }
+    if with_narration:
+        view["narration"] = narration(game.events, seat, lang)
+    return view
+
+
+def page_words(lang: str) -> dict[str, Any]:
+    """Return the words the page shows in `lang`: its frame, the role names, the languages."""
+    mod = table(lang)
+    return {
+        "lang": lang,
+        "page": mod.PAGE,
+        "roles": mod.ROLES,
+        "languages": {code: table(code).NAME for code in LANGS},
     }
 
 
-__all__ = ["action_groups", "known_roles", "languages", "narration", "public_phase", "seat_view"]
+__all__ = [
+    "PUBLIC_TURNS",
+    "SeatLog",
+    "action_groups",
+    "known_roles",
+    "languages",
+    "narration",
+    "page_words",
+    "public_phase",
+    "seat_view",
+]

@@ -1,23 +1,35 @@
 // The Mafia table page: a host form, or one seat's view of a game over a WebSocket.
-// Everything shown comes from the server's state message for this seat; text is set with
-// textContent only, never parsed as HTML.
+// Everything shown comes from the server: the state message for this seat and the words
+// of the chosen language (/api/words). Text is set with textContent only, never parsed
+// as HTML.
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
 const TEAM = { civilian: "town", sheriff: "town", doctor: "town", putana: "town",
                mafia: "mafia", don: "mafia", maniac: "maniac" };
-const PHASE = {
-  speech: "Day: speeches", last_word: "A last word", tie_speech: "Speeches before the re-vote",
-  vote: "The vote", crash_vote: "Remove all the tied?", night: "Night: the town sleeps",
-  over: "The game is over",
-};
+// close codes of the server (mafia_env.table.core.Close) -> the reason shown
+const CLOSED = { 4400: "bad_lang", 4403: "bad_token", 4404: "no_table", 4410: "expired" };
+const REPLACED = 4409;
+let W = null;  // the words of the page's language: {lang, page, roles, languages}
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
   if (text !== undefined && text !== null) e.textContent = text;
   return e;
+}
+
+function fmt(text, fields) {
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in fields ? String(fields[k]) : m));
+}
+
+function w(key, fields) {
+  return fmt(W.page[key] || key, fields || {});
+}
+
+function roleName(role) {
+  return (W.roles && W.roles[role]) || role || "";
 }
 
 function toast(message) {
@@ -28,16 +40,44 @@ function toast(message) {
   toast.timer = setTimeout(() => t.classList.remove("show"), 3500);
 }
 
+async function loadWords() {
+  // the language: ?lang=, else the browser's if offered, else English
+  let lang = params.get("lang") || (navigator.language || "en").slice(0, 2);
+  let res = await fetch(`/api/words?lang=${encodeURIComponent(lang)}`);
+  if (!res.ok) {
+    lang = "en";
+    res = await fetch("/api/words?lang=en");
+  }
+  W = await res.json();
+  document.documentElement.lang = W.lang;
+  document.title = W.page.title;
+  for (const e of document.querySelectorAll("[data-w]")) e.textContent = w(e.dataset.w);
+  const sel = $("#lang");
+  sel.replaceChildren();
+  for (const [code, name] of Object.entries(W.languages)) {
+    const o = el("option", null, name);
+    o.value = code;
+    sel.append(o);
+  }
+  sel.value = W.lang;
+  sel.addEventListener("change", () => {
+    // the page comes back in the new language; a seat's link opens the same seat
+    params.set("lang", sel.value);
+    if (ws) { ws.fatal = true; ws.close(); }
+    location.search = `?${params}`;
+  });
+}
+
 // ------------------------------------------------------------------ host
 let options = null;
 
 async function host() {
   $("#host").hidden = false;
-  $("#subtitle").textContent = "set a table";
+  $("#subtitle").textContent = w("set_table");
   options = await (await fetch("/api/options")).json();
   const variant = $("#variant");
   for (const [name, v] of Object.entries(options.variants)) {
-    const o = el("option", null, `${v.title}`);
+    const o = el("option", null, W.page.variants[name] || v.title);
     o.value = name;
     if (name === "sport") o.selected = true;
     variant.append(o);
@@ -67,24 +107,16 @@ function setSeats(resetCount) {
     const cell = el("td");
     const sel = el("select");
     sel.id = `who-${s}`;
-    const person = el("option", null, "a person");
+    const person = el("option", null, w("a_person"));
     person.value = "person";
     sel.append(person);
     for (const b of options.bots) {
-      const o = el("option", null, `bot: ${b}`);
+      const o = el("option", null, w("a_bot", { name: b }));
       o.value = `bot:${b}`;
       sel.append(o);
     }
-    const path = el("option", null, "bot: checkpoint file...");
-    path.value = "path";
-    sel.append(path);
     sel.value = old[s - 1] || (s === 1 ? "person" : `bot:${options.bots[0]}`);
-    const file = el("input");
-    file.placeholder = "path/to/checkpoint.pt";
-    file.id = `path-${s}`;
-    file.hidden = sel.value !== "path";
-    sel.addEventListener("change", () => { file.hidden = sel.value !== "path"; });
-    cell.append(sel, " ", file);
+    cell.append(sel);
     row.append(cell);
     body.append(row);
   }
@@ -98,7 +130,6 @@ async function createTable(ev) {
   for (let s = 1; s <= n; s++) {
     const who = $(`#who-${s}`).value;
     if (who === "person") humans.push(s);
-    else if (who === "path") bots[s] = $(`#path-${s}`).value.trim();
     else bots[s] = who.slice(4);
   }
   const config = {
@@ -127,40 +158,63 @@ async function createTable(ev) {
     li.append(a);
     list.append(li);
   };
-  for (const [seat, href] of Object.entries(data.seats)) add(`Seat ${seat}`, href);
-  add("Watch (host, public view)", data.watch);
+  for (const [seat, href] of Object.entries(data.seats)) add(w("seat_link", { s: seat }), href);
+  add(w("watch_link"), data.watch);
   $("#links").hidden = false;
 }
 
 // ------------------------------------------------------------------ seat
 let ws = null;
 let state = null;
+let log = [];  // the moderator's lines so far: the server sends only the new ones
 let clockTimer = null;
 let retries = 0;
 
 function connect() {
   $("#game").hidden = false;
+  $("#closed").hidden = true;
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const q = new URLSearchParams({ seat: params.get("seat"), token: params.get("token") || "",
-                                  lang: params.get("lang") || "en" });
+                                  lang: W.lang });
   const sock = new WebSocket(`${proto}://${location.host}/ws/${params.get("table")}?${q}`);
   ws = sock;
-  sock.onopen = () => { retries = 0; $("#status").textContent = "connected"; };
+  sock.onopen = () => { retries = 0; $("#status").textContent = w("connected"); };
   sock.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "error") {
-      toast(msg.message);
-      if (msg.fatal) { $("#status").textContent = msg.message; sock.fatal = true; }
+      if (msg.fatal) sock.detail = msg.message;
+      else toast(msg.message);
     } else if (msg.type === "state") {
+      if (msg.log_from === 0) log = [];
+      if (msg.log_from !== log.length) { sock.close(); return; }  // out of step: start over
       render(msg);
     }
   };
-  sock.onclose = () => {
-    if (sock.fatal || (state && state.phase === "over")) return;
-    $("#status").textContent = "disconnected: reconnecting...";
+  sock.onclose = (ev) => {
+    if (ws !== sock || sock.fatal) return;
+    if (ev.code in CLOSED) return closed("closed_title", CLOSED[ev.code], sock.detail);
+    if (ev.code === REPLACED) return closed("replaced_title", null, null, true);
+    if (state && state.phase === "over") return;
+    $("#status").textContent = w("reconnecting");
     retries += 1;
     setTimeout(connect, Math.min(5000, 500 * retries));  // come back to the same seat
   };
+}
+
+function closed(title, reason, detail, canReturn) {
+  // a clear page instead of the table: why this link shows no game, and what to do
+  $("#game").hidden = true;
+  $("#closed").hidden = false;
+  $("#closed-title").textContent = w(title);
+  $("#closed-reason").textContent = reason ? W.page.reasons[reason] : w("replaced_help");
+  $("#closed-detail").textContent = detail || "";
+  $("#closed-help").textContent = canReturn ? "" : w("closed_help");
+  $("#new-table").hidden = !!canReturn;
+  const back = $("#take-back");
+  back.hidden = !canReturn;
+  back.onclick = connect;
+  $("#status").textContent = "";
+  clearInterval(clockTimer);
 }
 
 function act(id) {
@@ -172,9 +226,9 @@ function act(id) {
 
 function render(s) {
   state = s;
-  $("#subtitle").textContent = s.title;
-  const who = s.you ? `seat ${s.you}` : "watching";
-  $("#status").textContent = `table ${s.table} · ${who}`;
+  $("#subtitle").textContent = W.page.variants[s.variant] || s.title;
+  $("#status").textContent = s.you ? w("status_seat", { table: s.table, s: s.you })
+    : w("status_watch", { table: s.table });
   renderSeats(s);
   renderCenter(s);
   renderMe(s);
@@ -186,47 +240,52 @@ function renderSeats(s) {
   const table = $("#table");
   table.querySelectorAll(".card").forEach((c) => c.remove());
   const n = s.seats.length;
-  // seat 1 at the bottom-left, then clockwise, as around a real table; you at the bottom
+  // around the table: seat 1 at the bottom-left, then clockwise; you at the bottom.
+  // On a phone the cards are a grid in seat order (style.css) and these places are unused.
   const offset = s.you ? s.you - 1 : 0;
   s.seats.forEach((seat, i) => {
     const k = (i - offset + n) % n;
     const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
-    const x = 50 + 43 * Math.cos(angle);
-    const y = 50 + 41 * Math.sin(angle);
     const card = el("div", "card");
     card.dataset.seat = seat.seat;
-    card.style.left = `${x}%`;
-    card.style.top = `${y}%`;
+    card.style.setProperty("--x", `${50 + 43 * Math.cos(angle)}%`);
+    card.style.setProperty("--y", `${50 + 41 * Math.sin(angle)}%`);
     if (!seat.alive) card.classList.add("out");
     if (seat.acting) card.classList.add("acting");
-    if (seat.nominated) card.classList.add("nominated");
+    if (seat.nominated) {
+      card.classList.add("nominated");
+      card.dataset.badge = w("nominated");
+    }
     if (seat.seat === s.you) card.classList.add("you");
     card.append(el("div", "num", String(seat.seat)));
-    const label = seat.seat === s.you ? "you" : seat.kind === "bot" ? `bot · ${seat.bot}` : "person";
-    card.append(el("div", "who", seat.alive ? label : `${label} · out`));
-    card.append(el("div", `role ${TEAM[seat.role] || ""}`, seat.role || ""));
-    card.append(el("div", "fouls", seat.fouls ? "foul ".repeat(seat.fouls).trim() : ""));
-    card.title = seat.acting ? "acting now" : "";
+    const label = seat.seat === s.you ? w("card_you")
+      : seat.kind === "bot" ? w("card_bot", { name: seat.bot }) : w("card_person");
+    card.append(el("div", "who", seat.alive ? label : w("card_out", { who: label })));
+    const role = el("div", `role ${TEAM[seat.role] || ""}`, roleName(seat.role));
+    if (seat.role) role.dataset.role = seat.role;
+    card.append(role);
+    card.append(el("div", "fouls", seat.fouls ? Array(seat.fouls).fill(w("foul")).join(" ") : ""));
+    card.title = seat.acting ? w("acting") : "";
     table.append(card);
   });
 }
 
 function renderCenter(s) {
-  let phase = PHASE[s.phase] || s.phase;
-  if (!s.started) phase = `Waiting for seats ${s.waiting_for.join(", ")}`;
-  else if (s.phase === "night") phase = s.day ? `Night ${s.day}: the town sleeps` : phase;
-  else if (s.day && s.phase !== "over") phase = `Day ${s.day} · ${phase}`;
+  let phase = W.page.phases[s.phase] || s.phase;
+  if (!s.started) phase = w("waiting_for", { seats: s.waiting_for.join(", ") });
+  else if (s.phase === "night") phase = s.day ? w("night_n", { d: s.day }) : phase;
+  else if (s.day && s.phase !== "over") phase = w("day_phase", { d: s.day, phase });
   $("#phase").textContent = phase;
   $("#felt").classList.toggle("night", s.phase === "night");
-  const who = s.your_turn ? "Your turn" : s.actor ? `Player ${s.actor}` : "";
-  $("#outcome").textContent = s.winner ? `Winner: ${s.winner}` : who;
+  const who = s.your_turn ? w("your_turn") : s.actor ? w("player_n", { s: s.actor }) : "";
+  $("#outcome").textContent = s.winner ? W.page.winners[s.winner] || s.winner : who;
   clearInterval(clockTimer);
   const clock = $("#clock");
   clock.textContent = "";
   if (s.time_left !== null && s.time_left !== undefined) {
     const end = Date.now() + s.time_left * 1000;
     const tick = () => {
-      clock.textContent = `${Math.max(0, Math.ceil((end - Date.now()) / 1000))} s`;
+      clock.textContent = w("seconds", { n: Math.max(0, Math.ceil((end - Date.now()) / 1000)) });
     };
     tick();
     clockTimer = setInterval(tick, 250);
@@ -237,27 +296,31 @@ function renderMe(s) {
   const me = $("#me");
   me.replaceChildren();
   if (!s.you) {
-    me.append(el("div", null, "You are watching: you see what everyone sees."));
+    me.append(el("div", null, w("watching")));
     return;
   }
-  me.append(el("div", null, `You sit in seat ${s.you}.`));
-  const role = el("div", `role-big ${TEAM[s.role] || ""}`, s.role ? `You are the ${s.role}` : "");
+  me.append(el("div", null, w("you_sit", { s: s.you })));
+  const role = el("div", `role-big ${TEAM[s.role] || ""}`,
+                  s.role ? w("you_are", { role: roleName(s.role) }) : "");
   me.append(role);
   const mates = s.seats.filter((x) => x.seat !== s.you && x.role && TEAM[x.role] === "mafia"
                                        && TEAM[s.role] === "mafia" && s.phase !== "over");
-  if (mates.length) me.append(el("div", null, `Your team: ${mates.map((m) => m.seat).join(", ")}`));
-  if (s.record) me.append(el("div", null, `The game is saved as ${s.record}.`));
+  if (mates.length) me.append(el("div", null, w("your_team", { seats: mates.map((m) => m.seat).join(", ") })));
+  if (s.record) me.append(el("div", null, w("saved_as", { name: s.record })));
 }
 
 function renderActions(s) {
   const box = $("#actions");
   box.replaceChildren();
+  $("#moves").hidden = !s.you;  // a watcher has no moves
   $("#moves").classList.toggle("your-turn", s.your_turn);
-  $("#moves-title").textContent = s.your_turn ? "Your turn" : "Your moves";
+  $("#moves-title").textContent = s.your_turn ? w("your_turn") : w("your_moves");
   if (!s.you) return;
   if (!s.actions.length) {
-    const why = s.phase === "over" ? "The game is over." :
-      !s.started ? "The game begins when every person has joined." : "Wait for your turn.";
+    const mine = s.seats.find((x) => x.seat === s.you);
+    const why = s.phase === "over" ? w("game_over")
+      : !s.started ? w("wait_start")
+      : mine && !mine.alive ? w("you_are_out") : w("wait_turn");
     box.append(el("p", "muted", why));
     return;
   }
@@ -279,45 +342,16 @@ function renderActions(s) {
 }
 
 function renderNarration(s) {
+  // only the new lines are added; the flags, not the words, say how a line is shown
   const list = $("#narration");
   const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 30;
-  list.replaceChildren();
-  const mine = s.you ? new RegExp(`^Player ${s.you}(,|:)`) : null;
-  for (const line of s.narration) {
-    let cls = "";
-    if (/^Day \d+ begins/.test(line)) cls = "day";
-    else if (/^(Night \d+ falls|The zero night)/.test(line)) cls = "night";
-    else if (mine && mine.test(line)) cls = "mine";
-    list.append(el("li", cls, line));
+  if (s.log_from === 0) list.replaceChildren();
+  for (const line of s.log) {
+    const cls = [line.mark, line.mine ? "mine" : "", line.private ? "private" : ""];
+    list.append(el("li", cls.filter(Boolean).join(" "), line.text));
+    log.push(line);
   }
   if (atEnd) list.scrollTop = list.scrollHeight;
 }
 
-async function languages() {
-  // a language menu for the moderator's narration, when this server offers more than one
-  const opts = await (await fetch("/api/options")).json();
-  if (opts.languages.length < 2) return;
-  const sel = $("#lang");
-  for (const lang of opts.languages) {
-    const o = el("option", null, lang);
-    o.value = lang;
-    sel.append(o);
-  }
-  sel.value = params.get("lang") || "en";
-  $("#lang-box").hidden = false;
-  sel.addEventListener("change", () => {
-    params.set("lang", sel.value);
-    history.replaceState(null, "", `?${params}`);
-    ws.fatal = true;  // this socket closes for good; a new one opens in the new language
-    ws.close();
-    ws = null;
-    connect();
-  });
-}
-
-if (params.get("table")) {
-  connect();
-  languages();
-} else {
-  host();
-}
+loadWords().then(() => (params.get("table") ? connect() : host()));

@@ -1,0 +1,165 @@
+"""What a host may choose for a table, and the checks of every field a client sends.
+
+A table's settings arrive as JSON from anyone who can reach the server, so each field is
+checked for its type and range here, with an error that says what was wrong and what is
+allowed: a number must be finite, a seat a seat of the table, a knob one of the variant's
+rule knobs (never an option of the environment such as ``render_mode`` or ``lang``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from mafia_env.engine.rules import KNOBS
+from mafia_env.errors import ConfigError
+from mafia_env.variants import VARIANTS
+
+MAX_BOT_DELAY = 60.0  # seconds
+MAX_TURN_TIMEOUT = 3600.0  # seconds; null (None) means no limit
+MAX_SEED = 2**32 - 1
+MAX_NAME = 200  # characters of a bot's name
+MAX_BODY = 16_384  # bytes of a create request
+# `roles` deals the roles by seat (scenario tables); every other knob is a rule knob
+TABLE_KNOBS = frozenset(KNOBS) | {"roles"}
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """What the host chose: the rules, who sits where, and the pace of the game."""
+
+    variant: str = "sport"
+    num_players: int | None = None  # None: the variant's default
+    humans: tuple[int, ...] = (1,)  # seats (1-based) for people
+    bots: dict[int, str] = field(default_factory=dict)  # seat -> bot name; default below
+    default_bot: str = "random"  # a bot the server offers (`bots.BotShelf.names`)
+    seed: int | None = None
+    bot_delay: float = 1.0  # seconds a bot waits before it acts, so people can follow
+    turn_timeout: float | None = 60.0  # seconds a person may think; None: no limit
+    knobs: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: Any) -> TableConfig:
+        """Build a config from the host's JSON form; a bad field is a ConfigError."""
+        if not isinstance(data, dict):
+            raise ConfigError("a table config must be a JSON object")
+        allowed = set(cls.__dataclass_fields__)
+        unknown = set(data) - allowed
+        if unknown:
+            raise ConfigError(f"unknown table fields {sorted(unknown)}; fields: {sorted(allowed)}")
+        d = dict(data)
+        variant = d.get("variant", cls.variant)
+        if not isinstance(variant, str) or variant not in VARIANTS:
+            names = ", ".join(sorted(VARIANTS))
+            raise ConfigError(f"variant must be one of {names}; got {variant!r}")
+        if d.get("num_players") is not None:
+            VARIANTS[variant].check_players(d["num_players"])
+        if "humans" in d:
+            d["humans"] = _seats(d["humans"])
+        if "bots" in d:
+            d["bots"] = _bots(d["bots"])
+        if "default_bot" in d:
+            _name("default_bot", d["default_bot"])
+        d["bot_delay"] = _seconds("bot_delay", d.get("bot_delay", cls.bot_delay), MAX_BOT_DELAY)
+        if d.get("turn_timeout", cls.turn_timeout) is not None:
+            d["turn_timeout"] = _seconds(
+                "turn_timeout", d.get("turn_timeout", cls.turn_timeout), MAX_TURN_TIMEOUT, 0.0
+            )
+        seed = d.get("seed")
+        if seed is not None and not (_is_int(seed) and 0 <= seed <= MAX_SEED):
+            raise ConfigError(f"seed must be an integer 0..{MAX_SEED} or null; got {seed!r}")
+        d["knobs"] = _knobs(d.get("knobs", {}))
+        return cls(**d)
+
+    def check_seats(self, n: int) -> None:
+        """Raise a ConfigError unless people and bots sit in distinct seats 1..n."""
+        humans = self.humans
+        if len(set(humans)) != len(humans) or not all(1 <= h <= n for h in humans):
+            raise ConfigError(f"human seats must be distinct seats 1..{n}; got {list(humans)}")
+        wrong = sorted(s for s in self.bots if not 1 <= s <= n or s in humans)
+        if wrong:
+            raise ConfigError(f"bots are for seats 1..{n} that no person takes; got {wrong}")
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the config as JSON-ready data that `from_json` reads back."""
+        return {
+            "variant": self.variant,
+            "num_players": self.num_players,
+            "humans": list(self.humans),
+            "bots": {str(s): name for s, name in sorted(self.bots.items())},
+            "default_bot": self.default_bot,
+            "seed": self.seed,
+            "bot_delay": self.bot_delay,
+            "turn_timeout": self.turn_timeout,
+            "knobs": dict(self.knobs),
+        }
+
+
+def parse_body(body: bytes) -> Any:
+    """Return the JSON of a request body; NaN and Infinity are not JSON numbers here."""
+    if len(body) > MAX_BODY:
+        raise ConfigError(f"the request is {len(body)} bytes; a table config is at most {MAX_BODY}")
+
+    def refuse(word: str) -> Any:
+        raise ConfigError(f"the body is not JSON: {word} is not a number (numbers are finite)")
+
+    try:
+        return json.loads(body, parse_constant=refuse)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ConfigError(f"the body is not JSON: {e}") from None
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _seconds(key: str, v: Any, most: float, least_excl: float | None = None) -> float:
+    """Return a finite number of seconds in range, else raise saying what is allowed."""
+    lo = f"above {least_excl:g}" if least_excl is not None else "0"
+    what = f"{key} must be a number of seconds from {lo} to {most:g}"
+    if key == "turn_timeout":
+        what += " (null: no limit)"
+    if not isinstance(v, int | float) or isinstance(v, bool) or not math.isfinite(v):
+        raise ConfigError(f"{what}; got {v!r}")
+    if v > most or v < 0 or (least_excl is not None and v <= least_excl):
+        raise ConfigError(f"{what}; got {v!r}")
+    return float(v)
+
+
+def _seats(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(_is_int(h) and 0 <= h < 1000 for h in value):
+        raise ConfigError(f"humans must be a list of seat numbers; got {value!r}")
+    return tuple(value)
+
+
+def _bots(value: Any) -> dict[int, str]:
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise ConfigError(f"bots must map seat numbers to bot names; got {value!r}")
+    out: dict[int, str] = {}
+    for key, name in value.items():
+        if not (isinstance(key, str) and key.isdecimal() and len(key) <= 3):
+            raise ConfigError(f"bots keys must be seat numbers; got {list(value)}")
+        out[int(key)] = _name(f"bots[{key}]", name)
+    return out
+
+
+def _name(key: str, v: Any) -> str:
+    if not isinstance(v, str) or not 0 < len(v) <= MAX_NAME:
+        raise ConfigError(f"{key} must be a bot's name (1..{MAX_NAME} characters); got {v!r}")
+    return v
+
+
+def _knobs(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError("knobs must map knob names to values")
+    wrong = sorted(set(value) - TABLE_KNOBS)
+    if wrong:
+        raise ConfigError(
+            f"knobs {wrong} are not rule knobs; a table may set: {', '.join(sorted(TABLE_KNOBS))}"
+        )
+    return dict(value)
+
+
+__all__ = ["MAX_BODY", "TABLE_KNOBS", "TableConfig", "parse_body"]

@@ -1,0 +1,217 @@
+"""The tables of one server: how many there may be, when they expire, and a restart.
+
+A table lives in memory while its game is played, and in the store (`store.Store`) from
+its creation on: its record is written after every move, so a server that starts again
+rebuilds every unfinished table (`Tables.restore`). A finished table leaves memory at once;
+so does one that expires: a table whose people have not all sat down within
+`Limits.join_timeout`, or a started one with nobody connected and no move for
+`Limits.idle_timeout`. One client address may hold `Limits.per_client` unfinished tables;
+when the server holds `Limits.max_tables`, a new table takes the place of the oldest one
+nobody has joined, taken from the address that holds the most, so a flood of tables from
+one place never keeps a newcomer out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import mafia_env
+from mafia_env.table.bots import BotShelf
+from mafia_env.table.config import TableConfig
+from mafia_env.table.core import Table, new_env
+from mafia_env.table.seats import Close, TableError
+from mafia_env.table.store import EXPIRED, Row, Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many tables a server keeps, and how long a table may wait."""
+
+    max_tables: int = 200  # unfinished tables in memory at once
+    per_client: int = 10  # unfinished tables one client address may hold
+    join_timeout: float = 900.0  # seconds a table waits for its people to sit down
+    idle_timeout: float = 1800.0  # seconds a started table may go with no move, nobody there
+    sweep_every: float = 30.0  # seconds between looks for expired tables
+
+
+class LimitError(TableError):
+    """A table cannot be made now: `status` is the HTTP answer (429, 503)."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+class Tables:
+    """Every table of a server: live ones by id, and the store behind them."""
+
+    def __init__(
+        self,
+        store: Store | None = None,
+        shelf: BotShelf | None = None,
+        records_dir: Path | None = None,
+        limits: Limits | None = None,
+    ):
+        self.store = store or Store()
+        self.shelf = shelf or BotShelf()
+        self.records_dir = records_dir
+        self.limits = limits or Limits()
+        self.live: dict[str, Table] = {}
+        self.owners: dict[str, str] = {}  # table id -> the address that made it
+        self._pending: Counter[str] = Counter()  # tables being made, by address
+
+    # ------------------------------------------------------------- making tables
+
+    async def create(self, config: TableConfig, owner: str) -> Table:
+        """Make, store and start a table for the client at `owner`; LimitError if it may not."""
+        self._make_room(owner)
+        self._pending[owner] += 1
+        try:
+            env = new_env(config)
+            config.check_seats(env.n)
+            self.shelf.check(config)
+            bots = await self.shelf.load(config, env.n, env.unwrapped.game_seed)
+        finally:
+            self._pending[owner] -= 1
+        table = Table(config, records_dir=self.records_dir, bots=bots, env=env)
+        self.store.add(table, owner)
+        self._adopt(table, owner)
+        return table
+
+    def _make_room(self, owner: str) -> None:
+        lim = self.limits
+        mine = sum(1 for o in self.owners.values() if o == owner) + self._pending[owner]
+        if mine >= lim.per_client:
+            raise LimitError(
+                f"this address already has {mine} unfinished tables (at most "
+                f"{lim.per_client}); a table nobody joins expires after "
+                f"{lim.join_timeout / 60:g} minutes",
+                429,
+            )
+        while len(self.live) + sum(self._pending.values()) >= lim.max_tables:
+            victim = self._unjoined_victim()
+            if victim is None:
+                raise LimitError("the server is full: every table is in play; try later", 503)
+            log.info("table %s: dropped for a new table (nobody had joined)", victim)
+            self.expire(victim)
+
+    def _unjoined_victim(self) -> str | None:
+        """Return the oldest table nobody joined, of the address that holds the most."""
+        # nobody has sat down, and nobody watches (a table of bots only is in play if watched)
+        idle = [t for t in self.live.values() if not t.joined and not t.connected()]
+        if not idle:
+            return None
+        held = Counter(self.owners.values())
+        return min(idle, key=lambda t: (-held[self.owners[t.id]], t.created)).id
+
+    def _adopt(self, table: Table, owner: str) -> None:
+        table.on_move = lambda t, n, seat, action: self.store.moved(t.id, n, seat, action)
+        table.on_join = self.store.joined
+        table.on_end = self._ended
+        self.live[table.id] = table
+        self.owners[table.id] = owner
+        table.start()
+
+    def _ended(self, table: Table, record: dict[str, Any]) -> None:
+        self.store.finish(table, record)
+        self._forget(table.id)
+
+    def _forget(self, table_id: str) -> Table | None:
+        self.owners.pop(table_id, None)
+        return self.live.pop(table_id, None)
+
+    # ------------------------------------------------------------- finding tables
+
+    def find(self, table_id: str) -> Table | Row | None:
+        """Return the live table, else its stored row (finished or expired), else None."""
+        if not isinstance(table_id, str) or len(table_id) > 64:
+            return None
+        return self.live.get(table_id) or self.store.get(table_id)
+
+    def finished(self, row: Row) -> Table:
+        """Return a finished table rebuilt from its row, to show its end (not kept)."""
+        table = self._rebuild(row, {})
+        path = None if self.records_dir is None else self.records_dir / f"table-{row.id}.json"
+        table.record_path = path if path is not None and path.exists() else None
+        return table
+
+    def _rebuild(self, row: Row, bots: dict[int, Any] | None, env: Any = None) -> Table:
+        config = TableConfig.from_json(row.config)
+        env = env if env is not None else mafia_env.replay(row.record)
+        table = Table(config, table_id=row.id, records_dir=self.records_dir, bots=bots, env=env)
+        table.take_keys(row.seat_hashes, row.host_hash, row.joined)
+        return table
+
+    # ------------------------------------------------------------- restart, expiry
+
+    async def restore(self) -> int:
+        """Rebuild every unfinished table of the store and start it; return how many."""
+        count = 0
+        for row in self.store.open_rows():
+            try:
+                env = mafia_env.replay(row.record)
+                if env.unwrapped.game.over:  # it ended as the server stopped
+                    table = self._rebuild(row, {}, env)
+                    self.store.finish(table, table.save_record())
+                    continue
+                config = TableConfig.from_json(row.config)
+                bots = await self.shelf.load(config, env.n, env.unwrapped.game_seed)
+                table = self._rebuild(row, bots, env)
+            except Exception:
+                log.exception("table %s cannot be rebuilt from its record: expired", row.id)
+                self.store.set_state(row.id, EXPIRED)
+                continue
+            self._adopt(table, row.owner)
+            count += 1
+        return count
+
+    def expire(self, table_id: str) -> None:
+        """Stop a table, close its connections and mark it expired in the store."""
+        table = self._forget(table_id)
+        if table is None:
+            return
+        if table.task is not None:
+            table.task.cancel()
+        table._later(table.close_all(Close.EXPIRED, "the table expired"))
+        self.store.set_state(table_id, EXPIRED)
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Expire the tables that waited too long; return their ids."""
+        now = time.monotonic() if now is None else now
+        lim = self.limits
+        gone = []
+        for t in list(self.live.values()):
+            unjoined = not t.started and now - t.created > lim.join_timeout
+            idle = t.started and not t.connected() and now - t.last_active > lim.idle_timeout
+            if unjoined or idle:
+                gone.append(t.id)
+        for table_id in gone:
+            log.info("table %s expired", table_id)
+            self.expire(table_id)
+        return gone
+
+    async def sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.sweep_every)
+            self.sweep()
+
+    async def close(self) -> None:
+        """Stop every game's task (their rows stay, to be rebuilt) and close the store."""
+        tasks = [t.task for t in self.live.values() if t.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.live.clear()
+        self.owners.clear()
+        self.store.close()
+
+
+__all__ = ["LimitError", "Limits", "Tables"]
