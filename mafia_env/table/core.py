@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import mafia_env
+from mafia_env.match import default_action
 from mafia_env.table.config import TableConfig
 from mafia_env.table.seats import Close, Closer, Conn, Send, TableError, seat_for, token_hash
 from mafia_env.table.view import NIGHT, SeatLog, languages, public_phase, seat_view
@@ -287,9 +288,7 @@ class Table:
         return move
 
     def _default_move(self) -> int:
-        u = self.env.unwrapped
-        act, target, value = u.game.default_action()
-        return u.layout.encode(act, target, value)
+        return default_action(self.env)  # the rules' move for a seat that does nothing
 
     def _open_turn(self) -> None:
         """Begin the acting seat's turn: a person may move from now on, and his clock runs.
