@@ -167,4 +167,24 @@ UI = {
     "bad_reply": "{reply!r} is not one of your legal actions; reply with a number 1..{k} or an "
     "action's text. Your legal actions:",
     "not_acting": "{agent} is not acting now; {actor} is.",
+    "ambiguous_reply": "{reply!r} names more than one of your legal actions ({which}); "
+    "reply with one number 1..{k}. Your legal actions:",
 }
+
+# Replies (`mafia_env.text.read_reply`): words before a chosen number ("I choose 3"), and
+# the words that begin table talk after the choice ("3. Say: ...").
+REPLY_LABELS = (
+    "answer",
+    "choice",
+    "choose",
+    "chose",
+    "action",
+    "option",
+    "number",
+    "pick",
+    "select",
+    "reply",
+    "go with",
+    "move",
+)
+TALK_MARKERS = ("say",)

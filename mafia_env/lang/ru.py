@@ -167,4 +167,11 @@ UI = {
     "bad_reply": "{reply!r} — не допустимое действие; ответьте числом 1..{k} или текстом "
     "действия. Ваши допустимые действия:",
     "not_acting": "{agent} сейчас не ходит; ходит {actor}.",
+    "ambiguous_reply": "{reply!r} называет больше одного допустимого действия ({which}); "
+    "ответьте одним числом 1..{k}. Ваши допустимые действия:",
 }
+
+# Replies (`mafia_env.text.read_reply`): words before a chosen number ("I choose 3"), and
+# the words that begin table talk after the choice ("3. Say: ...").
+REPLY_LABELS = ("ответ", "выбор", "выбираю", "вариант", "действие", "номер", "пункт")
+TALK_MARKERS = ("сказать", "скажу")
