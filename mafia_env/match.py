@@ -29,10 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from mafia_env.engine.events import OUTCOME_NAMES
+from mafia_env.engine.events import OUTCOME_NAMES, TALK_LIMIT
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError
 from mafia_env.policy import Policy, load_policy, observes
+from mafia_env.text import Defer
 from mafia_env.variants import get_variant
 
 log = logging.getLogger(__name__)
@@ -136,6 +137,34 @@ def default_action(env: Any) -> int:
     return u.layout.encode(*u.game.default_action())
 
 
+def ask(env: Any, seat: int, policy: Policy) -> int:
+    """Return `policy`'s move for seat index `seat`, from the observation it takes.
+
+    A policy that hands its move on (`mafia_env.text.Defer`: a language model's fallback to
+    the rule bot) has the other policy asked, with that policy's own observation.
+    """
+    obs, mask = observation(env, seat, observes(policy))
+    try:
+        return policy.act(obs, mask)
+    except Defer as d:
+        other, _ = observation(env, seat, observes(d.policy))
+        return d.policy.act(other, mask)
+
+
+def speak(env: Any, seat: int, policy: Policy) -> None:
+    """Say the table talk `policy` added to its last move (``policy.talk``), in a speech.
+
+    Talk outside a speech (a model that says something with its vote) is dropped.
+    """
+    text = getattr(policy, "talk", None)
+    if not text:
+        return
+    u = env.unwrapped
+    agent = u.possible_agents[seat]
+    if u.may_talk(agent):
+        u.say(agent, text[:TALK_LIMIT])
+
+
 def choose(env: Any, seat: int, policy: Policy, fallback: bool = False) -> int:
     """Return the move of `policy` for the acting seat index `seat`.
 
@@ -143,11 +172,11 @@ def choose(env: Any, seat: int, policy: Policy, fallback: bool = False) -> int:
     rule's default move instead (logged), as a table does for a broken bot; without it, the
     error is the caller's.
     """
-    obs, mask = observation(env, seat, observes(policy))
     if not fallback:
-        return policy.act(obs, mask)
+        return ask(env, seat, policy)
+    mask = env.unwrapped._legal_mask()
     try:
-        index = int(policy.act(obs, mask))
+        index = int(ask(env, seat, policy))
     except Exception:
         log.exception("the policy of seat %d failed: the default move instead", seat + 1)
         return default_action(env)
@@ -174,7 +203,9 @@ def play_until(
     """
     u = env.unwrapped
     game, agents = u.game, u.possible_agents
-    plain = [p is not None and not fallback and observes(p) == u.obs_mode for p in players]
+    plain = [
+        p is not None and not fallback and observes(p) == u.obs_mode == "vector" for p in players
+    ]
     while not game.over:
         if watch is not None:
             watch(env)
@@ -186,7 +217,9 @@ def play_until(
             o = env.observe(agents[seat])
             env.step(policy.act(o["observation"], o["action_mask"]))
         else:
-            env.step(choose(env, seat, policy, fallback))
+            index = choose(env, seat, policy, fallback)
+            speak(env, seat, policy)
+            env.step(index)
     return None
 
 
@@ -275,10 +308,12 @@ def _batch(policy: Policy | None, obs: np.ndarray, masks: np.ndarray) -> np.ndar
 
 __all__ = [
     "Seating",
+    "ask",
     "choose",
     "default_action",
     "observation",
     "play_game",
     "play_games",
     "play_until",
+    "speak",
 ]

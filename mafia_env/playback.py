@@ -17,6 +17,7 @@ from mafia_env.errors import MafiaError, RecordError
 from mafia_env.record import (
     FOUL,
     ILLEGAL,
+    SAY,
     check_shape,
     checksum,
     format_events,
@@ -85,9 +86,13 @@ def _replay_move(env: Any, i: int, move: Any) -> None:
     """Play move `i` of a record, or raise a RecordError saying why it cannot be played."""
     game = env.game
     where = f"record 'moves'[{i}]"
-    if not (isinstance(move, list) and len(move) == 2 and is_int(move[0])):
-        raise RecordError(f"{where}: a move is [seat, action] with seat 1..{env.n}; got {move!r}")
-    seat, what = move
+    talk = isinstance(move, list) and len(move) == 3 and move[1] == SAY
+    if not (isinstance(move, list) and (len(move) == 2 or talk) and is_int(move[0])):
+        raise RecordError(
+            f"{where}: a move is [seat, action] or [seat, {SAY!r}, text] with seat "
+            f"1..{env.n}; got {move!r}"
+        )
+    seat, what = move[:2]
     if not 1 <= seat <= env.n:
         raise RecordError(f"{where}: seat {seat} is not at the table (seats 1..{env.n})")
     agent = f"player_{seat}"
@@ -102,6 +107,12 @@ def _replay_move(env: Any, i: int, move: Any) -> None:
         raise RecordError(
             f"{where}: {agent} moves, but it is {env.agent_selection}'s turn ({env.phase})"
         )
+    if talk:
+        try:
+            env.say(agent, move[2])
+        except MafiaError as e:
+            raise RecordError(f"{where}: {e}") from None
+        return
     if what == ILLEGAL:
         if env.rules.illegal_action != "terminate":
             raise RecordError(
@@ -134,7 +145,7 @@ def _check_end(env: Any, record: dict[str, Any]) -> None:
         ("winner", env.winner),
         ("truncated", game.truncated),
         ("events", len(format_events(game.events, fmt))),
-        ("checksum", checksum(game.events, fmt)),
+        ("checksum", checksum(game.events, fmt, game.talk)),
     )
     for key, got in checks:
         if key in record and record[key] != got:

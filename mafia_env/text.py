@@ -65,6 +65,7 @@ class TextObserver(FollowsTurns, Perceiver):
         self._story: list[tuple[int, str]] = [(-1, "")] * n  # (lines joined, text) per seat
         self._roles: list[Role | None] = [None] * n
         self._words: dict[tuple[int, Turn | None], str] = {}
+        self.talk: list[tuple[int, int, str]] = []  # the game's table talk (`Game.talk`)
         super().__init__()
 
     def reset(self, game: Game) -> None:
@@ -73,6 +74,7 @@ class TextObserver(FollowsTurns, Perceiver):
             self.lines[seat] = [self.ui["you_are"].format(a=seat + 1, n=self.n)]
         self._story = [(-1, "")] * self.n
         self._roles = [None] * self.n
+        self.talk = game.talk
         self.cursor = 0  # events are told lazily, when a story is asked for
         self.actor, self.turn, self.turn_public, self.over = -1, -1, False, False
 
@@ -88,10 +90,11 @@ class TextObserver(FollowsTurns, Perceiver):
 
     def update(self, game: Game) -> None:
         """Tell each seat the events the game logged since the last update."""
+        self.talk = game.talk
         self.catch_up(game.events)
 
     def public_default(self, e: tuple) -> None:
-        line = say(e, self.lang)
+        line = say(e, self.lang, talk=self.talk)
         if line:
             for seat_lines in self.lines:
                 seat_lines.append(line)
@@ -119,6 +122,7 @@ class TextObserver(FollowsTurns, Perceiver):
     def story(self, game: Game, seat: int) -> str:
         """Return what the moderator has told `seat` so far, one line per announcement."""
         if self.cursor != len(game.events):
+            self.talk = game.talk
             self.catch_up(game.events)
         count, text = self._story[seat]
         lines = self.lines[seat]
@@ -139,6 +143,7 @@ class TextObserver(FollowsTurns, Perceiver):
     def choices(self, game: Game, mask: np.ndarray) -> list[tuple[int, str]]:
         """Return the acting seat's legal actions as (index, words), in index order."""
         if self.cursor != len(game.events):
+            self.talk = game.talk
             self.catch_up(game.events)
         turn = None if self.over else Turn(self.turn)
         return [(int(i), self.words(int(i), turn)) for i in np.flatnonzero(mask)]

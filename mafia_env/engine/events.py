@@ -57,7 +57,10 @@ class Ev(IntEnum):
     TURN = 37  # actor's turn of kind value (Turn) begins, where no SPEAK announces it: public
     # for a day turn (a ballot, a gesture, a speech resumed after an answer), the actor's own
     # at night
+    TALK = 38  # actor adds a free-text remark to his speech: value indexes `Game.talk`
 
+
+TALK_LIMIT = 280  # characters in one remark of table talk
 
 # The events a game of record format 1 logged (format 2 added TURN): its checksum covers these.
 FORMAT_1_KINDS = frozenset(range(Ev.TURN))

@@ -21,7 +21,16 @@ from collections import deque
 from collections.abc import Callable
 from typing import ClassVar
 
-from mafia_env.engine.events import PUBLIC, Answer, Cause, Ev, NoVote, Outcome, Spared
+from mafia_env.engine.events import (
+    PUBLIC,
+    TALK_LIMIT,
+    Answer,
+    Cause,
+    Ev,
+    NoVote,
+    Outcome,
+    Spared,
+)
 from mafia_env.engine.kinds import (
     BLOCKABLE,
     FOLLOWS,
@@ -100,6 +109,8 @@ class Game:
         # what was done, in order: (seat, act, target, value, turn, day); act -1 is a foul the
         # moderator called, -2 an illegal action that stopped the game (turn -1 for both)
         self.inputs: list[Input] = []
+        # table talk: (seat, inputs before it, text) per remark; a TALK event's value indexes it
+        self.talk: list[tuple[int, int, str]] = []
         self.day = 0
         self.winner: Outcome | None = None
         self.truncated = False
@@ -173,6 +184,7 @@ class Game:
             d[name] = d[name][:]
         g.events = self.events[:]
         g.inputs = self.inputs[:]
+        g.talk = self.talk[:]
         g.queue = self.queue.copy()
         g.today = self.today.copy()
         g.speech = self.speech.copy()
@@ -203,6 +215,20 @@ class Game:
             raise RuntimeError("the game is over: nobody acts")
         self.inputs.append((self.actor, act, target, value, t, self.day))
         TURN_RULES[t].apply(self, act, target, value)
+
+    def say(self, text: str) -> None:
+        """Add the acting player's free-text remark to his speech (table talk): a public TALK.
+
+        Talk changes nothing in the rules; it is allowed in a speech turn only, up to
+        TALK_LIMIT characters, its spaces folded to single spaces.
+        """
+        if self.turn not in SPEECH_TURNS:
+            raise ValueError("table talk is part of a speech: nobody is speaking now")
+        text = " ".join(str(text).split())
+        if not text or len(text) > TALK_LIMIT:
+            raise ValueError(f"a remark has 1..{TALK_LIMIT} characters; got {len(text)}")
+        self._log(_Ev.TALK, self.actor, -1, len(self.talk))
+        self.talk.append((self.actor, len(self.inputs), text))
 
     def foul(self, seat: int) -> None:
         """Give `seat` a foul (SPORT-F1, ONLINE-F1): silence or remove him at the thresholds."""

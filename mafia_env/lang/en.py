@@ -115,6 +115,7 @@ EVENTS = {
         "DRAW": "The game is a draw.",
     },
     "TERMINATED": "The game is stopped: player {a} made an illegal move.",
+    "TALK": 'Player {a} says: "{text}".',
 }
 
 # What an action means, by act and (where it reads differently) by the kind of turn.
