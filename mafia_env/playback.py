@@ -7,6 +7,7 @@ problem is a `RecordError` that says where (the key, or the index of the move) a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -64,20 +65,30 @@ def _build(record: dict[str, Any], **options: Any) -> Any:
     return env
 
 
-def replay(record: dict[str, Any] | str | bytes, render_mode: str | None = None, **options: Any):
+def replay(
+    record: dict[str, Any] | str | bytes,
+    render_mode: str | None = None,
+    watch: Callable[[Any], None] | None = None,
+    **options: Any,
+):
     """Play a record back; return the environment in the recorded game's final state.
 
     `record` is a record dict or its JSON text. `options` are `obs_mode` and `lang` for the
-    returned environment. A corrupt or mismatched record raises a RecordError that says
-    where and why.
+    returned environment. `watch(env)`, if given, is called before the first move and after
+    each move (a replay page marks where each move ends). A corrupt or mismatched record
+    raises a RecordError that says where and why.
     """
     if isinstance(record, str | bytes):
         record = load_record(record)
     check_shape(record)
     env = _build(record, render_mode=render_mode, **options)
     env._new_game(record["seed"])
+    if watch is not None:
+        watch(env)
     for i, move in enumerate(record["moves"]):
         _replay_move(env, i, move)
+        if watch is not None:
+            watch(env)
     _check_end(env, record)
     return env
 

@@ -12,6 +12,7 @@ pytest.importorskip("openai")
 import mafia_env
 from baselines.llm import LLMPolicy
 from baselines.prompt import KNOB_WORDS, system_prompt
+from baselines.scripted_model import ChatServer, messy, well_formed
 from mafia_env.engine.events import Ev
 from mafia_env.engine.roles import Role
 from mafia_env.lang import LANGS, table
@@ -19,7 +20,6 @@ from mafia_env.match import Seating, play_game, play_until
 from mafia_env.policy import load_policy
 from mafia_env.text import parse_reply
 from mafia_env.variants import get_variant
-from tests.chat_server import ChatServer, messy, well_formed
 
 VARIANTS = sorted(mafia_env.VARIANTS)
 

@@ -1,9 +1,14 @@
-"""A scripted "model" behind a chat-completions HTTP server on the loopback, for tests.
+"""A scripted "model" behind a chat-completions HTTP server on the loopback.
 
-`ChatServer(script)` serves ``POST /v1/chat/completions`` on 127.0.0.1 (a free port) from a
-thread; `script(messages, rng) -> (reply, delay_s)` answers each request. The scripts here
-answer as chat models do: a number in prose, markdown or JSON, with table talk, sometimes
-nonsense, sometimes too slowly. Use it as a context manager: the server stops on exit.
+    python -m baselines.scripted_model --port 8099 [--script messy] [--seconds 600]
+
+`ChatServer(script)` serves ``POST /v1/chat/completions`` on 127.0.0.1 (a free port unless
+given) from a thread; `script(messages, rng) -> (reply, delay_s)` answers each request. The
+scripts answer as chat models do: a number in prose, markdown or JSON, with table talk,
+sometimes nonsense, sometimes too slowly. It is the stand-in model of the tests and of the
+arena's smoke run (configs/arena/sport-scripted.yaml); it plays uniformly among the legal
+actions, so it rates like ``random``. Use it as a context manager: the server stops on exit.
+Standard library only.
 """
 
 from __future__ import annotations
@@ -61,7 +66,7 @@ def messy(slow: float = 0.0, p_slow: float = 0.0) -> Script:
 class ChatServer:
     """A chat-completions server on the loopback that answers from a script."""
 
-    def __init__(self, script: Script = well_formed, seed: int = 0):
+    def __init__(self, script: Script = well_formed, seed: int = 0, port: int = 0):
         self.script = script
         self.rng = random.Random(seed)
         self.lock = threading.Lock()
@@ -113,7 +118,7 @@ class ChatServer:
             def log_message(self, *args) -> None:
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -126,3 +131,26 @@ class ChatServer:
         self.httpd.shutdown()
         self.httpd.server_close()
         self.thread.join(timeout=5)
+
+
+SCRIPTS: dict[str, Script] = {"well_formed": well_formed, "messy": messy()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Serve a scripted model on the loopback for `--seconds` (then stop)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m baselines.scripted_model")
+    parser.add_argument("--port", type=int, default=8099)
+    parser.add_argument("--script", choices=sorted(SCRIPTS), default="well_formed")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seconds", type=float, default=600.0, help="stop after this long")
+    args = parser.parse_args(argv)
+    with ChatServer(SCRIPTS[args.script], args.seed, args.port) as server:
+        print(f"serving a scripted model at {server.url}", flush=True)
+        time.sleep(args.seconds)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
