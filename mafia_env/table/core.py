@@ -215,8 +215,9 @@ class Table:
 
     # ------------------------------------------------------------- moves
 
-    def submit(self, seat: int, action: Any) -> None:
-        """Carry out `seat`'s action index; raise TableError if it may not take it now."""
+    def submit(self, seat: int, action: Any, say: Any = None) -> None:
+        """Carry out `seat`'s action index, after its table talk `say` (in a speech); raise
+        TableError if it may not take it now."""
         game = self.env.unwrapped.game
         if game.over:
             raise TableError("the game is over")
@@ -228,6 +229,16 @@ class Table:
             raise TableError(f"action must be an action number; got {action!r}")
         if action not in self.env.unwrapped.legal_actions():
             raise TableError(f"action {action} is not one you may take now")
+        if say is not None and not isinstance(say, str):
+            raise TableError(f"say must be text; got {say!r}")
+        if say and say.strip():
+            u = self.env.unwrapped
+            if not u.may_talk(u.possible_agents[seat]):
+                raise TableError("you may talk only in your speech")
+            try:
+                u.say(u.possible_agents[seat], say)
+            except MafiaError as e:
+                raise TableError(str(e)) from None
         self._step(action)
 
     def _step(self, action: int) -> None:

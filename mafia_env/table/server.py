@@ -8,7 +8,8 @@ Routes:
     WS   /ws/{id}?seat=&token=&lang=   a seat's connection; seat "watch" with the host token
 
 On the socket the server sends ``{"type": "state", ...}`` (see `view.seat_view`) and
-``{"type": "error", "message": ...}``; a seat sends ``{"type": "act", "action": <index>}``.
+``{"type": "error", "message": ...}``; a seat sends ``{"type": "act", "action": <index>}``,
+in a speech optionally with ``"say": <table talk, up to 280 characters>``.
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ def handle(table: Table, seat: int | None, text: str) -> None:
         return
     if seat is None:
         raise TableError("a watcher cannot act")
-    table.submit(seat, msg.get("action"))
+    table.submit(seat, msg.get("action"), msg.get("say"))
 
 
 def _same(a: str, b: str) -> bool:

@@ -64,15 +64,16 @@ def languages() -> tuple[str, ...]:
     return tuple(langs) if langs else ("en",)
 
 
-def _narrate_takes_lang() -> bool:
-    return "lang" in inspect.signature(narrate_module.narrate).parameters
-
-
-def narration(events: list, seat: int | None, lang: str = "en") -> list[str]:
-    """Return the moderator's lines for `seat` (None: the public lines), in `lang`."""
-    if lang != "en" and _narrate_takes_lang():
-        return narrate_module.narrate(events, seat, lang=lang)
-    return narrate_module.narrate(events, seat)
+def narration(events: list, seat: int | None, lang: str = "en", talk=None) -> list[str]:
+    """Return the moderator's lines for `seat` (None: the public lines), in `lang`, with the
+    table talk's remarks (`Game.talk`)."""
+    params = inspect.signature(narrate_module.narrate).parameters
+    options: dict[str, Any] = {}
+    if lang != "en" and "lang" in params:
+        options["lang"] = lang
+    if talk is not None and "talk" in params:
+        options["talk"] = talk
+    return narrate_module.narrate(events, seat, **options)
 
 
 def known_roles(game: Any, seat: int | None) -> dict[int, str]:
@@ -184,7 +185,8 @@ def seat_view(env: Any, seat: int | None, lang: str = "en") -> dict[str, Any]:
         "actor": None if actor < 0 else actor + 1,
         "your_turn": seat is not None and not game.over and game.actor == seat,
         "seats": seats,
-        "narration": narration(game.events, seat, lang),
+        "narration": narration(game.events, seat, lang, game.talk),
+        "may_talk": seat is not None and u.may_talk(u.possible_agents[seat]),
         "actions": [] if seat is None else action_groups(env, seat),
         "winner": u.winner,
     }
