@@ -28,8 +28,10 @@ every game's record, ``replays/`` with a static HTML page per game):
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -119,6 +121,23 @@ def schedule(cfg: ArenaConfig, n: int) -> list[tuple[int, int, dict[int, str]]]:
     ]
 
 
+_TEMPLATES: dict[tuple, Any] = {}
+_TEMPLATES_LOCK = threading.Lock()
+
+
+SLOW = ("ppo", "checkpoint")  # policies loaded once and copied; also any checkpoint path
+
+
+def _copy_of(variant: str, n: int, e: Entrant) -> Any:
+    """Return a copy of entrant `e`'s policy, which is loaded once per process."""
+    key = (variant, n, e.name, e.policy, json.dumps(e.options, sort_keys=True, default=str))
+    with _TEMPLATES_LOCK:
+        policy = _TEMPLATES.get(key)
+        if policy is None:
+            policy = _TEMPLATES[key] = load_policy(e.policy, variant, n, seed=0, **e.options)
+        return copy.deepcopy(policy)
+
+
 def play_one(cfg: ArenaConfig, n: int, deal: int, rotation: int, seats: dict[int, str]) -> dict:
     """Play one game of the schedule; return its result, with every seat's counters."""
     entrants = {e.name: e for e in cfg.policies}
@@ -126,10 +145,13 @@ def play_one(cfg: ArenaConfig, n: int, deal: int, rotation: int, seats: dict[int
     policies = {}
     for s, name in seats.items():
         e = entrants[name]
-        options = dict(e.options)
-        if e.policy == "llm":
-            options.setdefault("lang", cfg.lang)
-        policy = load_policy(e.policy, cfg.variant, n, seed=seed * 1000 + s, **options)
+        if (
+            e.policy in SLOW or Path(e.policy).suffix == ".pt"
+        ):  # a copy of the network loaded once: a checkpoint loads slowly
+            policy = _copy_of(cfg.variant, n, e)
+        else:  # a fresh policy per seat and game (a model keeps its own counters)
+            options = {"lang": cfg.lang, **e.options} if e.policy == "llm" else e.options
+            policy = load_policy(e.policy, cfg.variant, n, seed=seed * 1000 + s, **options)
         reseed(policy, seed * 1000 + 97 * rotation + s)
         policies[s] = policy
     env = mafia_env.env(cfg.variant, n, lang=cfg.lang)
