@@ -9,8 +9,9 @@ the benchmark, RLlib's match and PPO's evaluation seat their policies here.
   ``"vector"`` or ``"text"``), so that a language model and vector bots share a table.
 - `default_action`: what the rules do for the acting seat when it does nothing (a timeout,
   a crashed bot, a person who left).
-- `choose`: the acting seat's move from its policy, optionally with the default move when
-  the policy fails or picks an illegal action.
+- `ask`, `choose`: the acting seat's move from its policy (a policy may hand the move to its
+  backup: `mafia_env.text.Defer`), optionally with the default move when the policy fails
+  or picks an illegal action; `speak`: the table talk a policy added to a speech act.
 - `play_until`, `play_game`: move by move through the AEC env.
 - `play_games`: many games in lockstep through `mafia_env.vector.VectorMafia`, each policy
   asked once per step for all its rows (``act_batch``): evaluation at training speed.

@@ -13,10 +13,12 @@ numbered list in plain words::
     2. Nominate player 1.
     Reply with the number of one action.
 
-`parse_reply(env, reply)` turns a reply ("2", "2.", "nominate player 1", "Nominate player
-1.", or the action's short name "nominate 1") into the action index, and raises a
-`ReplyError` naming the legal choices for anything else. `TextPolicy` wraps a text-in,
-text-out function (a language model) as a `Policy`.
+`parse_reply(env, reply)` turns a reply into the action index, read as models write it
+("2", "**2**", "(2)", "I choose 2", "Answer: 2", ``{"action": 2}``, "nominate player 1",
+the short name "nominate 1", "end speech"), and raises a `ReplyError` naming the legal
+choices for a reply that names none of them or two different ones; `read_reply` also
+returns the table talk a reply adds ("2. Say: I trust player 5."). `TextPolicy` wraps a
+text-in, text-out function (a language model) as a `Policy`, with counted fallbacks.
 """
 
 from __future__ import annotations
