@@ -29,7 +29,7 @@ from mafia_env.tasks import TASKS, Task
 
 def play_side(task: Task, policy_name: str, side: str, opponent: str, games: int) -> dict:
     """Play `games` games with `policy_name` on every seat of `side`; return the tally."""
-    env = mafia_env.raw_env(task.variant, task.num_players, **dict(task.knobs))
+    env = mafia_env.raw_env(task.variant, task.num_players, **task.play_knobs())
     learner = load_policy(
         policy_name, variant=task.variant, num_players=task.num_players, seed=task.seed
     )

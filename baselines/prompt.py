@@ -29,6 +29,7 @@ NEEDS: dict[str, frozenset[Role]] = {
     "putana_self": frozenset({Role.PUTANA}),
     "don_check": frozenset({Role.DON}),
     "don_known": frozenset({Role.DON}),
+    "zero_night_don": frozenset({Role.DON}),
     "sheriff_check": frozenset({Role.SHERIFF}),
 }
 
@@ -78,6 +79,13 @@ KNOB_WORDS: dict[str, dict[str, str]] = {
         "nominee_speeches": "каждый кандидат говорит перед голосованием",
         "hunt": "мирные могут ночью заказать охоту",
         "hunt_ratio": "охота разрешена, пока мирных больше, чем это число раз по чёрным",
+        "hunt_status": "заказ охоты называет статус, мафия или маньяк; верная цель с неверным "
+        "статусом убивает охотника",
+        "zero_night_don": "в нулевую ночь дон, ещё не известный мафии, ходит: может "
+        "представиться (никого не убивают)",
+        "nominee_ban": "где выставленные не голосуют",
+        "zero_votes": "голосование, в котором никто не получил голосов",
+        "mafia_win": "когда побеждает мафия (маньяк мёртв)",
     },
     "uk": {
         "zero_night": "гра починається з нульової ночі, коли мафія знайомиться",
@@ -123,6 +131,13 @@ KNOB_WORDS: dict[str, dict[str, str]] = {
         "nominee_speeches": "кожен кандидат говорить перед голосуванням",
         "hunt": "мирні можуть уночі замовити полювання",
         "hunt_ratio": "полювання дозволене, доки мирних більше, ніж це число разів по чорних",
+        "hunt_status": "замовлення полювання називає статус, мафія чи маніяк; правильна ціль із "
+        "хибним статусом убиває мисливця",
+        "zero_night_don": "у нульову ніч дон, ще не відомий мафії, ходить: може представитися "
+        "(нікого не вбивають)",
+        "nominee_ban": "де висунуті не голосують",
+        "zero_votes": "голосування, у якому ніхто не отримав голосів",
+        "mafia_win": "коли перемагає мафія (маніяк мертвий)",
     },
 }
 
@@ -145,6 +160,9 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
         "plain": "plainly", "two_by_killer": "by killer when two killed",
         "by_killer": "always by killer", "putana": "the putana", "sheriff": "the sheriff",
         "doctor": "the doctor", "hunt": "the hunt",
+        "day": "every ballot of the day they were nominated",
+        "ballot": "only the ballots they stand in", "tie": "a tie of all the candidates",
+        "spare": "nobody leaves", "parity": "at parity", "majority": "at a clear majority",
     },
     "ru": {
         True: "да", False: "нет", None: "по умолчанию",
@@ -163,6 +181,9 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
         "on_shot": "только в ночь выстрела мафии", "plain": "просто",
         "two_by_killer": "по убийце, когда убили двое", "by_killer": "всегда по убийце",
         "putana": "путана", "sheriff": "шериф", "doctor": "доктор", "hunt": "охота",
+        "day": "все голосования дня выставления", "ballot": "только те, где они кандидаты",
+        "tie": "ничья всех кандидатов", "spare": "никто не уходит",
+        "parity": "при равенстве", "majority": "при явном большинстве",
     },
     "uk": {
         True: "так", False: "ні", None: "за замовчуванням",
@@ -181,6 +202,9 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
         "on_shot": "лише в ніч пострілу мафії", "plain": "просто",
         "two_by_killer": "за вбивцею, коли вбили двоє", "by_killer": "завжди за вбивцею",
         "putana": "путана", "sheriff": "шериф", "doctor": "лікар", "hunt": "полювання",
+        "day": "усі голосування дня висунення", "ballot": "лише ті, де вони кандидати",
+        "tie": "нічия всіх кандидатів", "spare": "ніхто не йде",
+        "parity": "за рівності", "majority": "за явної більшості",
     },
 }  # fmt: skip
 
@@ -251,9 +275,10 @@ def rule_lines(rules: Rules, n: int, lang: str) -> list[str]:
     for name, value in rules.knob_values().items():
         if name in UNSAID or (name in NEEDS and not NEEDS[name] & dealt):
             continue
-        if name == "hunt_ratio" and not rules.hunt:
+        if name in ("hunt_ratio", "hunt_status") and not rules.hunt:
             continue
-        lines.append(f"- {KNOB_WORDS[lang][name]}: {value_words(value, lang)}")
+        words = KNOB_WORDS[lang].get(name) or KNOBS[name].doc  # a new knob: its English doc
+        lines.append(f"- {words}: {value_words(value, lang)}")
     return lines
 
 
@@ -275,4 +300,12 @@ def system_prompt(rules: Rules, n: int, seat: int, role: Role, lang: str = "en")
     )
 
 
-__all__ = ["FRAME", "KNOB_WORDS", "VALUE_WORDS", "rule_lines", "system_prompt", "value_words"]
+__all__ = [
+    "FRAME",
+    "KNOB_WORDS",
+    "UNSAID",
+    "VALUE_WORDS",
+    "rule_lines",
+    "system_prompt",
+    "value_words",
+]

@@ -5,8 +5,9 @@ The flat space is a row of segments, one per `Act`: ``pass`` (1), ``nominate`` (
 (n red, then n black), ``accuse`` (n), ``vouch`` (n), then the variant's own acts
 (``vote_yes`` and ``vote_no`` where a car-crash vote exists; ``ask`` (n targets x roles) and
 ``answer`` (yes, no, don't know) where speakers ask questions; ``reveal_don`` where the don
-must introduce himself; ``executor`` (n) where the mafia name one; ``hunt`` (n) where the town
-hunts). Targets are seats.
+must introduce himself; ``executor`` (n) where the mafia name one; ``hunt`` (n, or n mafia then
+n maniac where the hunter names the status he guesses) where the town hunts). Targets are
+seats.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from mafia_env.engine.spec import TARGETED, GameSpec
 from mafia_env.errors import IllegalActionError
 
 COLORS = ("red", "black")
+HUNT_STATUSES = ("mafia", "maniac")  # FORUM-N4: what a hunter guesses his target is
 MASK_CACHE_SIZE = 16384  # distinct legal sets kept per kind of layout (a few MiB at most)
 _MASK_CACHES: dict[tuple, dict[tuple, np.ndarray]] = {}  # shared by equal layouts
 ACT_NAMES = {a: a.name.lower() for a in Act}
@@ -49,7 +51,10 @@ class ActionLayout:
                 if act is Act.CLAIM_ROLE:
                     self.decoded.append((act, -1, int(self.roles[i])))
                 elif act is Act.CLAIM_CHECK:
-                    self.decoded.append((act, i % n, i // n))
+                    self.decoded.append((act, i % n, i // n))  # colour-major
+                elif act is Act.HUNT:  # status-major; no status where the rules name none
+                    status = i // n if rules.hunt_status or i >= n else -1
+                    self.decoded.append((act, i % n, status))
                 elif act is Act.ASK:  # role-major, like claim_check
                     self.decoded.append((act, i % n, int(self.roles[i // n])))
                 elif act is Act.ANSWER:
@@ -59,6 +64,9 @@ class ActionLayout:
                 else:
                     self.decoded.append((act, -1, -1))
         self.size = len(self.decoded)
+        # FORUM-N4: a hunt names the status guessed; without the knob only "mafia" is offered
+        # (the segment's first half, where a layout without statuses had its hunts)
+        self.hunt_status = rules.hunt_status
         self._role_index = {r: i for i, r in enumerate(self.roles)}
         # every env of one variant and table size shares one cache of masks: a random game
         # of SPORT meets about ten thousand distinct legal sets before they start to recur
@@ -98,7 +106,7 @@ class ActionLayout:
                 m[off : off + self.width[act]] = 1
                 continue
             idx = np.array(seats(targets), dtype=np.intp) + off
-            if act is Act.CLAIM_CHECK:
+            if act is Act.CLAIM_CHECK or (act is Act.HUNT and self.hunt_status):
                 m[idx] = m[idx + n] = 1
             elif act is Act.ASK:
                 for k in range(len(self.roles)):
@@ -115,6 +123,8 @@ class ActionLayout:
             return off + self._role_index[Role(value)]
         if act is Act.CLAIM_CHECK:
             return off + value * self.n + target
+        if act is Act.HUNT:
+            return off + max(value, 0) * self.n + target
         if act is Act.ASK:
             return off + self._role_index[Role(value)] * self.n + target
         if act is Act.ANSWER:
@@ -158,6 +168,12 @@ class ActionLayout:
             if value not in COLORS:
                 raise IllegalActionError(f"claim_check needs value 'red' or 'black'; got {value!r}")
             return self.encode(act, seat, COLORS.index(value))
+        if act is Act.HUNT and self.hunt_status:  # FORUM-N4
+            if value not in HUNT_STATUSES:
+                raise IllegalActionError(
+                    f"hunt needs the status guessed, value 'mafia' or 'maniac'; got {value!r}"
+                )
+            return self.encode(act, seat, HUNT_STATUSES.index(value))
         if value is not None:
             raise IllegalActionError(f"action {kind!r} takes no value; got {value!r}")
         return self.encode(act, seat)
@@ -176,4 +192,6 @@ class ActionLayout:
             return f"ask {target + 1} {Role(value).label}"
         if act is Act.ANSWER:
             return f"answer {ANSWER_NAMES[value]}"
+        if act is Act.HUNT and self.hunt_status:
+            return f"hunt {target + 1} {HUNT_STATUSES[value]}"
         return f"{name} {target + 1}" if act in TARGETED else name

@@ -282,6 +282,22 @@ class MafiaEnv(AECEnv):
         else:
             self.agent_selection = self.possible_agents[game.actor]
 
+    def remove(self, agent: str) -> None:
+        """Remove `agent` from the game at once, without a last word, as a moderator does
+        with a player who opened his eyes, gestured or spoke at night (SPORT-F2)."""
+        game = self._require_game()
+        seat = self._seat_of(agent)
+        if game.over:
+            raise MafiaError("the game is over: nobody can be removed")
+        if not game.alive[seat]:
+            raise MafiaError(f"{agent} has already left the game")
+        game.remove(seat)
+        self._mask = None
+        if game.over:
+            self._end_game()
+        else:
+            self.agent_selection = self.possible_agents[game.actor]
+
     def record(self) -> dict[str, Any]:
         """Return the game so far as JSON-ready data that `mafia_env.replay` plays back."""
         return make_record(self)

@@ -11,12 +11,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from mafia_env.engine.events import ANSWER_NAMES, Cause, Ev, FollowsTurns, Perceiver
+from mafia_env.engine.events import (
+    ANSWER_NAMES,
+    Cause,
+    Ev,
+    FollowsTurns,
+    Perceiver,
+    seat_sequence,
+)
 from mafia_env.engine.game import Game, Turn, seats
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
 
 PHASES = [t.name.lower() for t in Turn] + ["night", "over"]
+CAUSES = int(Cause.REMOVED)  # columns of "eliminated": a removal shares the fouls' column
 
 
 def turns_in_play(rules: Rules) -> list[Turn]:
@@ -71,7 +79,7 @@ class ObsLayout:
             ("speaker", (n,)),  # who is taking the current public turn
             ("acts_left", (1,)),  # speech acts left in the current speech / K
             ("alive", (n,)),
-            ("eliminated", (n, len(Cause) if extra_causes else int(Cause.MAFIA))),  # as announced
+            ("eliminated", (n, CAUSES if extra_causes else int(Cause.MAFIA))),  # as announced
             ("fouls", (n,)),  # fouls / 4
             ("revealed", (n, r)),  # roles shown to the table
             ("nominees", (n,)),  # today's nominees: position in nomination order / n
@@ -272,7 +280,9 @@ class VectorObserver(FollowsTurns, Perceiver):
         pub = self.pub_views  # a new round: the last one's ballots become history
         pub["votes_before"] += pub["votes"] / (2 * self._day_limit)
         pub["votes"][:] = 0
-        self._on_crash(actor, target, value)
+        cands = pub["candidates"]
+        cands[:] = 0
+        cands[seat_sequence(value)] = 1
 
     def _on_crash(self, actor, target, value):
         cands = self.pub_views["candidates"]
@@ -285,7 +295,7 @@ class VectorObserver(FollowsTurns, Perceiver):
     def _on_eliminated(self, actor, target, value):
         pub = self.pub_views
         pub["alive"][target] = 0
-        pub["eliminated"][target, value] = 1
+        pub["eliminated"][target, Cause.FOUL if value == Cause.REMOVED else value] = 1
 
     def _on_day(self, actor, target, value):
         pub = self.pub_views

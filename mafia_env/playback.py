@@ -14,10 +14,12 @@ import numpy as np
 
 from mafia_env.aec import MafiaEnv
 from mafia_env.engine.game import Game
+from mafia_env.engine.rules import earlier_rules
 from mafia_env.errors import MafiaError, RecordError
 from mafia_env.record import (
     FOUL,
     ILLEGAL,
+    REMOVE,
     SAY,
     check_shape,
     checksum,
@@ -37,14 +39,17 @@ def _build(record: dict[str, Any], **options: Any) -> Any:
         )
     if "roles" in record["knobs"]:
         raise RecordError("record 'knobs' must not hold 'roles': the deal is under 'deal'")
+    knobs = dict(record["knobs"])
+    if record["format"] < 2:  # played under the rules of its time
+        knobs = {**earlier_rules(name), **knobs}
     try:
-        env = MafiaEnv(
-            name, record["num_players"], roles=record["deal"], **options, **record["knobs"]
-        )
+        env = MafiaEnv(name, record["num_players"], roles=record["deal"], **options, **knobs)
     except MafiaError as e:
         raise RecordError(f"record does not describe a game of {name!r}: {e}") from None
-    if "rules" in record and record["rules"] != env.rules.knob_values():
-        now = env.rules.knob_values()
+    now = env.rules.knob_values()
+    if record["format"] < 2:  # knobs added since are set above
+        now = {k: v for k, v in now.items() if k in record.get("rules", now)}
+    if "rules" in record and record["rules"] != now:
         diff = sorted(
             k for k in set(now) | set(record["rules"]) if now.get(k) != record["rules"].get(k)
         )
@@ -112,6 +117,11 @@ def _replay_move(env: Any, i: int, move: Any) -> None:
             raise RecordError(f"{where}: a foul for {agent} after the game ended")
         env.foul(agent)
         return
+    if what == REMOVE:
+        if game.over or not game.alive[seat - 1]:
+            raise RecordError(f"{where}: {agent} cannot be removed: not in the game")
+        env.remove(agent)
+        return
     if game.over:
         raise RecordError(f"{where}: {agent} moves {what!r}, but the game is already over")
     if env.agent_selection != agent:
@@ -135,7 +145,8 @@ def _replay_move(env: Any, i: int, move: Any) -> None:
     size = env.layout.size
     if not (is_int(what) and 0 <= what < size):
         raise RecordError(
-            f"{where}: the action must be an index 0..{size - 1}, {FOUL!r} or {ILLEGAL!r}; "
+            f"{where}: the action must be an index 0..{size - 1}, {FOUL!r}, {REMOVE!r} or "
+            f"{ILLEGAL!r}; "
             f"got {what!r}"
         )
     mask = env._legal_mask()

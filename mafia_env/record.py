@@ -6,21 +6,22 @@ A record (format 2) is a dict::
      "knobs": {...},            # the knobs the game overrode (as given to env())
      "rules": {...},            # every knob's value the game was played with
      "seed": 123, "deal": ["sheriff", "civilian", ...], "dealt": "seed" | "given",
-     "moves": [[3, 0], [3, "say", "I trust 5."], [3, "foul"], [4, "illegal"], ...],
+     "moves": [[3, 0], [3, "say", "I trust 5."], [3, "foul"], [7, "remove"], [4, "illegal"]],
      "winner": "town" | "mafia" | "maniac" | "draw" | None, "truncated": false,
      "events": 412, "checksum": "9f1c..."}   # the game's events, counted and hashed
 
 A move is ``[seat 1..n, what]``: an action index of the variant's flat action space,
-``"foul"`` (a foul the moderator called) or ``"illegal"`` (an illegal action that stopped the
-game, knob ``illegal_action: terminate``); or ``[seat, "say", text]``, a remark of table talk
-in the seat's speech (`Game.say`), whose text the checksum covers too. Format 2 counts and
-hashes every event; format 1 (before the events that begin a turn, ``Ev.TURN``, were
-logged) counts and hashes the events of its time, and still replays. ``mafia_env.replay``
-plays a record back and checks every step; the optional keys (``rules``, ``dealt``,
-``winner``, ``truncated``, ``events``, ``checksum``, ``meta``) are checked when present;
-other keys (what a table server adds about its seats, say) are kept by the caller and
-ignored here. Every problem is a `RecordError` that names where (the key, or the index of
-the move) and why.
+``"foul"`` (a foul the moderator called), ``"remove"`` (the moderator removed the player,
+SPORT-F2) or ``"illegal"`` (an illegal action that stopped the game, knob ``illegal_action:
+terminate``); or ``[seat, "say", text]``, a remark of table talk in the seat's speech
+(`Game.say`), whose text the checksum covers too. Format 2 counts and hashes every event;
+format 1 (before the events that begin a turn, ``Ev.TURN``, were logged) counts and hashes
+the events of its time, and still replays, under the rules of its time
+(`mafia_env.engine.rules.earlier_rules`). ``mafia_env.replay`` plays a record back and checks
+every step; the optional keys (``rules``, ``dealt``, ``winner``, ``truncated``, ``events``,
+``checksum``, ``meta``) are checked when present; other keys (what a table server adds about
+its seats, say) are kept by the caller and ignored here. Every problem is a `RecordError` that
+names where (the key, or the index of the move) and why.
 """
 
 from __future__ import annotations
@@ -32,19 +33,28 @@ from typing import Any
 
 import numpy as np
 
-from mafia_env.engine.events import FORMAT_1_KINDS
+from mafia_env.engine.events import FORMAT_1_KINDS, Ev, seat_sequence
 from mafia_env.errors import RecordError
 
 FORMAT = 2
 FORMATS = (1, 2)  # the formats `replay` reads
 REQUIRED = ("format", "variant", "num_players", "knobs", "seed", "deal", "moves")
 OPTIONAL = ("rules", "dealt", "winner", "truncated", "events", "checksum", "meta")
-FOUL, ILLEGAL, SAY = "foul", "illegal", "say"
+FOUL, ILLEGAL, REMOVE, SAY = "foul", "illegal", "remove", "say"
 
 
 def format_events(events: list[tuple[int, int, int, int, int]], fmt: int = FORMAT) -> list:
-    """Return the events a record of format `fmt` counts and hashes."""
-    return events if fmt >= 2 else [e for e in events if e[0] in FORMAT_1_KINDS]
+    """Return the events a record of format `fmt` counts and hashes, as it logged them."""
+    if fmt >= 2:
+        return events
+    out = []
+    for e in events:
+        if e[0] not in FORMAT_1_KINDS:
+            continue
+        if e[0] == Ev.VOTING:  # format 1 logged the candidates as a bitmask
+            e = (*e[:3], sum(1 << s for s in seat_sequence(e[3])), e[4])
+        out.append(e)
+    return out
 
 
 def checksum(
@@ -54,7 +64,10 @@ def checksum(
 ) -> str:
     """Return a short hash of an event list (and the talk's texts): equal games, equal sums."""
     events = format_events(events, fmt)
-    data = np.asarray(events, dtype=np.int64).tobytes() if events else b""
+    if fmt < 2:
+        data = np.asarray(events, dtype=np.int64).tobytes() if events else b""
+    else:  # a value may exceed 64 bits (a long sequence code)
+        data = ";".join(",".join(str(int(x)) for x in e) for e in events).encode()
     if talk:  # a game without talk hashes as before talk existed
         data += "\n".join(text for _, _, text in talk).encode("utf-8")
     return hashlib.sha256(data).hexdigest()[:16]
@@ -74,6 +87,8 @@ def make_record(env: Any) -> dict[str, Any]:
             moves.append([seat + 1, FOUL])
         elif act == -2:
             moves.append([seat + 1, ILLEGAL])
+        elif act == -3:
+            moves.append([seat + 1, REMOVE])
         else:
             moves.append([seat + 1, env.layout.encode(act, target, value)])
     while said is not None:  # the remarks after the last input

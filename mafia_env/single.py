@@ -151,5 +151,5 @@ def single_agent(
     if opponents is None:
         opponents = task.opponents[0]
     return SingleAgentEnv(
-        task.variant, task.num_players, seat, role, opponents, **{**dict(task.knobs), **kwargs}
+        task.variant, task.num_players, seat, role, opponents, **{**task.play_knobs(), **kwargs}
     )

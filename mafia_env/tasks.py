@@ -13,6 +13,8 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass
 
+from mafia_env.engine.rules import earlier_rules
+
 
 @dataclass(frozen=True)
 class Task:
@@ -28,6 +30,15 @@ class Task:
     knobs: tuple[tuple[str, object], ...] = ()
     version: int = 2  # 2: the PPO opponents cloned from the rule bots, then fine-tuned
     ppo_sha256: str = ""  # the first 16 hex digits of the shipped checkpoint's SHA-256
+
+    def play_knobs(self) -> dict[str, object]:
+        """Return the knobs the task's games are played with.
+
+        A task of version 2 keeps the rules it was defined under (before the seeds' second
+        reading changed some variants' defaults, issue 16), so its scores stay comparable.
+        """
+        earlier = earlier_rules(self.variant) if self.version <= 2 else {}
+        return {**earlier, **dict(self.knobs)}
 
     def digest(self) -> str:
         """Return a hash of the definition (pinned by the tests)."""

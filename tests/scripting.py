@@ -32,10 +32,15 @@ SPORT_DEAL = [
 class Table:
     """A game with a fixed deal, driven seat by seat."""
 
-    def __init__(self, variant: str, roles: list[str], seed: int = 0, **knobs):
+    def __init__(
+        self, variant: str, roles: list[str], seed: int = 0, skip_zero_night: bool = True, **knobs
+    ):
+        """Deal and start; the don's zero-night turn (ONLINE-N1) is passed unless told not to."""
         self.env = mafia_env.env(variant, len(roles), roles=roles, **knobs)
         self.env.reset(seed=seed)
         self.game = self.env.unwrapped.game
+        if skip_zero_night and self.game.day == 0 and self.phase == "mafia_kill":
+            self.act(self.actor, "pass")
 
     @property
     def actor(self) -> int:

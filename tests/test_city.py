@@ -174,12 +174,12 @@ def test_city_n7_doctor_heals_not_twice_running_and_himself_once():
     assert 11 not in targets and 2 not in targets and 5 in targets
 
 
-def test_city_n7_heal_saves_from_the_maniac_by_default():
-    """CITY-N7: "heals against kills": the maniac's shot too (knob heal_against)."""
-    t = table(DEAL13)
+def test_city_n7_heal_saves_from_the_maniac_by_knob():
+    """CITY-N7: the seed heals the mafia's shot; knob heal_against="all" the maniac's too."""
+    t = table(DEAL13, heal_against="all")
     t.night({3: 2, 4: 5, 8: 5, 12: 5, 6: 5, 11: 7, 9: 7})
     assert t.left() == [(5, Cause.NIGHT)]
-    t2 = table(DEAL13, heal_against="mafia")
+    t2 = table(DEAL13)
     t2.night({3: 2, 4: 5, 8: 5, 12: 5, 6: 5, 11: 7, 9: 7})
     assert t2.left() == [(5, Cause.MAFIA), (7, Cause.MANIAC)]
 

@@ -240,7 +240,7 @@ def test_common_8_mafia_shots_hidden_from_teammates():
     lines.speeches()
     lines.night({4: 2, 6: 3, 8: 2})
     log = lines.public_log()
-    assert "shot" not in log and "nobody was killed" in log
+    assert "shot" not in log and "Nobody was killed" in log
 
 
 def test_common_8_night_actor_not_in_others_observation():

@@ -65,10 +65,10 @@ def test_forum_n2_doctor_saves_from_mafia_and_maniac_not_from_a_hunt():
     t2.night({**kill(5), 1: 4, 7: 4})
     assert t2.left() == [(5, Cause.MAFIA)]
     t3 = table()
-    t3.night({2: ("hunt", 3), 1: 3})  # the healed mafia member still dies of the hunt
+    t3.night({2: ("hunt", 3, "mafia"), 1: 3})  # the healed mafia member still dies of the hunt
     assert t3.left() == [(3, Cause.HUNTED)]
     t4 = table()
-    t4.night({2: ("hunt", 4), 1: 2})  # the healed hunter still dies of his failure
+    t4.night({2: ("hunt", 4, "mafia"), 1: 2})  # the healed hunter still dies of his failure
     assert t4.left() == [(2, Cause.HUNTER)]
 
 
@@ -77,7 +77,7 @@ def test_forum_n3_one_request_drawn_by_lot_nobody_learns_whose():
     outcomes = set()
     for seed in range(12):
         t = table(seed)
-        t.night({2: ("hunt", 3), 4: ("hunt", 9)})
+        t.night({2: ("hunt", 3, "mafia"), 4: ("hunt", 9, "mafia")})
         left = t.left()
         assert left in ([(3, Cause.HUNTED)], [(4, Cause.HUNTER)])
         outcomes.add(tuple(left))
@@ -86,44 +86,48 @@ def test_forum_n3_one_request_drawn_by_lot_nobody_learns_whose():
         night = max(i for i, e in enumerate(t.game.events) if e[0] == Ev.NIGHT)
         day = max(i for i, e in enumerate(t.game.events) if e[0] == Ev.DAY)
         public = [e[:3] for e in t.game.events[night:day] if e[4] == PUBLIC]
-        assert public == [(Ev.NIGHT, -1, -1), (Ev.ELIMINATED, -1, left[0][0] - 1)]
+        assert public == [
+            (Ev.NIGHT, -1, -1),
+            (Ev.MORNING, -1, -1),
+            (Ev.ELIMINATED, -1, left[0][0] - 1),
+        ]
     assert len(outcomes) == 2
 
 
 def test_forum_n4_hunt_kills_mafia_or_maniac_else_the_hunter():
     """FORUM-N4: a hunt on mafia or maniac kills the target; otherwise the hunter dies."""
     t = table()
-    t.night({2: ("hunt", 7)})
+    t.night({2: ("hunt", 7, "maniac")})
     assert t.left() == [(7, Cause.HUNTED)]
     t2 = table()
-    t2.night({2: ("hunt", 8)})
+    t2.night({2: ("hunt", 8, "mafia")})
     assert t2.left() == [(8, Cause.HUNTED)]
     t3 = table()
-    t3.night({2: ("hunt", 1)})
+    t3.night({2: ("hunt", 1, "mafia")})
     assert t3.left() == [(2, Cause.HUNTER)]
 
 
 def test_forum_n4_the_hunt_has_priority_over_the_shots():
     """FORUM-N4: the hunt comes first: the hunter the mafia shoot dies once, of the hunt."""
     t = table()
-    t.night({2: ("hunt", 4), **kill(2)})
+    t.night({2: ("hunt", 4, "mafia"), **kill(2)})
     assert t.left() == [(2, Cause.HUNTER)]
 
 
 def test_forum_n5_hunting_the_executor_saves_the_mafias_victim():
     """FORUM-N5: a hunt that kills the executor: the mafia's victim survives."""
     t = table()
-    t.night({2: ("hunt", 3), **kill(5, executor=3)})
+    t.night({2: ("hunt", 3, "mafia"), **kill(5, executor=3)})
     assert t.left() == [(3, Cause.HUNTED)]
     t2 = table()
-    t2.night({2: ("hunt", 8), **kill(5, executor=3)})  # not the executor: the shot stands
+    t2.night({2: ("hunt", 8, "mafia"), **kill(5, executor=3)})  # not the executor: the shot stands
     assert t2.left() == [(5, Cause.MAFIA), (8, Cause.HUNTED)]
 
 
 def test_forum_n5_hunting_the_maniac_saves_his_victim():
     """FORUM-N5: a hunt that kills the maniac: the maniac's victim survives."""
     t = table()
-    t.night({2: ("hunt", 7), 7: 5})
+    t.night({2: ("hunt", 7, "maniac"), 7: 5})
     assert t.left() == [(7, Cause.HUNTED)]
 
 
@@ -131,10 +135,10 @@ def test_forum_n6_hunting_doctor_cannot_heal():
     """FORUM-N6: a doctor who requests a hunt cannot heal that night, whoever's is drawn."""
     for seed in range(6):
         t = table(seed)
-        turns = t.night({1: ("hunt", 8), 2: ("hunt", 3), **kill(5, executor=8)})
+        turns = t.night({1: ("hunt", 8, "mafia"), 2: ("hunt", 3, "mafia"), **kill(5, executor=8)})
         assert ("doctor", 1) not in turns
     t2 = table()
-    turns = t2.night({2: ("hunt", 3), 1: 5})
+    turns = t2.night({2: ("hunt", 3, "mafia"), 1: 5})
     assert ("doctor", 1) in turns
 
 
@@ -175,21 +179,24 @@ def test_forum_n7_a_lone_town_player_cannot_hunt():
 def test_forum_m1_morning_announcements():
     """FORUM-M1: the mafia's victim; a failed hunt's victim as such; a mafia member hunted."""
     t = table()
-    t.night({2: ("hunt", 6), **kill(5)})
+    t.night({2: ("hunt", 6, "mafia"), **kill(5)})
     assert t.left() == [(5, Cause.MAFIA), (2, Cause.HUNTER)]
     log = t.public_log()
     assert "Player 5 was killed by the mafia." in log
     assert "Player 2 fell in a failed hunt." in log
     assert "6" not in log.split("Night 1 falls.")[1]  # the hunt's target is not named
     t2 = table()
-    t2.night({2: ("hunt", 8)})
+    t2.night({2: ("hunt", 8, "mafia")})
     assert "Player 8 was caught by the town's hunt." in t2.public_log()
 
 
-def test_forum_w1_mafia_wins_at_parity():
-    """FORUM-W1: the game goes on until the mafia have the numbers (COMMON-4 parity)."""
+def test_forum_w1_mafia_wins_at_parity_by_knob():
+    """FORUM-W1: with knob mafia_win="parity" the mafia win at equal numbers (the seed's
+    clear majority is the default: tests/test_seed_reading.py)."""
     t = Table(
-        "forum", ["doctor", "civilian", "civilian", "civilian", "civilian", "maniac", "mafia"]
+        "forum",
+        ["doctor", "civilian", "civilian", "civilian", "civilian", "maniac", "mafia"],
+        mafia_win="parity",
     )
     t.speeches({1: [("nominate", 6)]})
     t.vote({1: 6})

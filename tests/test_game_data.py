@@ -32,7 +32,7 @@ def random_move(game: Game, rng: random.Random) -> tuple:
         return act, -1, value
     target = rng.choice([s for s in range(game.n) if bits >> s & 1])
     value = -1
-    if act.name == "CLAIM_CHECK":
+    if act.name == "CLAIM_CHECK" or (act.name == "HUNT" and game.rules.hunt_status):
         value = rng.randrange(2)
     elif act.name == "ASK":
         value = int(rng.choice(game.rules.roles_in_play()))

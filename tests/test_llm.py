@@ -11,10 +11,11 @@ pytest.importorskip("openai")
 
 import mafia_env
 from baselines.llm import LLMPolicy
-from baselines.prompt import KNOB_WORDS, system_prompt
+from baselines.prompt import KNOB_WORDS, UNSAID, VALUE_WORDS, system_prompt
 from baselines.scripted_model import ChatServer, messy, well_formed
 from mafia_env.engine.events import Ev
 from mafia_env.engine.roles import Role
+from mafia_env.engine.rules import KNOBS
 from mafia_env.lang import LANGS, table
 from mafia_env.match import Seating, play_game, play_until
 from mafia_env.policy import load_policy
@@ -97,6 +98,14 @@ def test_a_server_that_is_not_there_is_an_error_counted_not_a_crash():
     env = mafia_env.env("minimal")
     assert play_game(env, Seating(default=model), seed=0).winner is not None
     assert model.stats["errors"] == model.stats["fallbacks"] == model.stats["moves"] > 0
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_knob_has_words_in_every_language(lang):
+    assert set(KNOB_WORDS[lang]) == set(KNOBS), "a new knob needs its words in baselines/prompt.py"
+    for name, knob in KNOBS.items():
+        for value in () if name in UNSAID else knob.choices:
+            assert value in VALUE_WORDS[lang], f"{lang}: the words of {name}={value!r}"
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import mafia_env
-from mafia_env.engine.events import PUBLIC, Ev
+from mafia_env.engine.events import PUBLIC, Ev, sequence_code
 from mafia_env.engine.game import NIGHT_TURNS, Act, Turn
 from mafia_env.engine.roles import Role
 from mafia_env.errors import ConfigError
@@ -21,7 +21,7 @@ from tests.scripting import SPORT_DEAL, Table, random_playout
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("MAFIA_UPDATE_GOLDEN") == "1"
-FIELDS = {"a", "t", "v", "role", "color", "seats", "text"}  # text: the remark of a TALK
+FIELDS = {"a", "t", "v", "role", "color", "seats", "order", "hunt_as", "text"}  # text: TALK's
 
 
 def _fields(template: str) -> set[str]:
@@ -85,7 +85,9 @@ def _sample(kind: Ev) -> list[tuple[int, int, int, int, int]]:
         Ev.REVEAL: [int(r) for r in Role],
         Ev.CLAIM_CHECK: [0, 1],
         Ev.SPEAK: [int(t) for t in (Turn.SPEECH, Turn.LAST_WORD, Turn.TIE_SPEECH)],
-        Ev.VOTING: [0b1011, 0b100],
+        Ev.VOTING: [sequence_code([0, 3, 1]), sequence_code([2])],
+        Ev.BLOCKED: [int(t) for t in (Turn.DON_CHECK, Turn.SHERIFF_CHECK, Turn.DOCTOR)]
+        + [int(Turn.MANIAC)],
         Ev.TIE: [0b110],
         Ev.CRASH: [0b110],
     }.get(kind, [0, 1, 2, 3])
@@ -339,7 +341,7 @@ def forum_game() -> Table:
     night(
         t,
         {
-            ("hunt", 2): ("hunt", 8),
+            ("hunt", 2): ("hunt", 8, "mafia"),
             ("mafia_kill", 3): shot,
             ("executor", 3): ("executor", 3),
             ("mafia_kill", 8): 5,

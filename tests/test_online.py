@@ -37,8 +37,11 @@ def role_index(t: Table, role: Role) -> int:
 
 
 def test_online_n1_zero_night_has_no_actions():
-    """ONLINE-N1: a zero night with no checks, heals or shots; the mafia learn each other."""
-    t = Table("online", DEAL)
+    """ONLINE-N1: a zero night with no checks, heals or shots; the mafia learn each other (the
+    don's one choice there, to introduce himself: tests/test_seed_reading.py)."""
+    t = Table("online", DEAL, skip_zero_night=False)
+    assert (t.phase, t.actor) == ("mafia_kill", 6) and t.mask_kinds() == {"pass", "reveal_don"}
+    t.act(6, "pass")
     assert [e[3] for e in t.events(Ev.NIGHT)] == [0]
     assert (t.phase, t.actor, t.game.day) == ("speech", 1, 1)
     assert not t.events(Ev.SHOT) and not t.events(Ev.CHECK) and not t.events(Ev.HEAL)
@@ -124,7 +127,7 @@ def test_online_n5_shot_on_the_healed_player_nobody_dies_heal_used():
     """ONLINE-N5: a shot without heal kills; on the healed player "nobody died", heal used."""
     t = table()
     t.night({3: 4, 6: 4, 8: 4, 2: 4})
-    assert t.left() == [] and "nobody was killed" in t.public_log()
+    assert t.left() == [] and "Nobody was killed" in t.public_log()
     assert t.obs(2)["last_heal"][3] == 1
     t.speeches()
     t.to("doctor")

@@ -122,7 +122,7 @@ def test_sport_m1_miss_is_announced():
     t = table()
     t.speeches()
     t.night({4: 3, 6: 5, 8: 3})
-    assert "nobody was killed" in t.public_log()
+    assert "Nobody was killed" in t.public_log()
 
 
 def test_sport_w1_town_wins_when_all_black_are_out():

@@ -274,6 +274,7 @@ def test_an_answer_may_be_just_its_words():
     """ONLINE-D4: the asked player may reply "Не знаю" for "Відповісти: «Не знаю»."."""
     env = mafia_env.env("online", obs_mode="text", lang="uk")
     env.reset(seed=0)
+    env.step(env.action_id("pass"))  # the don's zero-night turn (ONLINE-N1)
     assert env.agent_selection == "player_1"
     env.step(env.action_id("ask", 2, "sheriff"))
     assert env.agent_selection == "player_2"

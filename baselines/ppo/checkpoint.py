@@ -19,6 +19,7 @@ import torch
 from baselines.policy import SHIPPED, shipped_checkpoint
 from baselines.ppo.agent import Agent, CategoricalMasked, make_agent
 from baselines.ppo.config import Config, make_config
+from mafia_env.actions import ActionLayout
 from mafia_env.errors import ConfigError
 from mafia_env.observe import ObsLayout
 from mafia_env.variants import get_variant
@@ -84,6 +85,12 @@ def read_checkpoint(
             f"checkpoint {path} was trained on {trained}; it cannot play a table of {n}"
         )
     layout = ObsLayout(rules, n)
+    actions = ActionLayout(rules, n).size
+    if ckpt["action_size"] > actions:
+        raise ConfigError(
+            f"checkpoint {path} chooses among {ckpt['action_size']} actions, but {trained} "
+            f"has {actions} now: retrain it"
+        )
     if (
         ckpt["obs_format_version"] != OBS_FORMAT_VERSION
         or ckpt["obs_signature"] != obs_signature(layout)
@@ -133,10 +140,15 @@ class PPOPolicy:
         m = torch.as_tensor(np.asarray(masks)) > 0
         if not bool(m.any(dim=1).all()):
             raise ValueError("a mask allows no action")
+        logits = self.agent.logits(x)
+        extra = m.shape[1] - logits.shape[1]
+        if extra > 0:  # a layout that grew at its end since training: the new actions stay unused
+            logits = torch.cat((logits, torch.full((len(logits), extra), -1e8)), dim=1)
+            m = m & torch.cat((torch.ones_like(m[:, :-extra]), torch.zeros_like(m[:, -extra:])), 1)
         if self.deterministic:
-            logits = torch.where(m, self.agent.logits(x), torch.tensor(-1e8))
+            logits = torch.where(m, logits, torch.tensor(-1e8))
             return logits.argmax(dim=1).numpy()
-        probs = CategoricalMasked(self.agent.logits(x), m).probs
+        probs = CategoricalMasked(logits, m).probs
         return torch.multinomial(probs, 1, generator=self.generator).squeeze(1).numpy()
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:

@@ -41,7 +41,8 @@ class Ev(IntEnum):
     REVEAL = 22  # target's role (value) is shown to the table
     GAME_OVER = 23  # value: the winner (Outcome)
     TERMINATED = 24  # the game was stopped by actor's illegal action
-    VOTING = 25  # a voting round begins over the seats of bitmask value, in seat order
+    VOTING = 25  # a voting round begins over the candidates of value, in the order of
+    # nomination (a `sequence_code`; format 1 logged a bitmask)
     CRASH = 26  # the car-crash vote begins: remove every seat of bitmask value?
     VISIT = 27  # the putana (actor) visits and blocks target tonight; seen by her
     BLOCKED = 28  # actor was blocked tonight and cannot act; seen by him
@@ -57,7 +58,8 @@ class Ev(IntEnum):
     TURN = 37  # actor's turn of kind value (Turn) begins, where no SPEAK announces it: public
     # for a day turn (a ballot, a gesture, a speech resumed after an answer), the actor's own
     # at night
-    TALK = 38  # actor adds a free-text remark to his speech: value indexes `Game.talk`
+    MORNING = 38  # the night is over: the moderator announces the morning
+    TALK = 39  # actor adds a free-text remark to his speech: value indexes `Game.talk`
 
 
 TALK_LIMIT = 280  # characters in one remark of table talk
@@ -76,6 +78,7 @@ class Cause(IntEnum):
     HUNTED = 6  # a mafia member or the maniac killed by the town's hunt
     HUNTER = 7  # the victim of a failed hunt (the hunter)
     FORFEIT = 8  # the mafia could not agree on a victim: the whole team leaves
+    REMOVED = 9  # removed at once by the moderator (SPORT-F2: eyes opened at night)
 
 
 class NoVote(IntEnum):
@@ -109,6 +112,26 @@ class Outcome(IntEnum):
 OUTCOME_NAMES = tuple(o.name.lower() for o in Outcome)
 
 Event = tuple[int, int, int, int, int]
+SEQ_BITS = 5  # bits per seat in a `sequence_code` (seats + 1 <= 31: tables of up to 30)
+
+
+def sequence_code(order: list[int]) -> int:
+    """Return one int that lists seats in order (an event's value can hold it)."""
+    code = 0
+    for i, seat in enumerate(order):
+        code |= (seat + 1) << (SEQ_BITS * i)
+    return code
+
+
+def seat_sequence(code: int) -> list[int]:
+    """Return the seats a `sequence_code` lists, in their order."""
+    out = []
+    while code:
+        out.append((code & ((1 << SEQ_BITS) - 1)) - 1)
+        code >>= SEQ_BITS
+    return out
+
+
 Handler = Callable[..., None]
 
 

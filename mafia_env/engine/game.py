@@ -30,6 +30,7 @@ from mafia_env.engine.events import (
     NoVote,
     Outcome,
     Spared,
+    sequence_code,
 )
 from mafia_env.engine.kinds import (
     BLOCKABLE,
@@ -107,7 +108,8 @@ class Game:
         self.silenced_on = [0] * n  # the day whose speech a player loses for his fouls
         self.events: list[tuple[int, int, int, int, int]] = []
         # what was done, in order: (seat, act, target, value, turn, day); act -1 is a foul the
-        # moderator called, -2 an illegal action that stopped the game (turn -1 for both)
+        # moderator called, -2 an illegal action that stopped the game, -3 a removal by the
+        # moderator (turn -1 for these)
         self.inputs: list[Input] = []
         # table talk: (seat, inputs before it, text) per remark; a TALK event's value indexes it
         self.talk: list[tuple[int, int, str]] = []
@@ -240,15 +242,27 @@ class Game:
         if r.fouls_mute and count == r.fouls_mute:
             self.silenced_on[seat] = self.day + 1
         if r.fouls_remove and count >= r.fouls_remove:
-            if self.alive[seat]:  # removed at once, without a last word
-                self._eliminate(seat, _Cause.FOUL)
-                if self._check_win():
-                    return
-            if seat == self.actor:  # his turn ends, a last word too
-                if self.turn is _Turn.ANSWER:  # the speaker who asked him goes on
-                    self._resume_speech()
-                else:
-                    self._advance()
+            self._leave_at_once(seat, _Cause.FOUL)
+
+    def remove(self, seat: int) -> None:
+        """Remove `seat` at once, without a last word (SPORT-F2: the moderator's call)."""
+        if not self.alive[seat]:
+            raise ValueError(f"seat {seat} has already left the game")
+        self.inputs.append((seat, -3, -1, -1, -1, self.day))
+        self._leave_at_once(seat, _Cause.REMOVED)
+
+    def _leave_at_once(self, seat: int, cause: Cause) -> None:
+        """`seat` leaves now, without a last word; his turn, if he has one, ends."""
+        if self.alive[seat]:
+            self._eliminate(seat, cause)
+            self.queue = deque(x for x in self.queue if x[0] != seat)  # no last word either
+            if self._check_win():
+                return
+        if seat == self.actor:
+            if self.turn is _Turn.ANSWER:  # the speaker who asked him goes on
+                self._resume_speech()
+            else:
+                self._advance()
 
     def terminate(self, seat: int) -> None:
         """Stop the game for `seat`'s illegal action (COMMON-7, knob illegal_action: terminate)."""
@@ -270,8 +284,13 @@ class Game:
                     if role is _Role.DON and not self.rules.don_known:
                         role = _Role.MAFIA
                     self._log(_Ev.TEAMMATE, s, mate, role, 1 << s)
-        if self.rules.zero_night:  # COMMON-3: the mafia meet; nobody acts
+        if self.rules.zero_night:  # COMMON-3: the mafia meet; nobody shoots
             self._log(_Ev.NIGHT, value=0)
+            if self.rules.zero_night_don and not self.don_introduced:  # ONLINE-N1
+                dons = [s for s in black if self.roles[s] is _Role.DON]
+                if dons:
+                    self._enter(_Stage.ZERO_NIGHT)
+                    self.queue.extend((s, _Turn.MAFIA_KILL) for s in dons)
         self._advance()
 
     def _start_day(self) -> None:
@@ -329,15 +348,15 @@ class Game:
             self._start_night()
             return
         self._enter(_Stage.VOTE)
-        v = self.vote
+        v, r = self.vote, self.rules
         v.candidates = candidates
         v.candidate_bits = sum(1 << c for c in candidates)
         v.ballots = []
-        self._log(_Ev.VOTING, value=v.candidate_bits)
-        nominees_vote = self.rules.nominees_vote  # CLUB-E3: nominees may not vote
-        self.queue.extend(
-            (s, _Turn.VOTE) for s in self.alive_seats if nominees_vote or s not in candidates
-        )
+        self._log(_Ev.VOTING, value=sequence_code(candidates))  # ONLINE-V1: in nomination order
+        banned = 0  # CLUB-E3: nominees may not vote, in any ballot of the day (knob nominee_ban)
+        if not r.nominees_vote:
+            banned = self.today.nominee_bits if r.nominee_ban == "day" else v.candidate_bits
+        self.queue.extend((s, _Turn.VOTE) for s in self.alive_seats if not banned >> s & 1)
 
     def _resolve_vote(self) -> None:
         v, r = self.vote, self.rules
@@ -357,7 +376,7 @@ class Game:
                 self._spare(_Spared.NO_MAJORITY)
             return
         best = max(tally.values(), default=0)
-        if best == 0:
+        if best == 0 and (r.zero_votes == "spare" or len(cands) < 2):  # ONLINE-V4: 0:0 ties
             self._spare(_Spared.NO_VOTES)
             return
         top = [c for c in cands if tally[c] == best]
@@ -467,13 +486,14 @@ class Game:
 
     def _morning(self) -> None:
         r, roles, night = self.rules, self.roles, self.night
+        self._log(_Ev.MORNING, value=self.day)
         dead: list[tuple[int, Cause]] = []
         victim, executor, forfeit = self._mafia_target()
         maniac = night.maniac_shot  # a blocked maniac did not shoot (CITY-N2)
         hunted = -1
         if night.hunts:  # FORUM-N3: one request drawn by lot; FORUM-N4: it has priority
-            hunter, target = night.hunts[self.rng.randrange(len(night.hunts))]
-            if self.teams[target] is _Team.TOWN:
+            hunter, target, status = night.hunts[self.rng.randrange(len(night.hunts))]
+            if not self._hunt_hits(target, status):  # FORUM-N4: the hunter dies
                 dead.append((hunter, _Cause.HUNTER))
             else:
                 hunted = target
@@ -518,6 +538,19 @@ class Game:
         if not self._check_win():
             self._start_day()
 
+    def _hunt_hits(self, target: int, status: int) -> bool:
+        """Return whether a hunt on `target` guessing `status` kills him (FORUM-N4).
+
+        A mafia member guessed as mafia (status 0), or the maniac guessed as the maniac
+        (status 1), dies; anyone else, or the wrong status, and the hunter dies. Without
+        the status (knob hunt_status off) any player not of the town dies.
+        """
+        if not self.rules.hunt_status:
+            return self.teams[target] is not _Team.TOWN
+        if status == 0:
+            return self.teams[target] is _Team.MAFIA
+        return self.roles[target] is _Role.MANIAC
+
     def _count_heal(self, heal: int, shot_made: bool) -> None:
         """Record the heal for the doctor's limits (CITY-N7; ONLINE-N4: a miss leaves it unused)."""
         doctors = [s for s in self.alive_seats if self.roles[s] is _Role.DOCTOR]
@@ -533,6 +566,7 @@ class Game:
     # What each stage's rule is when its turns run out (see FOLLOWS for where it may lead).
     _END: ClassVar[dict[Stage, Callable[[Game], None]]] = {
         Stage.DAWN: _start_day,
+        Stage.ZERO_NIGHT: _start_day,
         Stage.SPEECHES: _end_speeches,
         Stage.NAMING: _after_nominations,
         Stage.MONOLOGUES: _end_monologues,
@@ -561,7 +595,7 @@ class Game:
                 if turn in BLOCKABLE and seat == night.blocked:  # CITY-N2: crossed arms
                     self._log(_Ev.BLOCKED, seat, -1, turn, 1 << seat)
                     continue
-                if turn is _Turn.DOCTOR and any(h == seat for h, _ in night.hunts):
+                if turn is _Turn.DOCTOR and any(h[0] == seat for h in night.hunts):
                     continue  # FORUM-N6: a doctor who requested a hunt cannot heal
                 self._hand(seat, turn)
                 return
@@ -617,8 +651,8 @@ class Game:
         town, black, maniac = self.team_alive
         if black == 0 and maniac == 0:
             outcome = _Outcome.TOWN
-        elif maniac == 0 and black >= town:
-            outcome = _Outcome.MAFIA
+        elif maniac == 0 and (black > town or (black == town and self.rules.mafia_win == "parity")):
+            outcome = _Outcome.MAFIA  # SPORT-W1 at parity; FORUM-W1 at a clear majority
         elif black == 0 and town <= 1:
             outcome = _Outcome.MANIAC
         elif town == 0 and black + maniac <= 2:  # one mafia and the maniac: stalemate

@@ -68,12 +68,14 @@ class Stage(IntEnum):
     LAST_WORDS = 7  # the last words of the players voted out
     NIGHT = 8  # the night's turns, in wake order
     OVER = 9  # the game has ended
+    ZERO_NIGHT = 10  # ONLINE-N1: the mafia meet; the don may introduce himself
 
 
 # What can follow each stage when its turns run out (its rule picks one). Any stage can also
 # end the game (a win, a removal for fouls, the day limit): OVER is not listed.
 FOLLOWS: dict[Stage, frozenset[Stage]] = {
-    Stage.DAWN: frozenset({Stage.SPEECHES}),
+    Stage.DAWN: frozenset({Stage.ZERO_NIGHT, Stage.SPEECHES}),
+    Stage.ZERO_NIGHT: frozenset({Stage.SPEECHES}),
     Stage.SPEECHES: frozenset({Stage.NAMING, Stage.MONOLOGUES, Stage.VOTE, Stage.NIGHT}),
     Stage.NAMING: frozenset({Stage.MONOLOGUES, Stage.VOTE, Stage.NIGHT}),
     Stage.MONOLOGUES: frozenset({Stage.VOTE, Stage.NIGHT}),

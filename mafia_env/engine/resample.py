@@ -25,14 +25,13 @@ in the information set.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import Any
 
 from mafia_env.engine.events import PUBLIC, Ev
 from mafia_env.engine.kinds import NIGHT_TURNS, Act, Turn
 from mafia_env.engine.roles import Role, Team
 
-if TYPE_CHECKING:
-    from mafia_env.engine.game import Game
+Game = Any  # the `mafia_env.engine.game.Game` being resampled (that module imports this one)
 
 MAFIA_ROLES = frozenset(r for r in Role if r.team is Team.MAFIA)
 
@@ -159,14 +158,13 @@ def _any_legal(game: Game, rng: random.Random) -> tuple[Act, int, int]:
     if bits is None:
         return act, -1, -1
     targets = [s for s in range(game.n) if bits >> s & 1]
-    return act, rng.choice(targets), -1
+    status = rng.randrange(2) if act is Act.HUNT and game.rules.hunt_status else -1
+    return act, rng.choice(targets), status
 
 
 def replay_as(game: Game, deal: list[Role], seat: int, rng: random.Random) -> Game | None:
     """Play `game` again under `deal` (see the module docstring); None if `seat` would see a
     difference."""
-    from mafia_env.engine.game import Game
-
     by_role = _matching(game.roles, deal, rng)
     by_team = _matching(game.teams, [r.team for r in deal], rng)
     hidden: dict[tuple[int, int, int], list[tuple[int, int, int, int]]] = {}
@@ -176,7 +174,7 @@ def replay_as(game: Game, deal: list[Role], seat: int, rng: random.Random) -> Ga
             hidden.setdefault((day, turn, s), []).append((k, act, target, value))
         else:
             public.append((k, s, act, target, value, turn))
-    g = Game(game.rules, game.n, game.seed, deal)
+    g = type(game)(game.rules, game.n, game.seed, deal)
     want = seen_by(game.events, seat)
     i = 0
     while not g.over:
@@ -234,6 +232,9 @@ def _apply_extra(g: Game, entry: tuple) -> None:
     _, s, act = entry[:3]
     if act == -1:
         g.foul(s)
+    elif act == -3:
+        if g.alive[s]:
+            g.remove(s)
     else:
         g.terminate(s)
 

@@ -60,6 +60,12 @@ class Knob:
 
 KNOBS: dict[str, Knob] = {
     "zero_night": Knob(bool, "COMMON-3", "open with a zero night on which the mafia meet"),
+    "zero_night_don": Knob(
+        bool,
+        "ONLINE-N1",
+        "on the zero night the don, not yet known to the mafia, takes a turn: he may introduce "
+        "himself (nobody is shot)",
+    ),
     "speech_acts": Knob(int, "COMMON-5", "speech acts allowed in one speech (K)", minimum=1),
     "claims": Knob(bool, "COMMON-5", "speeches may claim roles and checks, accuse and vouch"),
     "nominations": Knob(
@@ -68,6 +74,13 @@ KNOBS: dict[str, Knob] = {
     "self_nomination": Knob(bool, "SPORT-D1", "a speaker may nominate himself"),
     "self_vote": Knob(bool, "SPORT-D1", "a voter may vote for himself"),
     "nominees_vote": Knob(bool, "CLUB-E3", "nominees take part in the vote"),
+    "nominee_ban": Knob(
+        str,
+        "CLUB-E3",
+        "where nominees may not vote: every ballot of the day they were nominated, or only the "
+        "ballots they stand in",
+        choices=("day", "ballot"),
+    ),
     "silent_vote": Knob(
         str,
         "SPORT-D3",
@@ -94,6 +107,13 @@ KNOBS: dict[str, Knob] = {
         ),
     ),
     "tie_speeches": Knob(bool, "SPORT-D3", "tied players speak again before the re-vote"),
+    "zero_votes": Knob(
+        str,
+        "ONLINE-V4",
+        "a vote in which nobody got a vote: a tie of all the candidates (the tie rule applies), "
+        "or nobody leaves",
+        choices=("tie", "spare"),
+    ),
     "last_word_vote": Knob(bool, "SPORT-D3", "a player voted out gets a last word"),
     "last_word_night": Knob(bool, "SPORT-M1", "a player killed at night gets a last word"),
     "reveal_on_death": Knob(
@@ -198,6 +218,19 @@ KNOBS: dict[str, Knob] = {
     ),
     "nominee_speeches": Knob(bool, "CLUB-E2", "each nominee speaks before the vote"),
     "hunt": Knob(bool, "FORUM-N3", "town players may request a free hunt at night"),
+    "hunt_status": Knob(
+        bool,
+        "FORUM-N4",
+        "a hunt request names the status guessed, mafia or maniac; a right target with the "
+        "wrong status kills the hunter",
+    ),
+    "mafia_win": Knob(
+        str,
+        "FORUM-W1",
+        "when the mafia win (the maniac dead): at parity, mafia >= the others alive, or at a "
+        "clear majority, mafia > the others",
+        choices=("parity", "majority"),
+    ),
     "hunt_ratio": Knob(
         int,
         "FORUM-N7",
@@ -218,16 +251,19 @@ class Rules:
     default_players: int
     role_tables: dict[int, dict[Role, int]]
     zero_night: bool
+    zero_night_don: bool
     speech_acts: int
     claims: bool
     nominations: str
     self_nomination: bool
     self_vote: bool
     nominees_vote: bool
+    nominee_ban: str
     silent_vote: str
     single_nominee: str
     tie: str
     tie_speeches: bool
+    zero_votes: str
     last_word_vote: bool
     last_word_night: bool
     reveal_on_death: str
@@ -259,6 +295,8 @@ class Rules:
     naming_threshold: int
     nominee_speeches: bool
     hunt: bool
+    hunt_status: bool
+    mafia_win: str
     hunt_ratio: int
     defaults: frozenset[str] = field(default=frozenset(), compare=False)
 
@@ -321,6 +359,24 @@ class Rules:
 
 
 RULE_FIELDS = {f.name for f in fields(Rules)}
+
+# The knob values the games of record format 1 and the benchmark tasks of version 2 were
+# played with, where the variant files or new knobs differ now (issue 16 read the seeds again).
+BEFORE_SEED_READING: dict[str, Any] = {
+    "zero_night_don": False,
+    "nominee_ban": "ballot",
+    "zero_votes": "spare",
+    "hunt_status": False,
+    "mafia_win": "parity",
+}
+BEFORE_SEED_READING_BY_VARIANT: dict[str, dict[str, Any]] = {"city": {"heal_against": "all"}}
+
+
+def earlier_rules(variant: str) -> dict[str, Any]:
+    """Return the knobs that give `variant` the rules it had before the seeds' second reading."""
+    return {**BEFORE_SEED_READING, **BEFORE_SEED_READING_BY_VARIANT.get(variant, {})}
+
+
 assert set(KNOBS) <= RULE_FIELDS, set(KNOBS) - RULE_FIELDS
 
 
@@ -348,4 +404,4 @@ def parse_roles(spec: Any, rules: Rules, n: int) -> list[Role]:
     return deal
 
 
-__all__ = ["KNOBS", "ROLE_NAMES", "Knob", "Rules", "parse_roles"]
+__all__ = ["KNOBS", "ROLE_NAMES", "Knob", "Rules", "earlier_rules", "parse_roles"]

@@ -73,6 +73,7 @@ class GameSpec:
         per_act = {
             Act.CLAIM_ROLE: len(roles),
             Act.CLAIM_CHECK: 2 * n,
+            Act.HUNT: 2 * n,  # FORUM-N4: target x status guessed (only "mafia" without status)
             Act.ASK: n * len(roles),
             Act.ANSWER: len(ANSWER_NAMES),
         }

@@ -69,7 +69,7 @@ class Night:
     blocked: int = -1  # the putana's visit
     heal: int = -1  # the doctor's heal
     maniac_shot: int = -1
-    hunts: list[tuple[int, int]] = field(default_factory=list)  # (hunter, target), in order
+    hunts: list[tuple[int, int, int]] = field(default_factory=list)  # hunter, target, status
     victims: list[int] = field(default_factory=list)  # killed last night: their last words
 
     def copy(self) -> Night:

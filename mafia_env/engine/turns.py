@@ -11,15 +11,14 @@ Whether the table sees who takes a turn is `kinds.PUBLIC_TURNS`.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING
+from typing import Any
 
 from mafia_env.engine.events import PUBLIC, Ev
 from mafia_env.engine.kinds import Act, Options, Turn, plain
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import Rules
 
-if TYPE_CHECKING:
-    from mafia_env.engine.game import Game
+Game = Any  # the `mafia_env.engine.game.Game` a rule acts on (that module imports this one)
 
 _Act = plain(Act)
 _Ev = plain(Ev)
@@ -218,11 +217,16 @@ class MafiaKillRule(TurnRule):
 
     def legal(self, g: Game) -> Options:
         s, r = g.actor, g.rules
+        if g.day == 0:  # ONLINE-N1: on the zero night the don may only introduce himself
+            opts: Options = [(_Act.PASS, None)]
+            if not g.don_introduced and g.roles[s] is _Role.DON:
+                opts.append((_Act.REVEAL_DON, None))
+            return opts
         me = 1 << s
         bits = g.alive_bits & ~me & (-1 if r.mafia_target_team else ~g.mafia_mask)
         if g._may_shoot_self():
             bits |= me
-        opts: Options = [(_Act.NIGHT, bits)] if bits else []
+        opts = [(_Act.NIGHT, bits)] if bits else []
         if r.mafia_pass or not bits:
             opts.insert(0, (_Act.PASS, None))
         if not g.don_introduced and g.roles[s] is _Role.DON:  # ONLINE-N2
@@ -234,6 +238,9 @@ class MafiaKillRule(TurnRule):
         if act is _Act.REVEAL_DON:  # ONLINE-N2: he still shoots this turn
             g.don_introduced = True
             g._log(_Ev.DON_INTRODUCED, s, -1, _Role.DON, g.mafia_mask)
+            return
+        if g.day == 0:  # the zero night: nobody is shot
+            g._advance()
             return
         shot = target if act is _Act.NIGHT else -1
         g.night.shots[s] = shot
@@ -373,9 +380,10 @@ class HuntRule(TurnRule):
         return [(_Act.PASS, None), (_Act.HUNT, g.alive_bits & ~(1 << g.actor))]
 
     def apply(self, g: Game, act: Act, target: int, value: int) -> None:
-        if act is _Act.HUNT:
-            g.night.hunts.append((g.actor, target))
-            g._log(_Ev.HUNT, g.actor, target, -1, 1 << g.actor)
+        if act is _Act.HUNT:  # FORUM-N4: value is the status guessed (0 mafia, 1 maniac)
+            status = value if g.rules.hunt_status else -1
+            g.night.hunts.append((g.actor, target, status))
+            g._log(_Ev.HUNT, g.actor, target, status, 1 << g.actor)
         g._advance()
 
 

@@ -6,8 +6,9 @@ event's value), ``ACTIONS`` (act name -> templates by the kind of turn, ``"*"`` 
 ``UI`` (the frame of a text observation). Templates name their fields: ``{a}`` the actor's
 seat, ``{t}`` the target's seat (both numbered from 1), ``{v}`` the raw value, ``{role}`` the
 role of the value, ``{color}`` the colour of the value, ``{seats}`` the seats of a bitmask,
-``{answer}`` the answer of the value, ``{text}`` the remark of table talk (``TALK``, whose
-value indexes the game's ``talk``).
+``{answer}`` the answer of the value, ``{order}`` the seats of a sequence code in their order,
+``{hunt_as}`` the status a hunter guesses (empty without one), ``{text}`` the remark of table
+talk (``TALK``, whose value indexes the game's ``talk``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,16 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from mafia_env.engine.events import Answer, Cause, Ev, NoVote, Outcome, Spared
+from mafia_env.engine.events import (
+    SEQ_BITS,
+    Answer,
+    Cause,
+    Ev,
+    NoVote,
+    Outcome,
+    Spared,
+    seat_sequence,
+)
 from mafia_env.engine.game import SPEECH_TURNS, Act, Turn
 from mafia_env.engine.roles import Role
 from mafia_env.errors import ConfigError
@@ -40,6 +50,7 @@ SUBKEYS: dict[str, tuple[str, ...]] = {
     "CHECK": ("sheriff_yes", "sheriff_no", "don_yes", "don_no", "yes", "no"),
     "GAME_OVER": tuple(x.name for x in Outcome),
     "HEAL_STATE": ("some", "none"),
+    "BLOCKED": ("DON_CHECK", "SHERIFF_CHECK", "DOCTOR", "MANIAC"),
     "ANSWER": tuple(x.name for x in Answer),
 }
 
@@ -84,8 +95,10 @@ def _subkey(kind: int, actor: int, target: int, value: int, role: Role | None) -
         return NoVote(value).name
     if kind == Ev.NOMINATE:
         return "by" if actor >= 0 else "round"  # CLUB-E1: the naming round nominates
-    if kind == Ev.VOTING:
-        return "one" if value & (value - 1) == 0 else "many"
+    if kind == Ev.VOTING:  # a sequence code: one seat fits in its lowest SEQ_BITS
+        return "one" if value >> SEQ_BITS == 0 else "many"
+    if kind == Ev.BLOCKED:
+        return Turn(value).name
     if kind == Ev.BALLOT:
         return "abstain" if target < 0 else ("silent" if value else "vote")
     if kind == Ev.CRASH_BALLOT:
@@ -127,6 +140,10 @@ class _Fields(dict):
             return seat_list(v)
         if key == "answer":
             return self.lang.ANSWERS[v]
+        if key == "order":  # seats in the order of a sequence code
+            return ", ".join(str(s + 1) for s in seat_sequence(v))
+        if key == "hunt_as":  # FORUM-N4: the status guessed, where there is one
+            return self.lang.HUNT_AS[v] if v >= 0 else ""
         raise KeyError(key)
 
 
@@ -171,7 +188,16 @@ def charset() -> frozenset[str]:
     chars = set(string.printable) | set(TALK_CHARS)
     for code in LANGS:
         mod = table(code)
-        for tree in (mod.ROLES, mod.COLORS, mod.ANSWERS, mod.EVENTS, mod.ACTIONS, mod.UI, mod.NAME):
+        for tree in (
+            mod.ROLES,
+            mod.COLORS,
+            mod.ANSWERS,
+            mod.HUNT_AS,
+            mod.EVENTS,
+            mod.ACTIONS,
+            mod.UI,
+            mod.NAME,
+        ):
             chars |= set(_flatten(tree))
     return frozenset(chars)
 

@@ -15,6 +15,7 @@ ROLES = {
 }
 COLORS = ("red", "black")
 ANSWERS = ("yes", "no", "I don't know")  # by Answer
+HUNT_AS = (" as mafia", " as the maniac")  # FORUM-N4: the status a hunter guesses
 
 EVENTS = {
     "ROLE": "Player {a}, your role is {role}.",
@@ -44,8 +45,8 @@ EVENTS = {
         "SINGLE_NOMINEE_DAY1": "A single nominee on day 1: no vote.",
     },
     "VOTING": {
-        "one": "The vote: player {seats} is nominated.",
-        "many": "The vote: players {seats} are nominated, in this order.",
+        "one": "The vote: player {order} is nominated.",
+        "many": "The vote: players {order} are nominated, in this order.",
     },
     "BALLOT": {
         "vote": "Player {a} votes for player {t}.",
@@ -66,30 +67,38 @@ EVENTS = {
     },
     "ELIMINATED": {
         "VOTE": "Player {t} is voted out and leaves the table.",
-        "NIGHT": "Morning. Player {t} was killed in the night.",
+        "NIGHT": "Player {t} was killed in the night.",
         "FOUL": "Player {t} is removed for fouls.",
-        "MAFIA": "Morning. Player {t} was killed by the mafia.",
-        "MANIAC": "Morning. Player {t} was killed by the maniac.",
+        "MAFIA": "Player {t} was killed by the mafia.",
+        "MANIAC": "Player {t} was killed by the maniac.",
         "COMPANION": "Player {t} spent the night with the putana and leaves with her.",
         "HUNTED": "Player {t} was caught by the town's hunt.",
         "HUNTER": "Player {t} fell in a failed hunt.",
         "FORFEIT": "Player {t} leaves: the mafia could not agree on a victim.",
+        "REMOVED": "Player {t} is removed from the game by the moderator, without a last word.",
     },
-    "MISS": "Morning: nobody was killed tonight.",
+    "MISS": "Nobody was killed tonight.",
+    "MORNING": "Morning comes.",
     "SHOT": {
         "shot": "Player {a} shoots at player {t}.",
         "hold": "Player {a} holds fire.",
     },
     "CHECK": {
         "sheriff_yes": "Player {a}, player {t} is black: mafia.",
-        "sheriff_no": "Player {a}, player {t} is red: not mafia.",
+        "sheriff_no": "Player {a}, player {t} is not mafia.",
         "don_yes": "Player {a}, yes: player {t} is the sheriff.",
         "don_no": "Player {a}, no: player {t} is not the sheriff.",
         "yes": "Player {a}, your check of player {t}: yes.",
         "no": "Player {a}, your check of player {t}: no.",
     },
     "VISIT": "Player {a}, you spend the night with player {t}: they cannot act tonight.",
-    "BLOCKED": "Player {a}, the putana is with you tonight: you cannot act.",
+    "BLOCKED": {
+        "DON_CHECK": "Player {a}, the putana is with you tonight: you cannot check; your "
+        "choice of victim still counts.",
+        "SHERIFF_CHECK": "Player {a}, the putana is with you tonight: you cannot check.",
+        "DOCTOR": "Player {a}, the putana is with you tonight: you cannot heal.",
+        "MANIAC": "Player {a}, the putana is with you tonight: you cannot shoot.",
+    },
     "HEAL": "Player {a}, you heal player {t} tonight.",
     "HEAL_STATE": {
         "some": "Player {a}, your last heal that counts: player {t}; self-heals used: {v}.",
@@ -103,7 +112,7 @@ EVENTS = {
         "DONT_KNOW": "Player {a} answers: I don't know.",
     },
     "NAME": "Player {a} names player {t}.",
-    "HUNT": "Player {a}, you request a hunt on player {t}.",
+    "HUNT": "Player {a}, you request a hunt on player {t}{hunt_as}.",
     "EXECUTOR": "Player {a} names player {t} to carry out the shot.",
     "FOUL": "Player {t} gets a foul ({v} in all).",
     "SILENCED": "Player {t} has no speech today for fouls.",
@@ -156,7 +165,7 @@ ACTIONS = {
     "ANSWER": {"*": "Answer: {answer}."},
     "REVEAL_DON": {"*": "Introduce yourself to the mafia as the don."},
     "EXECUTOR": {"*": "Name player {t} to carry out the shot."},
-    "HUNT": {"*": "Request a hunt on player {t}."},
+    "HUNT": {"*": "Request a hunt on player {t}{hunt_as}."},
 }
 
 UI = {
