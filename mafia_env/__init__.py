@@ -14,6 +14,7 @@ from typing import Any
 
 from mafia_env.aec import MafiaEnv
 from mafia_env.errors import ConfigError, IllegalActionError, MafiaError, RecordError
+from mafia_env.parallel import MafiaParallelEnv
 from mafia_env.playback import replay
 from mafia_env.single import single_agent
 from mafia_env.tasks import TASKS
@@ -52,6 +53,25 @@ def raw_env(
     return env(variant, num_players, render_mode, obs_mode, lang, **knobs)
 
 
+def parallel_env(
+    variant: str = "sport",
+    num_players: int | None = None,
+    render_mode: str | None = None,
+    obs_mode: str = "vector",
+    lang: str = "en",
+    **knobs: Any,
+) -> MafiaParallelEnv:
+    """Return the PettingZoo ParallelEnv view: the seats that act at the same time (the
+    ballots of a vote, the mafia's hidden shots) act in one step, the others `wait`.
+
+    Its action space is the AEC env's plus one `wait` index at the end; see
+    `mafia_env.parallel`. ``obs_mode`` is "vector" or "flat" (the mask in ``infos``).
+    """
+    return MafiaParallelEnv(
+        variant, num_players, render_mode=render_mode, obs_mode=obs_mode, lang=lang, **knobs
+    )
+
+
 __all__ = [
     "TASKS",
     "VARIANTS",
@@ -59,8 +79,10 @@ __all__ = [
     "IllegalActionError",
     "MafiaEnv",
     "MafiaError",
+    "MafiaParallelEnv",
     "RecordError",
     "env",
+    "parallel_env",
     "raw_env",
     "replay",
     "single_agent",

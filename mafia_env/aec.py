@@ -6,15 +6,19 @@
 | Actions | ``Discrete(A)``: the segments of `mafia_env.actions` |
 | Observations | ``Dict(observation=Box(0, 1, (D,), float32), action_mask=Box(0, 1, (A,), int8))`` |
 | Text observations | ``obs_mode="text"``: ``observation`` is a ``Text``: see `mafia_env.text` |
+| Flat observations | ``obs_mode="flat"``: ``Box(0, 1, (D,), float32)``, the mask in ``infos`` |
 | Languages | ``lang="en"``, ``"ru"`` or ``"uk"``: narration and text observations |
 
 The adapter asks the engine who acts, what is legal and what each agent saw; it knows no rule.
 Eliminated players stay in ``agents`` (they are never selected after their last word), and
 when the game ends every agent gets its team's reward: +1 win, -1 loss, 0 draw. A game that
 reaches the day limit is truncated as a draw. The mask of an agent that is not acting is all
-zeros. Illegal actions raise `IllegalActionError` unless knob ``illegal_action`` says
-``foul`` (a foul, then the turn's default action) or ``terminate`` (the game ends, -1 to the
-offender, 0 to the others).
+zeros. In every mode ``infos[agent]["action_mask"]`` holds the same mask as the observation
+(the acting agent's legal actions, zeros for the others); ``obs_mode="flat"`` drops the Dict
+and returns the float vector alone, for tools that cannot take a Dict observation (SuperSuit's
+observation wrappers, vector envs). Illegal actions raise `IllegalActionError` unless knob
+``illegal_action`` says ``foul`` (a foul, then the turn's default action) or ``terminate``
+(the game ends, -1 to the offender, 0 to the others).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from mafia_env.record import make_record
 from mafia_env.text import MAX_LENGTH, TextObserver
 from mafia_env.variants import get_variant
 
-OBS_MODES = ("vector", "text")
+OBS_MODES = ("vector", "flat", "text")
 RENDER_MODES = ("ansi", "human")
 TEAM_OF_OUTCOME = {Outcome.TOWN: 0, Outcome.MAFIA: 1, Outcome.MANIAC: 2}
 
@@ -99,13 +103,18 @@ class MafiaEnv(AECEnv):
                 "action_mask": spaces.Box(0, 1, (self.layout.size,), np.int8),
             }
         )
+        if obs_mode == "flat":
+            obs_space = view
         act_space = spaces.Discrete(self.layout.size)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
         self.game: Game | None = None
-        self.seed: int | None = None
+        self.game_seed: int | None = None  # the seed of the game now in play
         self._rng: random.Random | None = None
         self._mask: np.ndarray | None = None
+        self._no_mask = np.zeros(self.layout.size, dtype=np.int8)
+        self._no_mask.flags.writeable = False
+        self._masked: str | None = None  # the agent whose infos hold a nonzero mask
         self._printed = 0
 
     # ------------------------------------------------------------ PettingZoo API
@@ -124,7 +133,7 @@ class MafiaEnv(AECEnv):
         self._new_game(self._rng.getrandbits(63))
 
     def _new_game(self, game_seed: int) -> None:
-        self.seed = game_seed
+        self.game_seed = game_seed
         self.game = game = Game(self.rules, self.n, game_seed, self.deal)
         self.observer.reset(game)
         if self._text is not None:
@@ -134,10 +143,12 @@ class MafiaEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: {"action_mask": self._no_mask} for a in self.agents}  # see _publish_mask
         self._mask = None
+        self._masked = None
         self._printed = 0
         self.agent_selection = self.possible_agents[game.actor]
+        self._publish_mask()
 
     def observe(self, agent: str) -> dict[str, Any]:
         game = self.game
@@ -145,6 +156,8 @@ class MafiaEnv(AECEnv):
         if game is None or seat is None:
             self._require_game()
             seat = self._seat_of(agent)
+        if self.obs_mode == "flat":
+            return self.observer.observe(game, seat)
         if seat == game.actor:
             mask = self._legal_mask().copy()
         else:
@@ -181,6 +194,7 @@ class MafiaEnv(AECEnv):
             self._end_game()
         else:
             self.agent_selection = self.possible_agents[game.actor]
+            self._publish_mask()
         if self.render_mode == "human":
             self.render()
 
@@ -281,6 +295,7 @@ class MafiaEnv(AECEnv):
             self._end_game()
         else:
             self.agent_selection = self.possible_agents[game.actor]
+            self._publish_mask()
 
     def remove(self, agent: str) -> None:
         """Remove `agent` from the game at once, without a last word, as a moderator does
@@ -354,6 +369,18 @@ class MafiaEnv(AECEnv):
             self._mask = self.layout.shared_mask(self.game)
         return self._mask
 
+    def _publish_mask(self) -> None:
+        """Put the acting agent's mask in its ``infos`` (and zeros back in the last one's).
+
+        The arrays are read-only and shared (the mask cache's): copy one to change it.
+        """
+        infos = self.infos
+        last = self._masked
+        if last is not None:
+            infos[last]["action_mask"] = self._no_mask
+        agent = self._masked = self.agent_selection
+        infos[agent]["action_mask"] = self._legal_mask()
+
     def _check_index(self, agent: str, action: Any) -> int | None:
         if action is None:
             raise IllegalActionError(
@@ -413,4 +440,7 @@ class MafiaEnv(AECEnv):
             else:
                 self.terminations[agent] = True
         self._accumulate_rewards()
+        if self._masked is not None:  # nobody acts any more
+            self.infos[self._masked]["action_mask"] = self._no_mask
+            self._masked = None
         self.agent_selection = self.agents[0]

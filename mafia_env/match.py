@@ -123,9 +123,12 @@ class Seating:
 def observation(env: Any, seat: int, kind: str = "vector") -> tuple[Any, np.ndarray]:
     """Return seat index `seat`'s observation of `kind` ("vector", "text") and its mask."""
     u = env.unwrapped
-    o = env.observe(u.possible_agents[seat])
+    agent = u.possible_agents[seat]
+    o = env.observe(agent)
+    if u.obs_mode == "flat":  # the vector alone; the mask is in infos
+        o = {"observation": o, "action_mask": u.infos[agent]["action_mask"]}
     mask = o["action_mask"]
-    if kind == u.obs_mode:
+    if kind == u.obs_mode or (kind == "vector" and u.obs_mode == "flat"):
         return o["observation"], mask
     if kind == "text":
         return u.text_observer.observe(u.game, seat, mask), mask

@@ -168,6 +168,7 @@ class VectorObserver(FollowsTurns, Perceiver):
         self._team_shots = "team_shots" in layout.offsets
         self._turn_pos = dict.fromkeys(Turn, -1) | {x: i for i, x in enumerate(layout.turns)}
         self._speech_turns = layout.spec.speech_turns
+        self._speech_acts = rules.speech_acts
         self._night_phase = len(layout.turns)
         self._over_phase = len(layout.turns) + 1
         self._reset_live()
@@ -219,8 +220,8 @@ class VectorObserver(FollowsTurns, Perceiver):
         return other
 
     def _on_speak(self, actor, target, value):  # a speech begins: K acts
-        super()._on_speak(actor, target, value)
-        self._acts = self.rules.speech_acts
+        self.actor, self.turn, self.turn_public = actor, value, True
+        self._acts = self._speech_acts
 
     # one handler per kind of public event that changes an observation: (actor, target, value)
 
@@ -364,7 +365,22 @@ class VectorObserver(FollowsTurns, Perceiver):
         """Return `seat`'s observation as a new float32 vector."""
         if self.cursor != len(game.events):
             self.catch_up(game.events)
-        return self._live(seat, np.concatenate((self.priv[seat], self.pub)))
+        out = np.concatenate((self.priv[seat], self.pub))
+        # the facts of the moment, as `_live` writes them (inlined: once per move)
+        if self.over:
+            out[self._phase + self._over_phase] = 1
+            return out
+        pos = self._turn_pos[self.turn]
+        if seat == self.actor:
+            out[self._my_turn + pos] = 1
+        if not self.turn_public:
+            out[self._phase + self._night_phase] = 1
+            return out
+        out[self._phase + pos] = 1
+        out[self._speaker + self.actor] = 1
+        if self.turn in self._speech_turns:
+            out[self._acts_left] = self._acts / self._speech_acts
+        return out
 
     def observe_into(self, game: Game, seat: int, out: np.ndarray) -> np.ndarray:
         """Write `seat`'s observation into the float32 row `out` (for batched trainers)."""
@@ -374,6 +390,18 @@ class VectorObserver(FollowsTurns, Perceiver):
         out[:p] = self.priv[seat]
         out[p:] = self.pub
         return self._live(seat, out)
+
+    def observe_turn(self, game: Game, seat: int, turn: Turn) -> np.ndarray:
+        """Return `seat`'s observation as it will be when it takes its queued `turn` of the
+        open round (`Game.pending_round`): its own turn marked, the floor its own."""
+        out = self.observe(game, seat)
+        actor = self.actor
+        if seat != actor and not self.over:
+            out[self._my_turn + self._turn_pos[turn]] = 1
+            if self.turn_public:
+                out[self._speaker + actor] = 0
+                out[self._speaker + seat] = 1
+        return out
 
     def _live(self, seat: int, out: np.ndarray) -> np.ndarray:
         """Write the facts of the moment (whose turn, what kind) into an observation."""

@@ -100,7 +100,7 @@ def make_record(env: Any) -> dict[str, Any]:
         "num_players": env.n,
         "knobs": dict(env.knobs),
         "rules": env.rules.knob_values(),
-        "seed": env.seed,
+        "seed": env.game_seed,
         "deal": [r.label for r in game.roles],
         "dealt": "seed" if env.deal is None else "given",
         "moves": moves,

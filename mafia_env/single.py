@@ -98,7 +98,7 @@ class SingleAgentEnv(gym.Env):
             other = holders[self._rng.randrange(len(holders))]
             deal[seat - 1], deal[other] = deal[other], deal[seat - 1]
             aec.deal = deal
-            aec._new_game(aec.seed)
+            aec._new_game(aec.game_seed)
             aec.deal = None
         self._players = self.seating.players(aec.game)
         self._players[seat - 1] = None  # the learner's seat: the others play until it acts

@@ -46,7 +46,7 @@ def test_common_1_reset_without_seed_continues_the_stream():
     b.reset(seed=5)
     a.reset()
     b.reset()
-    assert a.roles == b.roles and a.seed == b.seed
+    assert a.roles == b.roles and a.game_seed == b.game_seed
 
 
 def test_common_2_own_role_and_mafia_teammates_only():

@@ -91,19 +91,6 @@ def test_bad_arguments():
         mafia_env.single_agent("sport", opponents={0: "random"})
 
 
-def test_maskable_ppo_smoke():
-    """sb3-contrib's MaskablePPO trains on the view unchanged."""
-    sb3 = pytest.importorskip("sb3_contrib")
-    env = mafia_env.single_agent("minimal", seat=1, opponents="random")
-    model = sb3.MaskablePPO(
-        "MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu"
-    )
-    model.learn(total_timesteps=256)
-    obs, _ = env.reset(seed=1)
-    action, _ = model.predict(obs, action_masks=env.action_masks())
-    assert env.action_masks()[int(action)]
-
-
 def test_benchmark_protocol_end_to_end(tmp_path):
     task = Task(
         name="sport-tiny",

@@ -154,6 +154,11 @@ class Perceiver:
 
     public_default: Callable[[Event], None] | None = None
     private_default: Callable[[int, Event], None] | None = None
+    # whose turn it is, from the TURN events (kept here, without a handler, for speed; a
+    # night turn is seen by its taker only, so only the taker's view may use it then)
+    actor = -1
+    turn = -1
+    turn_public = False
 
     def __init__(self) -> None:
         self.cursor = 0
@@ -178,10 +183,12 @@ class Perceiver:
         """Deliver the events logged since the last call to the seats that saw them."""
         pub, priv = self.on_public, self.on_private
         pub_default, priv_default = self.public_default, self.private_default
-        for i in range(self.cursor, len(events)):
-            e = events[i]
+        for e in events[self.cursor :]:
             kind, actor, target, value, seen_by = e
-            if seen_by == PUBLIC:
+            if kind == _TURN:  # whose turn it is, as each seat may know it (no handler)
+                self.actor, self.turn, self.turn_public = actor, value, seen_by < 0
+                continue
+            if seen_by < 0:  # PUBLIC
                 h = pub.get(kind)
                 if h is not None:
                     h(actor, target, value)
@@ -200,6 +207,7 @@ class Perceiver:
 
 
 _HANDLER_NAMES: dict[type, tuple[list[tuple[int, str]], list[tuple[int, str]]]] = {}
+_TURN = int(Ev.TURN)
 
 
 class FollowsTurns:
@@ -207,22 +215,14 @@ class FollowsTurns:
 
     ``actor`` and ``turn`` (a `Turn` value) are the current turn's; ``turn_public`` says
     whether the table saw it begin (a night turn is seen by its taker only: only the taker's
-    view may use ``actor`` then); ``over`` is set when the game ends.
+    view may use ``actor`` then); ``over`` is set when the game ends. (`Perceiver.catch_up`
+    follows the TURN events itself; this mixin adds SPEAK and the end.)
     """
 
-    actor = -1
-    turn = -1
-    turn_public = False
     over = False
 
     def _on_speak(self, actor: int, target: int, value: int) -> None:
         self.actor, self.turn, self.turn_public = actor, value, True
-
-    def _on_turn(self, actor: int, target: int, value: int) -> None:
-        self.actor, self.turn, self.turn_public = actor, value, True
-
-    def _saw_turn(self, seat: int, actor: int, target: int, value: int) -> None:
-        self.actor, self.turn, self.turn_public = actor, value, False
 
     def _on_game_over(self, actor: int, target: int, value: int) -> None:
         self.over = True

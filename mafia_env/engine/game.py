@@ -63,6 +63,8 @@ _Team = plain(Team)
 _Turn = plain(Turn)
 
 _CLAIMS: dict[int, tuple[Options, ...]] = {}  # n -> every seat's claim options (shared)
+_IS_SPEECH = tuple(t in SPEECH_TURNS for t in Turn)  # by Turn: faster than a set on the hot path
+_IS_PUBLIC = tuple(t in PUBLIC_TURNS for t in Turn)
 Input = tuple[int, int, int, int, int, int]  # seat, act, target, value, turn, day
 
 
@@ -143,9 +145,11 @@ class Game:
         them), or None for an act that takes no target (or, for CLAIM_ROLE, ASK's roles and
         ANSWER, any value of the segment).
         """
-        if self.turn is None:
-            raise RuntimeError("the game is over: nobody acts")
-        return TURN_RULES[self.turn].legal(self)
+        try:
+            rule = TURN_RULES[self.turn]
+        except TypeError:  # turn None
+            raise RuntimeError("the game is over: nobody acts") from None
+        return rule.legal(self)
 
     def default_action(self) -> tuple[Act, int, int]:
         """Return what the acting player does when he does nothing (a timeout, a foul)."""
@@ -160,6 +164,35 @@ class Game:
         act, targets = opts[0]
         first = (targets & -targets).bit_length() - 1 if targets else -1  # the lowest seat
         return act, first, (0 if act is _Act.CLAIM_ROLE else -1)
+
+    def pending_round(self) -> list[tuple[int, Turn]]:
+        """Return the simultaneous round now open: the current turn, then the queued turns
+        taken together with it (`TurnRule.together`: the other ballots of a vote, the other
+        hidden shots of the mafia, the other hunt requests). A turn taken alone is a round of
+        one; an ended game has none. Nobody's choice in a round changes what another member
+        may do (`legal_for`), and the engine still takes the round's turns one at a time.
+        """
+        turn = self.turn
+        if turn is None:
+            return []
+        out = [(self.actor, turn)]
+        if TURN_RULES[turn].together(self.rules):
+            alive = self.alive
+            for seat, queued in self.queue:
+                if queued is not turn:
+                    break
+                if alive[seat]:
+                    out.append((seat, queued))
+        return out
+
+    def legal_for(self, seat: int, turn: Turn) -> Options:
+        """Return what `seat` may do in its `turn` of the open round (see `pending_round`)."""
+        actor, current = self.actor, self.turn
+        self.actor, self.turn = seat, turn
+        try:
+            return TURN_RULES[turn].legal(self)
+        finally:
+            self.actor, self.turn = actor, current
 
     def mafia_seats(self) -> list[int]:
         return [s for s in range(self.n) if self.teams[s] is _Team.MAFIA]
@@ -213,10 +246,12 @@ class Game:
     def apply(self, act: Act, target: int = -1, value: int = -1) -> None:
         """Carry out the acting player's action; it must be one that `legal()` allows."""
         t = self.turn
-        if t is None:
-            raise RuntimeError("the game is over: nobody acts")
+        try:
+            rule = TURN_RULES[t]
+        except TypeError:  # turn None
+            raise RuntimeError("the game is over: nobody acts") from None
         self.inputs.append((self.actor, act, target, value, t, self.day))
-        TURN_RULES[t].apply(self, act, target, value)
+        rule.apply(self, act, target, value)
 
     def say(self, text: str) -> None:
         """Add the acting player's free-text remark to his speech (table talk): a public TALK.
@@ -290,7 +325,7 @@ class Game:
                 dons = [s for s in black if self.roles[s] is _Role.DON]
                 if dons:
                     self._enter(_Stage.ZERO_NIGHT)
-                    self.queue.extend((s, _Turn.MAFIA_KILL) for s in dons)
+                    self.queue.extend([(s, _Turn.MAFIA_KILL) for s in dons])
         self._advance()
 
     def _start_day(self) -> None:
@@ -307,7 +342,7 @@ class Game:
         self._enter(_Stage.SPEECHES)
         q = self.queue
         if self.rules.last_word_night:
-            q.extend((v, _Turn.LAST_WORD) for v in self.night.victims)
+            q.extend([(v, _Turn.LAST_WORD) for v in self.night.victims])
         today.first_speaker = self._next_alive(today.first_speaker)  # ONLINE-D2, SPORT-D3
         alive = self.alive_seats
         i = alive.index(today.first_speaker)
@@ -321,7 +356,7 @@ class Game:
         if self.rules.nominations == "round":  # CLUB-E1: every player, from seat 1, names one
             self._enter(_Stage.NAMING)
             self.today.named = [0] * self.n
-            self.queue.extend((s, _Turn.NAMING) for s in self.alive_seats)
+            self.queue.extend([(s, _Turn.NAMING) for s in self.alive_seats])
         else:
             self._after_nominations()
 
@@ -335,7 +370,7 @@ class Game:
             self._start_night()
         elif self.rules.nominee_speeches:  # CLUB-E2: monologues in nomination order
             self._enter(_Stage.MONOLOGUES)
-            self.queue.extend((c, _Turn.MONOLOGUE) for c in noms)
+            self.queue.extend([(c, _Turn.MONOLOGUE) for c in noms])
         else:
             self._start_vote(noms)
 
@@ -356,7 +391,7 @@ class Game:
         banned = 0  # CLUB-E3: nominees may not vote, in any ballot of the day (knob nominee_ban)
         if not r.nominees_vote:
             banned = self.today.nominee_bits if r.nominee_ban == "day" else v.candidate_bits
-        self.queue.extend((s, _Turn.VOTE) for s in self.alive_seats if not banned >> s & 1)
+        self.queue.extend([(s, _Turn.VOTE) for s in self.alive_seats if not banned >> s & 1])
 
     def _resolve_vote(self) -> None:
         v, r = self.vote, self.rules
@@ -393,14 +428,14 @@ class Game:
             v.tied = top
             self._enter(_Stage.TIE_SPEECHES)
             if r.tie_speeches:
-                self.queue.extend((c, _Turn.TIE_SPEECH) for c in top)
+                self.queue.extend([(c, _Turn.TIE_SPEECH) for c in top])
         elif r.tie == "revote_then_crash":  # SPORT-D3: the car crash
             self._enter(_Stage.CRASH)
             v.candidates = top
             v.candidate_bits = sum(1 << c for c in top)
             v.crash_ballots = []
             self._log(_Ev.CRASH, value=v.candidate_bits)
-            self.queue.extend((s, _Turn.CRASH_VOTE) for s in self.alive_seats)
+            self.queue.extend([(s, _Turn.CRASH_VOTE) for s in self.alive_seats])
         elif r.tie == "revote_then_all_leave":
             self._remove_by_vote(top)
         else:
@@ -431,7 +466,7 @@ class Game:
             return
         if self.rules.last_word_vote:
             self._enter(_Stage.LAST_WORDS)
-            self.queue.extend((s, _Turn.LAST_WORD) for s in leaving)
+            self.queue.extend([(s, _Turn.LAST_WORD) for s in leaving])
         else:
             self._start_night()
 
@@ -446,19 +481,19 @@ class Game:
                 black = [s for s in alive if teams[s] is _Team.MAFIA]
                 if r.mafia_kill == "don":  # CITY-N3: the others propose first, the don decides
                     black.sort(key=lambda s: roles[s] is _Role.DON)
-                q.extend((s, _Turn.MAFIA_KILL) for s in black)
+                q.extend([(s, _Turn.MAFIA_KILL) for s in black])
             elif step == "don" and r.don_check:
-                q.extend((s, _Turn.DON_CHECK) for s in alive if roles[s] is _Role.DON)
+                q.extend([(s, _Turn.DON_CHECK) for s in alive if roles[s] is _Role.DON])
             elif step == "sheriff" and r.sheriff_check:
-                q.extend((s, _Turn.SHERIFF_CHECK) for s in alive if roles[s] is _Role.SHERIFF)
+                q.extend([(s, _Turn.SHERIFF_CHECK) for s in alive if roles[s] is _Role.SHERIFF])
             elif step == "putana":
-                q.extend((s, _Turn.PUTANA) for s in alive if roles[s] is _Role.PUTANA)
+                q.extend([(s, _Turn.PUTANA) for s in alive if roles[s] is _Role.PUTANA])
             elif step == "doctor":
-                q.extend((s, _Turn.DOCTOR) for s in alive if roles[s] is _Role.DOCTOR)
+                q.extend([(s, _Turn.DOCTOR) for s in alive if roles[s] is _Role.DOCTOR])
             elif step == "maniac":
-                q.extend((s, _Turn.MANIAC) for s in alive if roles[s] is _Role.MANIAC)
+                q.extend([(s, _Turn.MANIAC) for s in alive if roles[s] is _Role.MANIAC])
             elif step == "hunt" and self.hunt_allowed():  # FORUM-N3, N7
-                q.extend((s, _Turn.HUNT) for s in alive if teams[s] is _Team.TOWN)
+                q.extend([(s, _Turn.HUNT) for s in alive if teams[s] is _Team.TOWN])
 
     def _mafia_target(self) -> tuple[int, int, bool]:
         """Return the mafia's victim (-1: none), its executor, and whether they forfeit."""
@@ -587,17 +622,26 @@ class Game:
         """Hand the turn to the next player in the queue, running stages as it drains."""
         q = self.queue
         night = self.night
-        while not self.over:
+        while self.winner is None and self.offender < 0:  # not `over`: the hot path
             while q:
                 seat, turn = q.popleft()
                 if not (self.alive[seat] or turn is _Turn.LAST_WORD):
                     continue
-                if turn in BLOCKABLE and seat == night.blocked:  # CITY-N2: crossed arms
+                if seat == night.blocked and turn in BLOCKABLE:  # CITY-N2: crossed arms
                     self._log(_Ev.BLOCKED, seat, -1, turn, 1 << seat)
                     continue
                 if turn is _Turn.DOCTOR and any(h[0] == seat for h in night.hunts):
                     continue  # FORUM-N6: a doctor who requested a hunt cannot heal
-                self._hand(seat, turn)
+                self.actor, self.turn = seat, turn  # as `_hand`, inlined: the hot path
+                if _IS_SPEECH[turn]:
+                    sp = self.speech
+                    sp.acts_left = self.rules.speech_acts
+                    sp.nominated = False
+                    sp.asked = 0
+                    self.events.append((_Ev.SPEAK, seat, -1, turn, PUBLIC))
+                else:
+                    seen_by = PUBLIC if _IS_PUBLIC[turn] else 1 << seat
+                    self.events.append((_Ev.TURN, seat, -1, turn, seen_by))
                 return
             self._END[self.stage](self)
             night = self.night
@@ -606,14 +650,14 @@ class Game:
     def _hand(self, seat: int, turn: Turn) -> None:
         """Give `seat` the floor for a turn of kind `turn`, and say so to whoever sees it."""
         self.actor, self.turn = seat, turn
-        if turn in SPEECH_TURNS:
+        if _IS_SPEECH[turn]:
             sp = self.speech
             sp.acts_left = self.rules.speech_acts
             sp.nominated = False
             sp.asked = 0
             self.events.append((_Ev.SPEAK, seat, -1, turn, PUBLIC))
         else:
-            seen_by = PUBLIC if turn in PUBLIC_TURNS else 1 << seat
+            seen_by = PUBLIC if _IS_PUBLIC[turn] else 1 << seat
             self.events.append((_Ev.TURN, seat, -1, turn, seen_by))
 
     def _resume_speech(self) -> None:

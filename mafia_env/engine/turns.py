@@ -4,7 +4,8 @@ and what each act does.
 A `TurnRule` knows one `Turn`: `in_layout(rules, roles)` (whether the variant's spaces give it
 room), `offers(rules, roles)` (the acts it can offer under these rules: the game spec builds
 the action space from them), `legal(game)` (the acting player's options now) and
-`apply(game, act, target, value)` (the effect, ending with the hand-over to the next turn).
+`apply(game, act, target, value)` (the effect, ending with the hand-over to the next turn)
+and `together(rules)` (whether the queued turns of its kind are one simultaneous round).
 Whether the table sees who takes a turn is `kinds.PUBLIC_TURNS`.
 """
 
@@ -60,6 +61,15 @@ class TurnRule:
     def apply(self, g: Game, act: Act, target: int, value: int) -> None:
         """Carry out a legal action of the acting player."""
         raise NotImplementedError
+
+    def together(self, rules: Rules) -> bool:
+        """Return whether consecutive queued turns of this kind are one simultaneous round.
+
+        True where nobody sees another's choice of the round before it resolves (COMMON-8)
+        and no choice changes what the others may do: the engine takes them one at a time,
+        a parallel view may ask for them all at once (`Game.pending_round`).
+        """
+        return False
 
 
 class SpeechRule(TurnRule):
@@ -163,6 +173,9 @@ class VoteRule(TurnRule):
             v.ballots.append((s, -1, False))
         g._advance()
 
+    def together(self, rules: Rules) -> bool:
+        return True  # COMMON-8: the ballots go public together when the vote resolves
+
 
 class CrashVoteRule(TurnRule):
     """SPORT-D3: yes or no on removing every tied player."""
@@ -178,6 +191,9 @@ class CrashVoteRule(TurnRule):
     def apply(self, g: Game, act: Act, target: int, value: int) -> None:
         g.vote.crash_ballots.append((g.actor, act is _Act.VOTE_YES))
         g._advance()
+
+    def together(self, rules: Rules) -> bool:
+        return True  # COMMON-8: public once all voted
 
 
 class NamingRule(TurnRule):
@@ -248,6 +264,10 @@ class MafiaKillRule(TurnRule):
         if act is _Act.NIGHT and r.mafia_kill == "executor":
             g.queue.appendleft((s, _Turn.EXECUTOR))  # FORUM-N1
         g._advance()
+
+    def together(self, rules: Rules) -> bool:
+        # COMMON-8: shots hidden from each other are simultaneous; seen shots are a discussion
+        return not rules.mafia_see_shots
 
 
 class ExecutorRule(TurnRule):
@@ -385,6 +405,9 @@ class HuntRule(TurnRule):
             g.night.hunts.append((g.actor, target, status))
             g._log(_Ev.HUNT, g.actor, target, status, 1 << g.actor)
         g._advance()
+
+    def together(self, rules: Rules) -> bool:
+        return True  # FORUM-N3: each request is private; one is drawn at dawn
 
 
 TURN_RULES: tuple[TurnRule, ...] = (
