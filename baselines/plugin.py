@@ -3,7 +3,7 @@
 pyproject.toml names them in the ``mafia_env.policies`` entry point group, so that
 ``mafia_env.policy.load_policy("rule", ...)`` finds them without `mafia_env` importing this
 package; importing `baselines` registers them too. torch and Ray are imported only when a
-PPO or RLlib policy is asked for.
+PPO or RLlib policy is asked for, openai only when a language model (``llm``) is.
 """
 
 from __future__ import annotations
@@ -46,8 +46,16 @@ def checkpoint(
     return load_checkpoint_policy(path, variant, num_players, seed, **options)
 
 
+def llm(variant: str = "sport", num_players: int | None = None, seed: int = 0, **options: Any):
+    """``llm``: a chat model behind an OpenAI-compatible server (`baselines.llm`, extra llm)."""
+    from baselines.llm import LLMPolicy
+
+    return LLMPolicy(variant, num_players, seed, **options)
+
+
 def register() -> None:
-    """Register ``rule``, ``ppo`` and ``checkpoint`` in `mafia_env.policy`."""
+    """Register ``rule``, ``ppo``, ``checkpoint`` and ``llm`` in `mafia_env.policy`."""
     register_policy("rule", RulePolicy)
+    register_policy("llm", llm)
     register_policy("ppo", shipped_ppo)
     register_policy("checkpoint", checkpoint)

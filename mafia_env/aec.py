@@ -32,7 +32,7 @@ from pettingzoo import AECEnv
 
 from mafia_env.actions import ActionLayout
 from mafia_env.engine.events import OUTCOME_NAMES, Outcome
-from mafia_env.engine.game import Game
+from mafia_env.engine.game import SPEECH_TURNS, Game
 from mafia_env.engine.rules import Rules, parse_roles
 from mafia_env.errors import ConfigError, IllegalActionError, MafiaError
 from mafia_env.lang import DEFAULT, charset, check_lang
@@ -203,8 +203,9 @@ class MafiaEnv(AECEnv):
             return None
         events = self._require_game().events
         if self.render_mode == "ansi":
-            return "\n".join(narrate(events, None, self.lang))
-        for line in narrate(events[self._printed :], None, self.lang):  # only what is new
+            return "\n".join(narrate(events, None, self.lang, self.game.talk))
+        new = events[self._printed :]
+        for line in narrate(new, None, self.lang, self.game.talk):  # only what is new
             print(line)
         self._printed = len(events)
         return None
@@ -252,6 +253,36 @@ class MafiaEnv(AECEnv):
     def legal_actions(self) -> list[int]:
         """Return the acting agent's legal action indices."""
         return np.flatnonzero(self._legal_mask()).tolist()
+
+    def may_talk(self, agent: str | None = None) -> bool:
+        """Return whether `agent` (default: the acting one) may add table talk now: his speech."""
+        game = self._require_game()
+        if game.over or (agent is not None and agent != self.agent_selection):
+            return False
+        return game.turn in SPEECH_TURNS
+
+    def say(self, agent: str, text: str) -> None:
+        """Add `agent`'s free-text remark to his speech (table talk, up to 280 characters).
+
+        The remark is public: in every text observation, the narration and the record; the
+        vector observation never sees it. A character the text observation's charset lacks
+        reads as "?".
+        """
+        game = self._require_game()
+        if game.over:
+            raise IllegalActionError("the game is over: no more talk")
+        if agent != self.agent_selection:
+            raise IllegalActionError(
+                f"{agent} is not speaking now; {self.agent_selection} acts ({self.phase})"
+            )
+        if not isinstance(text, str):
+            raise IllegalActionError(f"table talk is text; got {text!r}")
+        allowed = charset()
+        text = "".join(c if c in allowed else "?" for c in text)
+        try:
+            game.say(text)
+        except ValueError as e:
+            raise IllegalActionError(f"{agent} cannot say that now: {e}") from None
 
     def foul(self, agent: str) -> None:
         """Give `agent` a foul, as a moderator calls it (SPORT-F1, ONLINE-F1)."""

@@ -9,8 +9,9 @@ the benchmark, RLlib's match and PPO's evaluation seat their policies here.
   ``"vector"`` or ``"text"``), so that a language model and vector bots share a table.
 - `default_action`: what the rules do for the acting seat when it does nothing (a timeout,
   a crashed bot, a person who left).
-- `choose`: the acting seat's move from its policy, optionally with the default move when
-  the policy fails or picks an illegal action.
+- `ask`, `choose`: the acting seat's move from its policy (a policy may hand the move to its
+  backup: `mafia_env.text.Defer`), optionally with the default move when the policy fails
+  or picks an illegal action; `speak`: the table talk a policy added to a speech act.
 - `play_until`, `play_game`: move by move through the AEC env.
 - `play_games`: many games in lockstep through `mafia_env.vector.VectorMafia`, each policy
   asked once per step for all its rows (``act_batch``): evaluation at training speed.
@@ -29,10 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from mafia_env.engine.events import OUTCOME_NAMES
+from mafia_env.engine.events import OUTCOME_NAMES, TALK_LIMIT
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError
 from mafia_env.policy import Policy, load_policy, observes
+from mafia_env.text import Defer
 from mafia_env.variants import get_variant
 
 log = logging.getLogger(__name__)
@@ -139,6 +141,34 @@ def default_action(env: Any) -> int:
     return u.layout.encode(*u.game.default_action())
 
 
+def ask(env: Any, seat: int, policy: Policy) -> int:
+    """Return `policy`'s move for seat index `seat`, from the observation it takes.
+
+    A policy that hands its move on (`mafia_env.text.Defer`: a language model's fallback to
+    the rule bot) has the other policy asked, with that policy's own observation.
+    """
+    obs, mask = observation(env, seat, observes(policy))
+    try:
+        return policy.act(obs, mask)
+    except Defer as d:
+        other, _ = observation(env, seat, observes(d.policy))
+        return d.policy.act(other, mask)
+
+
+def speak(env: Any, seat: int, policy: Policy) -> None:
+    """Say the table talk `policy` added to its last move (``policy.talk``), in a speech.
+
+    Talk outside a speech (a model that says something with its vote) is dropped.
+    """
+    text = getattr(policy, "talk", None)
+    if not text:
+        return
+    u = env.unwrapped
+    agent = u.possible_agents[seat]
+    if u.may_talk(agent):
+        u.say(agent, text[:TALK_LIMIT])
+
+
 def choose(env: Any, seat: int, policy: Policy, fallback: bool = False) -> int:
     """Return the move of `policy` for the acting seat index `seat`.
 
@@ -146,11 +176,11 @@ def choose(env: Any, seat: int, policy: Policy, fallback: bool = False) -> int:
     rule's default move instead (logged), as a table does for a broken bot; without it, the
     error is the caller's.
     """
-    obs, mask = observation(env, seat, observes(policy))
     if not fallback:
-        return policy.act(obs, mask)
+        return ask(env, seat, policy)
+    mask = env.unwrapped._legal_mask()
     try:
-        index = int(policy.act(obs, mask))
+        index = int(ask(env, seat, policy))
     except Exception:
         log.exception("the policy of seat %d failed: the default move instead", seat + 1)
         return default_action(env)
@@ -177,7 +207,9 @@ def play_until(
     """
     u = env.unwrapped
     game, agents = u.game, u.possible_agents
-    plain = [p is not None and not fallback and observes(p) == u.obs_mode for p in players]
+    plain = [
+        p is not None and not fallback and observes(p) == u.obs_mode == "vector" for p in players
+    ]
     while not game.over:
         if watch is not None:
             watch(env)
@@ -189,7 +221,9 @@ def play_until(
             o = env.observe(agents[seat])
             env.step(policy.act(o["observation"], o["action_mask"]))
         else:
-            env.step(choose(env, seat, policy, fallback))
+            index = choose(env, seat, policy, fallback)
+            speak(env, seat, policy)
+            env.step(index)
     return None
 
 
@@ -278,10 +312,12 @@ def _batch(policy: Policy | None, obs: np.ndarray, masks: np.ndarray) -> np.ndar
 
 __all__ = [
     "Seating",
+    "ask",
     "choose",
     "default_action",
     "observation",
     "play_game",
     "play_games",
     "play_until",
+    "speak",
 ]

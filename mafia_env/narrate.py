@@ -19,15 +19,16 @@ ALL = -2  # narrate every event, public and private: the moderator's own view
 class _Listener(Perceiver):
     """The lines one seat heard (None: only the public ones), as they were said."""
 
-    def __init__(self, seat: int | None, lang: str):
+    def __init__(self, seat: int | None, lang: str, talk: Sequence | None = None):
         self.seat = seat
         self.lang = lang
+        self.talk = talk
         self.lines: list[str] = []
         self.role: Role | None = None  # the listener's own role, once told
         super().__init__()
 
     def public_default(self, e: tuple) -> None:
-        line = say(e, self.lang)
+        line = say(e, self.lang, talk=self.talk)
         if line:
             self.lines.append(line)
 
@@ -46,8 +47,12 @@ def narrate(
     events: Sequence[tuple[int, int, int, int, int]],
     seat: int | None = None,
     lang: str = DEFAULT,
+    talk: Sequence[tuple[int, int, str]] | None = None,
 ) -> list[str]:
-    """Return the lines of `events` that `seat` heard (0-based; None: the public, ALL: all)."""
+    """Return the lines of `events` that `seat` heard (0-based; None: the public, ALL: all).
+
+    `talk` is the game's table talk (`Game.talk`): the remarks TALK events stand for.
+    """
     check_lang(lang)
     events = list(events)
     if seat == ALL:  # the moderator hears everything
@@ -56,11 +61,11 @@ def narrate(
         for e in events:
             if e[0] == Ev.ROLE:
                 roles[e[1]] = Role(e[3])
-            line = say(e, lang, roles.get(e[1]))
+            line = say(e, lang, roles.get(e[1]), talk)
             if line:
                 lines.append(line)
         return lines
-    listener = _Listener(seat, lang)
+    listener = _Listener(seat, lang, talk)
     listener.catch_up(events)
     return listener.lines
 

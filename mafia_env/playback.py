@@ -7,6 +7,7 @@ problem is a `RecordError` that says where (the key, or the index of the move) a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from mafia_env.record import (
     FOUL,
     ILLEGAL,
     REMOVE,
+    SAY,
     check_shape,
     checksum,
     format_events,
@@ -68,20 +70,30 @@ def _build(record: dict[str, Any], **options: Any) -> Any:
     return env
 
 
-def replay(record: dict[str, Any] | str | bytes, render_mode: str | None = None, **options: Any):
+def replay(
+    record: dict[str, Any] | str | bytes,
+    render_mode: str | None = None,
+    watch: Callable[[Any], None] | None = None,
+    **options: Any,
+):
     """Play a record back; return the environment in the recorded game's final state.
 
     `record` is a record dict or its JSON text. `options` are `obs_mode` and `lang` for the
-    returned environment. A corrupt or mismatched record raises a RecordError that says
-    where and why.
+    returned environment. `watch(env)`, if given, is called before the first move and after
+    each move (a replay page marks where each move ends). A corrupt or mismatched record
+    raises a RecordError that says where and why.
     """
     if isinstance(record, str | bytes):
         record = load_record(record)
     check_shape(record)
     env = _build(record, render_mode=render_mode, **options)
     env._new_game(record["seed"])
+    if watch is not None:
+        watch(env)
     for i, move in enumerate(record["moves"]):
         _replay_move(env, i, move)
+        if watch is not None:
+            watch(env)
     _check_end(env, record)
     return env
 
@@ -90,9 +102,13 @@ def _replay_move(env: Any, i: int, move: Any) -> None:
     """Play move `i` of a record, or raise a RecordError saying why it cannot be played."""
     game = env.game
     where = f"record 'moves'[{i}]"
-    if not (isinstance(move, list) and len(move) == 2 and is_int(move[0])):
-        raise RecordError(f"{where}: a move is [seat, action] with seat 1..{env.n}; got {move!r}")
-    seat, what = move
+    talk = isinstance(move, list) and len(move) == 3 and move[1] == SAY
+    if not (isinstance(move, list) and (len(move) == 2 or talk) and is_int(move[0])):
+        raise RecordError(
+            f"{where}: a move is [seat, action] or [seat, {SAY!r}, text] with seat "
+            f"1..{env.n}; got {move!r}"
+        )
+    seat, what = move[:2]
     if not 1 <= seat <= env.n:
         raise RecordError(f"{where}: seat {seat} is not at the table (seats 1..{env.n})")
     agent = f"player_{seat}"
@@ -112,6 +128,12 @@ def _replay_move(env: Any, i: int, move: Any) -> None:
         raise RecordError(
             f"{where}: {agent} moves, but it is {env.agent_selection}'s turn ({env.phase})"
         )
+    if talk:
+        try:
+            env.say(agent, move[2])
+        except MafiaError as e:
+            raise RecordError(f"{where}: {e}") from None
+        return
     if what == ILLEGAL:
         if env.rules.illegal_action != "terminate":
             raise RecordError(
@@ -145,7 +167,7 @@ def _check_end(env: Any, record: dict[str, Any]) -> None:
         ("winner", env.winner),
         ("truncated", game.truncated),
         ("events", len(format_events(game.events, fmt))),
-        ("checksum", checksum(game.events, fmt)),
+        ("checksum", checksum(game.events, fmt, game.talk)),
     )
     for key, got in checks:
         if key in record and record[key] != got:

@@ -6,20 +6,22 @@ A record (format 2) is a dict::
      "knobs": {...},            # the knobs the game overrode (as given to env())
      "rules": {...},            # every knob's value the game was played with
      "seed": 123, "deal": ["sheriff", "civilian", ...], "dealt": "seed" | "given",
-     "moves": [[3, 0], [3, "foul"], [7, "remove"], [4, "illegal"], ...],  # [seat, action]
+     "moves": [[3, 0], [3, "say", "I trust 5."], [3, "foul"], [7, "remove"], [4, "illegal"]],
      "winner": "town" | "mafia" | "maniac" | "draw" | None, "truncated": false,
      "events": 412, "checksum": "9f1c..."}   # the game's events, counted and hashed
 
-A move is an action index of the variant's flat action space, ``"foul"`` (a foul the
-moderator called), ``"remove"`` (the moderator removed the player, SPORT-F2) or
-``"illegal"`` (an illegal action that stopped the game, knob ``illegal_action: terminate``).
-Format 2 counts and hashes every event; format 1 (before the events that begin a turn,
-``Ev.TURN``, were logged) counts and hashes the events of its time, and still replays, under
-the rules of its time (`mafia_env.engine.rules.earlier_rules`). ``mafia_env.replay`` plays a
-record back and checks every step; the optional keys (``rules``, ``dealt``, ``winner``,
-``truncated``, ``events``, ``checksum``, ``meta``) are checked when present; other keys (what
-a table server adds about its seats, say) are kept by the caller and ignored here. Every
-problem is a `RecordError` that names where (the key, or the index of the move) and why.
+A move is ``[seat 1..n, what]``: an action index of the variant's flat action space,
+``"foul"`` (a foul the moderator called), ``"remove"`` (the moderator removed the player,
+SPORT-F2) or ``"illegal"`` (an illegal action that stopped the game, knob ``illegal_action:
+terminate``); or ``[seat, "say", text]``, a remark of table talk in the seat's speech
+(`Game.say`), whose text the checksum covers too. Format 2 counts and hashes every event;
+format 1 (before the events that begin a turn, ``Ev.TURN``, were logged) counts and hashes
+the events of its time, and still replays, under the rules of its time
+(`mafia_env.engine.rules.earlier_rules`). ``mafia_env.replay`` plays a record back and checks
+every step; the optional keys (``rules``, ``dealt``, ``winner``, ``truncated``, ``events``,
+``checksum``, ``meta``) are checked when present; other keys (what a table server adds about
+its seats, say) are kept by the caller and ignored here. Every problem is a `RecordError` that
+names where (the key, or the index of the move) and why.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ FORMAT = 2
 FORMATS = (1, 2)  # the formats `replay` reads
 REQUIRED = ("format", "variant", "num_players", "knobs", "seed", "deal", "moves")
 OPTIONAL = ("rules", "dealt", "winner", "truncated", "events", "checksum", "meta")
-FOUL, ILLEGAL, REMOVE = "foul", "illegal", "remove"
+FOUL, ILLEGAL, REMOVE, SAY = "foul", "illegal", "remove", "say"
 
 
 def format_events(events: list[tuple[int, int, int, int, int]], fmt: int = FORMAT) -> list:
@@ -55,13 +57,19 @@ def format_events(events: list[tuple[int, int, int, int, int]], fmt: int = FORMA
     return out
 
 
-def checksum(events: list[tuple[int, int, int, int, int]], fmt: int = FORMAT) -> str:
-    """Return a short hash of an event list: equal games, equal checksums."""
+def checksum(
+    events: list[tuple[int, int, int, int, int]],
+    fmt: int = FORMAT,
+    talk: list[tuple[int, int, str]] | None = None,
+) -> str:
+    """Return a short hash of an event list (and the talk's texts): equal games, equal sums."""
     events = format_events(events, fmt)
     if fmt < 2:
         data = np.asarray(events, dtype=np.int64).tobytes() if events else b""
     else:  # a value may exceed 64 bits (a long sequence code)
         data = ";".join(",".join(str(int(x)) for x in e) for e in events).encode()
+    if talk:  # a game without talk hashes as before talk existed
+        data += "\n".join(text for _, _, text in talk).encode("utf-8")
     return hashlib.sha256(data).hexdigest()[:16]
 
 
@@ -69,7 +77,12 @@ def make_record(env: Any) -> dict[str, Any]:
     """Return `env`'s game as a record: variant, knobs, seed, deal and every input."""
     game = env._require_game()
     moves: list[list[Any]] = []
-    for seat, act, target, value, _, _ in game.inputs:
+    talk = iter(game.talk)
+    said = next(talk, None)
+    for k, (seat, act, target, value, _, _) in enumerate(game.inputs):
+        while said is not None and said[1] == k:  # the remarks made before input k
+            moves.append([said[0] + 1, SAY, said[2]])
+            said = next(talk, None)
         if act == -1:
             moves.append([seat + 1, FOUL])
         elif act == -2:
@@ -78,6 +91,9 @@ def make_record(env: Any) -> dict[str, Any]:
             moves.append([seat + 1, REMOVE])
         else:
             moves.append([seat + 1, env.layout.encode(act, target, value)])
+    while said is not None:  # the remarks after the last input
+        moves.append([said[0] + 1, SAY, said[2]])
+        said = next(talk, None)
     return {
         "format": FORMAT,
         "variant": env.rules.name,
@@ -91,7 +107,7 @@ def make_record(env: Any) -> dict[str, Any]:
         "winner": env.winner,
         "truncated": game.truncated,
         "events": len(game.events),
-        "checksum": checksum(game.events),
+        "checksum": checksum(game.events, FORMAT, game.talk),
     }
 
 

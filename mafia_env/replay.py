@@ -35,7 +35,7 @@ def story(record: Any, seat: str | None = None, lang: str = "en") -> list[str]:
         listener = ALL
     else:
         listener = env._seat_of(seat)
-    return narrate(env.game.events, listener, lang)
+    return narrate(env.game.events, listener, lang, env.game.talk)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -52,10 +52,16 @@ class Table:
         return self.env.phase
 
     def act(self, seat: int, kind: str, target: int | None = None, value: str | None = None):
-        """Have `seat` take an action; fail loudly if it is not his turn or not legal."""
+        """Have `seat` take an action; fail loudly if it is not his turn or not legal.
+
+        Kind "say" adds table talk (`value` is the text) to the seat's speech.
+        """
         assert self.actor == seat, (
             f"expected player {seat} to act, but {self.actor} acts ({self.phase})"
         )
+        if kind == "say":
+            self.env.say(f"player_{seat}", value)
+            return
         index = self.env.action_id(kind, target, value)
         mask = self.env.observe(f"player_{seat}")["action_mask"]
         assert mask[index], (

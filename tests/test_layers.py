@@ -142,7 +142,7 @@ def test_baselines_registers_its_policies_in_mafia_env():
     import baselines
     from baselines.rule import RulePolicy
 
-    assert {"random", "rule", "ppo", "checkpoint"} <= set(policy_names())
+    assert {"random", "rule", "ppo", "checkpoint", "llm"} <= set(policy_names())
     assert isinstance(load_policy("rule", "minimal", 7, seed=3), RulePolicy)
     assert baselines.load_policy is load_policy  # one registry, re-exported
 
@@ -152,7 +152,7 @@ def test_entry_points_name_the_baselines_policies():
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     eps = data["project"]["entry-points"]["mafia_env.policies"]
-    assert set(eps) == {"rule", "ppo", "checkpoint"}
+    assert set(eps) == {"rule", "ppo", "checkpoint", "llm"}
     for target in eps.values():  # each names something that exists
         module, _, attr = target.partition(":")
         assert callable(getattr(__import__(module, fromlist=[attr]), attr))

@@ -21,7 +21,7 @@ from tests.scripting import SPORT_DEAL, Table, random_playout
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("MAFIA_UPDATE_GOLDEN") == "1"
-FIELDS = {"a", "t", "v", "role", "color", "seats", "order", "hunt_as"}
+FIELDS = {"a", "t", "v", "role", "color", "seats", "order", "hunt_as", "text"}  # text: TALK's
 
 
 def _fields(template: str) -> set[str]:
@@ -302,10 +302,12 @@ def club_game() -> Table:
 
 
 def online_game() -> Table:
-    """An ONLINE game: a question and its answer, the don introduced, heals, a kill."""
+    """An ONLINE game: a question and its answer, table talk, the don introduced, heals, a
+    kill."""
     deal = ["sheriff", "doctor", "mafia", "civilian", "civilian", "don", "civilian", "mafia"]
     t = Table("online", [*deal, "civilian", "civilian"])
-    t.speeches({1: [("ask", 6, "sheriff"), ("nominate", 3)]}, answers={6: "no"})
+    talk = ("say", None, "Six, you hesitated: I do not believe you.")
+    t.speeches({1: [("ask", 6, "sheriff"), talk, ("nominate", 3)]}, answers={6: "no"})
     vote_all(t, 3)
     t.speeches()  # his last word
     kill = "mafia_kill"
@@ -368,7 +370,7 @@ GAMES = {
 def test_golden_narration(variant, lang):
     """The moderator's full narration of a scripted game, as stored under tests/golden/."""
     game = GAMES[variant]().game
-    text = "\n".join(narrate(game.events, ALL, lang)) + "\n"
+    text = "\n".join(narrate(game.events, ALL, lang, game.talk)) + "\n"
     path = GOLDEN / f"{variant}_{lang}.txt"
     if UPDATE:
         path.write_text(text, encoding="utf-8")

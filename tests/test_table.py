@@ -432,3 +432,41 @@ def test_state_messages_carry_only_the_new_lines_of_the_moderator(client):
     with client.websocket_connect(ws_url(table, 3, seats[3])) as ws:
         again = Player(ws).receive()
     assert again["log_from"] == 0 and again["narration"] == end["narration"]
+
+
+class Talker(Player):
+    """A person who adds table talk to each speech act (and once, wrongly, to a vote)."""
+
+    def __init__(self, ws, rng):
+        super().__init__(ws, rng)
+        self.said: list[str] = []
+        self.tried_outside = False
+
+    def act_on(self, state):
+        key = (len(state["narration"]), state["day"], state["phase"], json.dumps(state["actions"]))
+        if not state["your_turn"] or key == self._last_key:
+            return
+        self._last_key = key
+        msg = {"type": "act", "action": self.choose(state)}
+        if state["may_talk"]:
+            msg["say"] = f"Remark {len(self.said) + 1}: I am a civilian."
+            self.said.append(msg["say"])
+        elif not self.tried_outside:
+            self.tried_outside = True
+            self.ws.send_json({**msg, "say": "talk in a vote"})
+            assert "only in your speech" in self.until_error()
+        self.ws.send_json(msg)
+        self.acted += 1
+
+
+def test_a_person_types_table_talk_with_a_speech_act(client):
+    table, seats, _ = new_table(client, humans=[3])
+    with client.websocket_connect(ws_url(table, 3, seats[3])) as ws:
+        me = Talker(ws, random.Random(2))
+        end = me.play()
+    assert me.said and me.tried_outside
+    lines = [f'Player 3 says: "{text}".' for text in me.said]
+    assert [x for x in end["narration"] if x in lines] == lines
+    record = json.loads((client.records / end["record"]).read_text())
+    assert [m[2] for m in record["moves"] if len(m) == 3] == me.said
+    assert mafia_env.replay(record).game.talk[0][2] == me.said[0]

@@ -59,7 +59,10 @@ class Ev(IntEnum):
     # for a day turn (a ballot, a gesture, a speech resumed after an answer), the actor's own
     # at night
     MORNING = 38  # the night is over: the moderator announces the morning
+    TALK = 39  # actor adds a free-text remark to his speech: value indexes `Game.talk`
 
+
+TALK_LIMIT = 280  # characters in one remark of table talk
 
 # The events a game of record format 1 logged (format 2 added TURN): its checksum covers these.
 FORMAT_1_KINDS = frozenset(range(Ev.TURN))

@@ -23,6 +23,7 @@ from typing import ClassVar
 
 from mafia_env.engine.events import (
     PUBLIC,
+    TALK_LIMIT,
     Answer,
     Cause,
     Ev,
@@ -112,6 +113,8 @@ class Game:
         # moderator called, -2 an illegal action that stopped the game, -3 a removal by the
         # moderator (turn -1 for these)
         self.inputs: list[Input] = []
+        # table talk: (seat, inputs before it, text) per remark; a TALK event's value indexes it
+        self.talk: list[tuple[int, int, str]] = []
         self.day = 0
         self.winner: Outcome | None = None
         self.truncated = False
@@ -216,6 +219,7 @@ class Game:
             d[name] = d[name][:]
         g.events = self.events[:]
         g.inputs = self.inputs[:]
+        g.talk = self.talk[:]
         g.queue = self.queue.copy()
         g.today = self.today.copy()
         g.speech = self.speech.copy()
@@ -248,6 +252,20 @@ class Game:
             raise RuntimeError("the game is over: nobody acts") from None
         self.inputs.append((self.actor, act, target, value, t, self.day))
         rule.apply(self, act, target, value)
+
+    def say(self, text: str) -> None:
+        """Add the acting player's free-text remark to his speech (table talk): a public TALK.
+
+        Talk changes nothing in the rules; it is allowed in a speech turn only, up to
+        TALK_LIMIT characters, its spaces folded to single spaces.
+        """
+        if self.turn not in SPEECH_TURNS:
+            raise ValueError("table talk is part of a speech: nobody is speaking now")
+        text = " ".join(str(text).split())
+        if not text or len(text) > TALK_LIMIT:
+            raise ValueError(f"a remark has 1..{TALK_LIMIT} characters; got {len(text)}")
+        self._log(_Ev.TALK, self.actor, -1, len(self.talk))
+        self.talk.append((self.actor, len(self.inputs), text))
 
     def foul(self, seat: int) -> None:
         """Give `seat` a foul (SPORT-F1, ONLINE-F1): silence or remove him at the thresholds."""

@@ -37,8 +37,8 @@ MAFIA_ROLES = frozenset(r for r in Role if r.team is Team.MAFIA)
 
 
 def seen_by(events: list, seat: int) -> list:
-    """Return the events `seat` saw, in order."""
-    return [e for e in events if e[4] == PUBLIC or e[4] >> seat & 1]
+    """Return the events `seat` saw, in order (table talk aside: a copy replays no talk)."""
+    return [e for e in events if (e[4] == PUBLIC or e[4] >> seat & 1) and e[0] != Ev.TALK]
 
 
 def deal_constraints(game: Game, seat: int) -> list[frozenset[Role]]:

@@ -7,11 +7,13 @@ event's value), ``ACTIONS`` (act name -> templates by the kind of turn, ``"*"`` 
 seat, ``{t}`` the target's seat (both numbered from 1), ``{v}`` the raw value, ``{role}`` the
 role of the value, ``{color}`` the colour of the value, ``{seats}`` the seats of a bitmask,
 ``{answer}`` the answer of the value, ``{order}`` the seats of a sequence code in their order,
-``{hunt_as}`` the status a hunter guesses (empty without one).
+``{hunt_as}`` the status a hunter guesses (empty without one), ``{text}`` the remark of table
+talk (``TALK``, whose value indexes the game's ``talk``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import import_module
 from types import ModuleType
 from typing import Any
@@ -55,6 +57,10 @@ SUBKEYS: dict[str, tuple[str, ...]] = {
 # Events the moderator does not announce: the start of a turn is told by SPEAK for speeches
 # and needs no words elsewhere (a ballot, a gesture, a night action says it was taken).
 SILENT = frozenset({"TURN"})
+
+# Letters and marks a remark of table talk may use beyond the tables' own (`charset`): the
+# Russian and Ukrainian alphabets and typographic punctuation.
+TALK_CHARS = "абвгдеёжзийклмнопрстуфхцчшщъыьэюяієїґАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯІЄЇҐ«»“”„‘’—–…№"
 
 _loaded: dict[str, ModuleType] = {}
 
@@ -141,11 +147,17 @@ class _Fields(dict):
         raise KeyError(key)
 
 
-def say(event: tuple[int, int, int, int, int], lang: str = DEFAULT, role: Role | None = None):
+def say(
+    event: tuple[int, int, int, int, int],
+    lang: str = DEFAULT,
+    role: Role | None = None,
+    talk: Sequence[tuple[int, int, str]] | None = None,
+):
     """Return one event as the moderator says it in `lang`, or None if it is not announced.
 
     `role` is the actor's role where the listener knows it (a check reads as the sheriff's
-    "black" or the don's "sheriff" answer).
+    "black" or the don's "sheriff" answer). `talk` is the game's table talk (`Game.talk`),
+    which a TALK event indexes; without it a remark reads as "…".
     """
     kind, actor, target, value, _ = event
     words = table(lang).EVENTS.get(Ev(kind).name)
@@ -155,7 +167,10 @@ def say(event: tuple[int, int, int, int, int], lang: str = DEFAULT, role: Role |
         words = words.get(_subkey(kind, actor, target, value, role))
         if words is None:
             return None
-    return words.format_map(_Fields(table(lang), actor, target, value))
+    fields = _Fields(table(lang), actor, target, value)
+    if kind == Ev.TALK:
+        fields["text"] = talk[value][2] if talk is not None and 0 <= value < len(talk) else "…"
+    return words.format_map(fields)
 
 
 def describe(act: Act, target: int, value: int, turn: Turn | None, lang: str = DEFAULT) -> str:
@@ -170,7 +185,7 @@ def charset() -> frozenset[str]:
     """Return every character a text observation may hold, in any language."""
     import string
 
-    chars = set(string.printable)
+    chars = set(string.printable) | set(TALK_CHARS)
     for code in LANGS:
         mod = table(code)
         for tree in (
@@ -200,6 +215,7 @@ __all__ = [
     "LANGS",
     "SILENT",
     "SUBKEYS",
+    "TALK_CHARS",
     "check_lang",
     "describe",
     "say",

@@ -124,6 +124,7 @@ EVENTS = {
         "DRAW": "The game is a draw.",
     },
     "TERMINATED": "The game is stopped: player {a} made an illegal move.",
+    "TALK": 'Player {a} says: "{text}".',
 }
 
 # What an action means, by act and (where it reads differently) by the kind of turn.
@@ -176,6 +177,8 @@ UI = {
     "bad_reply": "{reply!r} is not one of your legal actions; reply with a number 1..{k} or an "
     "action's text. Your legal actions:",
     "not_acting": "{agent} is not acting now; {actor} is.",
+    "ambiguous_reply": "{reply!r} names more than one of your legal actions ({which}); "
+    "reply with one number 1..{k}. Your legal actions:",
 }
 
 # The table's buttons (`mafia_env.table.view`): group titles, and labels by the kind of turn.
@@ -316,3 +319,21 @@ PAGE = {
         "over": "The game is over.",
     },
 }
+
+# Replies (`mafia_env.text.read_reply`): words before a chosen number ("I choose 3"), and
+# the words that begin table talk after the choice ("3. Say: ...").
+REPLY_LABELS = (
+    "answer",
+    "choice",
+    "choose",
+    "chose",
+    "action",
+    "option",
+    "number",
+    "pick",
+    "select",
+    "reply",
+    "go with",
+    "move",
+)
+TALK_MARKERS = ("say",)

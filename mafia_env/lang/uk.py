@@ -125,6 +125,7 @@ EVENTS = {
         "DRAW": "Гру завершено: нічия.",
     },
     "TERMINATED": "Гру зупинено: гравець {a} зробив недопустимий хід.",
+    "TALK": "Гравець {a} каже: «{text}».",
 }
 
 ACTIONS = {
@@ -176,6 +177,8 @@ UI = {
     "bad_reply": "{reply!r} — не допустима дія; відповідайте числом 1..{k} або текстом дії. "
     "Ваші допустимі дії:",
     "not_acting": "{agent} зараз не ходить; ходить {actor}.",
+    "ambiguous_reply": "{reply!r} називає більше однієї допустимої дії ({which}); "
+    "відповідайте одним числом 1..{k}. Ваші допустимі дії:",
 }
 
 # Кнопки столу (`mafia_env.table.view`): заголовки груп і написи за видом ходу.
@@ -315,3 +318,8 @@ PAGE = {
         "over": "Гру завершено.",
     },
 }
+
+# Replies (`mafia_env.text.read_reply`): words before a chosen number ("I choose 3"), and
+# the words that begin table talk after the choice ("3. Say: ...").
+REPLY_LABELS = ("відповідь", "вибір", "обираю", "вибираю", "варіант", "дія", "номер", "пункт")
+TALK_MARKERS = ("сказати", "скажу")

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import mafia_env
+from mafia_env.errors import MafiaError
 from mafia_env.match import default_action
 from mafia_env.table.config import TableConfig
 from mafia_env.table.seats import Close, Closer, Conn, Send, TableError, seat_for, token_hash
@@ -198,7 +199,8 @@ class Table:
         book = self._logs.get(key)
         if book is None:
             book = self._logs[key] = SeatLog(seat, lang)
-        return book.update(self.env.unwrapped.game.events)
+        game = self.env.unwrapped.game
+        return book.update(game.events, game.talk)
 
     async def send_state(self, seat: int | None) -> None:
         """Send the current state to every connection of one seat."""
@@ -246,8 +248,9 @@ class Table:
 
     # ------------------------------------------------------------- moves
 
-    def submit(self, seat: int, action: Any) -> None:
-        """Carry out `seat`'s action index; raise TableError if it may not take it now."""
+    def submit(self, seat: int, action: Any, say: Any = None) -> None:
+        """Carry out `seat`'s action index, after its table talk `say` (in a speech); raise
+        TableError if it may not take it now."""
         game = self.env.unwrapped.game
         if game.over:
             raise TableError("the game is over")
@@ -259,6 +262,16 @@ class Table:
             raise TableError(f"action must be an action number; got {str(action)[:40]!r}")
         if action not in self.env.unwrapped.legal_actions():
             raise TableError(f"action {action} is not one you may take now")
+        if say is not None and not isinstance(say, str):
+            raise TableError(f"say must be text; got {say!r}")
+        if say and say.strip():
+            u = self.env.unwrapped
+            if not u.may_talk(u.possible_agents[seat]):
+                raise TableError("you may talk only in your speech")
+            try:
+                u.say(u.possible_agents[seat], say)
+            except MafiaError as e:
+                raise TableError(str(e)) from None
         self._step(action)
 
     def _step(self, action: int) -> None:

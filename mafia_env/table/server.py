@@ -12,7 +12,8 @@ On the socket the server sends ``{"type": "state", ...}`` (see `view.seat_view`;
 moderator's lines go as ``log``, the ones from index ``log_from`` on: everything on the first
 message of a connection, then only what is new) and ``{"type": "error", "message": ...}``
 (``"fatal": true`` with a ``code`` when the server closes the socket after it). A seat sends
-``{"type": "act", "action": <index>}`` as a text frame of at most `MAX_MESSAGE` characters.
+``{"type": "act", "action": <index>}`` (in a speech optionally with ``"say": <table talk,
+up to 280 characters>``) as a text frame of at most `MAX_MESSAGE` characters.
 Anything a client sends is checked; what goes wrong inside is logged, never sent to it.
 """
 
@@ -235,7 +236,7 @@ def handle(table: Table, seat: int | None, text: str) -> None:
         return
     if seat is None:
         raise TableError("a watcher cannot act")
-    table.submit(seat, msg.get("action"))
+    table.submit(seat, msg.get("action"), msg.get("say"))
 
 
 async def _body(request: Request) -> bytes:

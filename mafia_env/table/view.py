@@ -28,9 +28,10 @@ def languages() -> tuple[str, ...]:
     return LANGS
 
 
-def narration(events: list, seat: int | None, lang: str = "en") -> list[str]:
-    """Return the moderator's lines for `seat` (None: the public lines), in `lang`."""
-    return narrate(events, seat, lang=lang)
+def narration(events: list, seat: int | None, lang: str = "en", talk=None) -> list[str]:
+    """Return the moderator's lines for `seat` (None: the public lines), in `lang`, with the
+    table talk's remarks (`Game.talk`)."""
+    return narrate(events, seat, lang=lang, talk=talk)
 
 
 class SeatLog:
@@ -47,8 +48,9 @@ class SeatLog:
         self._read = 0
         self._roles: dict[int, Role] = {}  # actors' roles, as narration words a check
 
-    def update(self, events: list) -> list[dict[str, Any]]:
-        """Add the lines of the events not read yet; return every line so far."""
+    def update(self, events: list, talk: list | None = None) -> list[dict[str, Any]]:
+        """Add the lines of the events not read yet (`talk`: the game's table talk, which
+        its TALK events index); return every line so far."""
         seat = self.seat
         for e in events[self._read :]:
             kind, actor, _, value, seen_by = e
@@ -57,7 +59,7 @@ class SeatLog:
             private = seen_by != PUBLIC
             if private and (seat is None or not seen_by >> seat & 1):
                 continue
-            text = say(e, self.lang, self._roles.get(actor))
+            text = say(e, self.lang, self._roles.get(actor), talk)
             if text:
                 mark = "day" if kind == Ev.DAY else NIGHT if kind == Ev.NIGHT else ""
                 mine = seat is not None and (private or actor == seat)
@@ -201,6 +203,7 @@ def seat_view(
         "your_turn": seat is not None and not game.over and game.actor == seat,
         "seats": seats,
         "actions": [] if seat is None else action_groups(env, seat, lang),
+        "may_talk": seat is not None and u.may_talk(u.possible_agents[seat]),
         "winner": u.winner,
     }
     if with_narration:

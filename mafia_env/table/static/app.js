@@ -219,7 +219,10 @@ function closed(title, reason, detail, canReturn) {
 
 function act(id) {
   if (ws && ws.readyState === WebSocket.OPEN) {
-    ws.send(JSON.stringify({ type: "act", action: id }));
+    const talk = $("#say");  // table talk, sent with a speech act
+    const say = talk && state && state.may_talk ? talk.value.trim() : "";
+    ws.send(JSON.stringify(say ? { type: "act", action: id, say } : { type: "act", action: id }));
+    if (say) talk.value = "";
     $("#actions").replaceChildren(el("p", "muted", "..."));
   }
 }
@@ -232,6 +235,8 @@ function render(s) {
   renderSeats(s);
   renderCenter(s);
   renderMe(s);
+  const talk = $("#say");
+  if (talk) talk.hidden = !s.may_talk;
   renderActions(s);
   renderNarration(s);
 }
