@@ -15,9 +15,9 @@ $(VENV)/.run: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[train,dev]'
 	touch $@
 
-# the tests: every extra (the table, Ray RLlib) and, where apt can, Debian's chromium
+# the tests: every extra (the table, Ray RLlib, OpenSpiel) and, where apt can, Debian's chromium
 $(VENV)/.test: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[train,table,rllib,dev]'
+	$(PY) -m pip install -q -e '.[train,table,rllib,openspiel,dev]'
 	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
 	  || echo "chromium not installed: the browser test will be skipped"; fi
