@@ -46,8 +46,18 @@ def checkpoint(
     return load_checkpoint_policy(path, variant, num_players, seed, **options)
 
 
+def ismcts(
+    variant: str = "sport", num_players: int | None = None, seed: int = 0, **options: Any
+) -> Policy:
+    """``ismcts``: the search bot (`baselines.search`) with its config's budget."""
+    from baselines.search import SearchPolicy
+
+    return SearchPolicy(variant, num_players, seed, **options)
+
+
 def register() -> None:
-    """Register ``rule``, ``ppo`` and ``checkpoint`` in `mafia_env.policy`."""
+    """Register ``rule``, ``ppo``, ``checkpoint`` and ``ismcts`` in `mafia_env.policy`."""
     register_policy("rule", RulePolicy)
+    register_policy("ismcts", ismcts)
     register_policy("ppo", shipped_ppo)
     register_policy("checkpoint", checkpoint)
