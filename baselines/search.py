@@ -154,4 +154,43 @@ class SearchPolicy:
         return np.array([self.act(o, m) for o, m in zip(obs, masks, strict=True)], np.int64)
 
 
-__all__ = ["SearchConfig", "SearchPolicy", "load_config"]
+class RuleRolloutEvaluator:
+    """An evaluator for OpenSpiel's MCTS and ISMCTS bots on python_mafia: rule-bot rollouts.
+
+    ``ISMCTSBot(game, RuleRolloutEvaluator(game), ...)`` (`mafia_env.openspiel`) plays the
+    rest of a simulated game with the rule bots on every seat instead of at random, and puts
+    its prior on the rule bot's choice (``prior_weight``; the rest spread over the legal
+    moves).
+    """
+
+    def __init__(self, game: Any, seed: int = 0, prior_weight: float = 0.5):
+        self.layout = game.layout
+        self.bot = RulePolicy(game.rules, game.n, seed)
+        self.prior_weight = prior_weight
+        self.template = VectorObserver(game.rules, game.n)
+
+    def evaluate(self, state: Any) -> np.ndarray:
+        """Return every player's result of the rule bots playing `state` to the end."""
+        g = state.game.clone()
+        obs = self.template.copy()
+        obs.reset(g)
+        decoded, mask_of, bot = self.layout.decoded, self.layout.shared_mask, self.bot
+        while not g.over:
+            g.apply(*decoded[bot.act(obs.observe(g, g.actor), mask_of(g))])
+        if g.winner is None or g.winner is Outcome.DRAW:
+            return np.zeros(g.n)
+        win = TEAM_OF_OUTCOME[g.winner]
+        return np.array([1.0 if t == win else -1.0 for t in g.teams])
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        """Return the prior over the legal moves: weight on the rule bot's choice."""
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions()
+        p = state.current_player()
+        choice = self.bot.act(state.vector(p), self.layout.shared_mask(state.game))
+        rest = (1.0 - self.prior_weight) / len(legal)
+        return [(a, rest + (self.prior_weight if a == choice else 0.0)) for a in legal]
+
+
+__all__ = ["RuleRolloutEvaluator", "SearchConfig", "SearchPolicy", "load_config"]

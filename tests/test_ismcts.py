@@ -11,7 +11,7 @@ import pytest
 import mafia_env
 from baselines import load_policy
 from baselines.rule import RulePolicy
-from baselines.search import SearchConfig, SearchPolicy, load_config
+from baselines.search import RuleRolloutEvaluator, SearchConfig, SearchPolicy, load_config
 from mafia_env.config import parse
 from mafia_env.errors import ConfigError
 from mafia_env.match import InfoSet, observation, play_until
@@ -91,3 +91,39 @@ def test_short_match_against_the_rule_bots(side):
     assert bot.searched > 0
     assert bot.rollouts <= bot.searched * SMALL["worlds"] * SMALL["width"]
     assert bot.rollouts >= bot.searched * SMALL["worlds"]
+
+
+def test_openspiel_ismcts_with_rule_rollouts_plays_a_seat_to_the_end():
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import ismcts
+
+    import mafia_env.openspiel  # noqa: F401  (registers python_mafia)
+
+    game = pyspiel.load_game("python_mafia", {"variant": "sport"})
+    rs = np.random.RandomState(1)
+    evaluator = RuleRolloutEvaluator(game, seed=0)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=4, random_state=rs)
+    rule = RulePolicy("sport", 10, 0)
+    state = game.new_initial_state()
+    searched = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rs.choice(actions, p=probs)))
+            continue
+        p = state.current_player()
+        legal = state.legal_actions()
+        prior = dict(evaluator.prior(state))
+        assert sorted(prior) == legal and sum(prior.values()) == pytest.approx(1.0)
+        if p == 0:
+            searched += len(legal) > 1
+            action = bot.step(state)
+        else:
+            mask = np.zeros(game.num_distinct_actions(), np.int8)
+            mask[legal] = 1
+            action = rule.act(state.vector(p), mask)
+        assert action in legal
+        state.apply_action(action)
+    assert searched > 0
+    assert sorted(set(state.returns())) in ([-1.0, 1.0], [0.0])
+    assert list(evaluator.evaluate(state)) == state.returns()
