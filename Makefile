@@ -21,10 +21,10 @@ $(VENV)/.run: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[train,dev]'
 	touch $@
 
-# the tests: every extra (the table, Ray RLlib, the recipes' libraries, language models) and,
-# where apt can, Debian's chromium
+# the tests: every extra (the table, Ray RLlib, the recipes' libraries, language models,
+# OpenSpiel) and, where apt can, Debian's chromium
 $(VENV)/.test: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[train,table,rllib,recipes,llm,dev]'
+	$(PY) -m pip install -q -e '.[train,table,rllib,recipes,llm,openspiel,dev]'
 	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
 	  || echo "chromium not installed: the browser test will be skipped"; fi

@@ -53,9 +53,19 @@ def llm(variant: str = "sport", num_players: int | None = None, seed: int = 0, *
     return LLMPolicy(variant, num_players, seed, **options)
 
 
+def ismcts(
+    variant: str = "sport", num_players: int | None = None, seed: int = 0, **options: Any
+) -> Policy:
+    """``ismcts``: the search bot (`baselines.search`) with its config's budget."""
+    from baselines.search import SearchPolicy
+
+    return SearchPolicy(variant, num_players, seed, **options)
+
+
 def register() -> None:
-    """Register ``rule``, ``ppo``, ``checkpoint`` and ``llm`` in `mafia_env.policy`."""
+    """Register ``rule``, ``ppo``, ``checkpoint``, ``llm`` and ``ismcts`` in `mafia_env.policy`."""
     register_policy("rule", RulePolicy)
     register_policy("llm", llm)
+    register_policy("ismcts", ismcts)
     register_policy("ppo", shipped_ppo)
     register_policy("checkpoint", checkpoint)

@@ -6,7 +6,10 @@ the benchmark, RLlib's match and PPO's evaluation seat their policies here.
 - `Seating`: who plays each seat: a policy by seat number, by team (the deal changes every
   game), else a default. ``None`` marks a seat the caller plays itself (a person, a learner).
 - `observation`: a seat's observation of the kind its policy takes (`Policy.observes`:
-  ``"vector"`` or ``"text"``), so that a language model and vector bots share a table.
+  ``"vector"``, ``"text"`` or ``"infoset"``), so that a language model, vector bots and
+  search bots share a table.
+- `InfoSet`: what a search bot gets: the seat's vector observation and `sample(rng)`, games
+  the seat cannot tell from the real one (`Game.resample`), never the real game.
 - `default_action`: what the rules do for the acting seat when it does nothing (a timeout,
   a crashed bot, a person who left).
 - `ask`, `choose`: the acting seat's move from its policy (a policy may hand the move to its
@@ -120,8 +123,30 @@ class Seating:
 # ------------------------------------------------------------------ one move
 
 
+class InfoSet:
+    """One seat's information set at the current move: what a search bot may use.
+
+    `vector` is the seat's vector observation; `sample(rng)` returns a game (the engine's
+    `Game`) in which the seat would have seen exactly what it saw, with what it does not
+    know dealt again (`Game.resample`). The real game stays private: a bot that only
+    samples cannot read the hidden roles.
+    """
+
+    def __init__(self, game: Any, seat: int, vector: np.ndarray):
+        self._game = game
+        self.seat = seat
+        self.vector = vector
+        self.rules = game.rules
+        self.n = game.n
+
+    def sample(self, rng: Any, tries: int = 1000) -> Any:
+        """Return a game the seat cannot tell from the real one (a `random.Random` draws it)."""
+        return self._game.resample(self.seat, rng, tries)
+
+
 def observation(env: Any, seat: int, kind: str = "vector") -> tuple[Any, np.ndarray]:
-    """Return seat index `seat`'s observation of `kind` ("vector", "text") and its mask."""
+    """Return seat index `seat`'s observation of `kind` ("vector", "text", "infoset") and its
+    mask."""
     u = env.unwrapped
     agent = u.possible_agents[seat]
     o = env.observe(agent)
@@ -132,7 +157,10 @@ def observation(env: Any, seat: int, kind: str = "vector") -> tuple[Any, np.ndar
         return o["observation"], mask
     if kind == "text":
         return u.text_observer.observe(u.game, seat, mask), mask
-    return u.observer.observe(u.game, seat), mask
+    vector = u.observer.observe(u.game, seat)
+    if kind == "infoset":
+        return InfoSet(u.game, seat, vector), mask
+    return vector, mask
 
 
 def default_action(env: Any) -> int:
@@ -311,6 +339,7 @@ def _batch(policy: Policy | None, obs: np.ndarray, masks: np.ndarray) -> np.ndar
 
 
 __all__ = [
+    "InfoSet",
     "Seating",
     "ask",
     "choose",

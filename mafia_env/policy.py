@@ -7,7 +7,9 @@ mask. It may also have
 - ``observes``: ``"vector"`` (the default: the float vector, read through the variant's
   named views, `mafia_env.observe.ObsLayout`) or ``"text"`` (what the moderator told the
   seat, and the legal actions as a numbered list: `mafia_env.text`), so that one table can
-  seat a language model beside vector bots (`mafia_env.match` gives each seat its kind).
+  seat a language model beside vector bots (`mafia_env.match` gives each seat its kind),
+  or ``"infoset"`` (`mafia_env.match.InfoSet`: the seat's vector observation and a way to
+  draw games it cannot tell from the real one, for search bots).
 
 Names are registered: ``random`` is built in; other packages add theirs, either by calling
 `register_policy` or through the ``mafia_env.policies`` entry point group, read the first time
@@ -34,8 +36,8 @@ from mafia_env.errors import ConfigError
 from mafia_env.variants import get_variant
 
 ENTRY_POINTS = "mafia_env.policies"
-Observes = Literal["vector", "text"]
-OBSERVES: tuple[str, ...] = ("vector", "text")
+Observes = Literal["vector", "text", "infoset"]
+OBSERVES: tuple[str, ...] = ("vector", "text", "infoset")
 
 
 @runtime_checkable
@@ -52,7 +54,7 @@ class Policy(Protocol):
 
 
 def observes(policy: Any) -> str:
-    """Return which observation `policy` takes: "vector" (the default) or "text"."""
+    """Return which observation `policy` takes: "vector" (the default), "text" or "infoset"."""
     kind = getattr(policy, "observes", "vector")  # optional in the protocol
     if kind not in OBSERVES:
         raise ConfigError(

@@ -102,17 +102,23 @@ def test_config_files(tmp_path):
     ids=lambda p: f"{p.parent.name}/{p.stem}",
 )
 def test_every_shipped_config_loads_through_the_one_loader(path, monkeypatch):
-    """PPO, RLlib, evaluation and arena configs all read through mafia_env.config."""
+    """PPO, RLlib, evaluation, arena and search configs all read through mafia_env.config."""
     pytest.importorskip("torch")
     from baselines.arena import load_config as load_arena
     from baselines.evaluate import load_config as load_eval
     from baselines.ppo import load_config as load_ppo
     from baselines.rllib.config import load_config as load_rllib
+    from baselines.search import load_config as load_search
 
     calls = []
     real = config.read_yaml
     monkeypatch.setattr(config, "read_yaml", lambda *a, **k: calls.append(a) or real(*a, **k))
-    loaders = {"ppo": load_ppo, "rllib": load_rllib, "eval": load_eval, "arena": load_arena}
-    load = loaders[path.parent.name]
+    load = {
+        "ppo": load_ppo,
+        "rllib": load_rllib,
+        "eval": load_eval,
+        "arena": load_arena,
+        "ismcts": lambda path: load_search(path.stem, path),
+    }[path.parent.name]
     load(path)
     assert calls

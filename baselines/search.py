@@ -1,0 +1,196 @@
+"""A search bot: determinized search over `Game.resample` with the rule bots as rollouts.
+
+Registered as ``ismcts``: ``load_policy("ismcts", variant="sport")`` reads
+``configs/ismcts/<variant>.yaml`` (falling back on ``sport.yaml``'s budget), options
+override it (``load_policy("ismcts", worlds=4)``). It observes an ``infoset``
+(`mafia_env.match.InfoSet`), so it plays through `mafia_env.match.play_game` (one game at
+a time), never through the batched `play_games`.
+
+At each move with more than one legal action:
+
+1. Candidates: the rule bot's own choice for this seat first, then up to ``width - 1`` other
+   legal actions drawn at random (all of them where there are few: a vote, a night shot).
+2. ``worlds`` determinizations: games the seat cannot tell from the real one
+   (`InfoSet.sample` = `Game.resample`: unknown roles dealt again, hidden night choices
+   replayed by their new holders).
+3. In every world every candidate is played, then the game is played out by the rule bots
+   on every seat (this one too), the rule bots' randomness seeded alike for all candidates
+   of a world: the candidates are compared on the same worlds and the same luck (common
+   random numbers). A rollout scores the seat's team result: +1 a win, -1 a loss, 0 a draw.
+4. The candidate with the best mean is played if it beats the rule bot's choice by more than
+   ``margin``; else the rule bot's choice. So with no evidence the bot plays as the rule bot.
+
+The budget is fixed: ``worlds * width`` rollouts a move at most. This is a flat
+(one-level) information-set search, perfect-information Monte Carlo with rule-bot
+rollouts; OpenSpiel's full ISMCTS runs on the same game through `mafia_env.openspiel`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Annotated, Any
+
+import numpy as np
+
+from baselines.rule import RulePolicy
+from mafia_env.actions import ActionLayout
+from mafia_env.config import NonNegativeFloat, PositiveInt, Range, load
+from mafia_env.engine.events import Outcome
+from mafia_env.errors import ConfigError
+from mafia_env.match import InfoSet
+from mafia_env.observe import VectorObserver
+from mafia_env.variants import get_variant
+
+CONFIGS = Path(__file__).resolve().parent.parent / "configs" / "ismcts"
+TEAM_OF_OUTCOME = {Outcome.TOWN: 0, Outcome.MAFIA: 1, Outcome.MANIAC: 2}
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """The search bot's budget (``configs/ismcts/*.yaml``)."""
+
+    worlds: PositiveInt = 8
+    """Determinizations (resampled games) per move."""
+    width: Annotated[int, Range(ge=2)] = 4
+    """Candidate actions per move, the rule bot's choice among them."""
+    margin: NonNegativeFloat = 0.2
+    """How much better (mean team result) a candidate must do to overrule the rule bot."""
+    tries: PositiveInt = 200
+    """Deals `Game.resample` tries before it falls back on the real deal."""
+
+
+def load_config(variant: str, path: str | Path | None = None) -> SearchConfig:
+    """Return the search config of `variant` (its file, else SPORT's), or the file at `path`."""
+    if path is None:
+        path = CONFIGS / f"{variant}.yaml"
+        if not path.is_file():
+            path = CONFIGS / "sport.yaml"
+    return load(SearchConfig, path, "search config")
+
+
+class SearchPolicy:
+    """Determinized search with rule-bot rollouts (see the module docstring)."""
+
+    observes = "infoset"
+
+    def __init__(
+        self,
+        variant: str = "sport",
+        num_players: int | None = None,
+        seed: int = 0,
+        config: str | Path | SearchConfig | None = None,
+        **options: Any,
+    ):
+        self.rules = rules = get_variant(variant)
+        self.n = n = rules.default_players if num_players is None else num_players
+        rules.check_players(n)
+        cfg = config if isinstance(config, SearchConfig) else load_config(variant, config)
+        try:
+            self.config = replace(cfg, **options)
+        except TypeError as e:
+            raise ConfigError(f"unknown search option: {e}") from None
+        self.layout = ActionLayout(rules, n)
+        self.rule = RulePolicy(rules, n, seed)  # proposes the first candidate
+        self.rollout = RulePolicy(rules, n, seed)  # plays every seat of a rollout
+        self.seed(seed)
+        self.searched = 0  # moves searched, and rollouts played (for timing reports)
+        self.rollouts = 0
+
+    def seed(self, seed: int) -> None:
+        """Restart the bot's random streams."""
+        self.rng = random.Random(seed)
+        self.rule.seed(seed)
+
+    def act(self, obs: InfoSet, mask: np.ndarray) -> int:
+        """Return the move the search prefers for the seat of `obs`."""
+        if not isinstance(obs, InfoSet):
+            raise ConfigError(
+                "the search bot needs an information set (observes='infoset'): seat it "
+                "with mafia_env.match.play_game, not play_games"
+            )
+        legal = np.flatnonzero(mask).tolist()
+        own = self.rule.act(obs.vector, mask)
+        if len(legal) == 1:
+            return own
+        cfg = self.config
+        others = [a for a in legal if a != own]
+        if len(others) > cfg.width - 1:
+            others = self.rng.sample(others, cfg.width - 1)
+        candidates = [own, *others]
+        totals = np.zeros(len(candidates))
+        for _ in range(cfg.worlds):
+            world = obs.sample(random.Random(self.rng.getrandbits(64)), cfg.tries)
+            observer = VectorObserver(world.rules, world.n)
+            observer.reset(world)
+            team = world.teams[obs.seat]
+            luck = self.rng.getrandbits(63)
+            for i, action in enumerate(candidates):
+                totals[i] += self._rollout(world, observer, action, team, luck)
+        self.searched += 1
+        means = totals / cfg.worlds
+        best = int(np.argmax(means))
+        return candidates[best] if means[best] > means[0] + cfg.margin else own
+
+    def _rollout(
+        self, world: Any, observer: VectorObserver, action: int, team: int, luck: int
+    ) -> float:
+        """Play `action` in a copy of `world`, then rule bots to the end; return the result."""
+        g = world.clone()
+        obs = observer.copy()
+        decoded, mask_of, bot = self.layout.decoded, self.layout.shared_mask, self.rollout
+        bot.seed(luck)
+        g.apply(*decoded[action])
+        while not g.over:
+            g.apply(*decoded[bot.act(obs.observe(g, g.actor), mask_of(g))])
+        self.rollouts += 1
+        if g.winner is None or g.winner is Outcome.DRAW:
+            return 0.0
+        return 1.0 if TEAM_OF_OUTCOME[g.winner] == team else -1.0
+
+    def act_batch(self, obs: Any, masks: np.ndarray) -> np.ndarray:
+        """Return one move per information set (searched one after another)."""
+        return np.array([self.act(o, m) for o, m in zip(obs, masks, strict=True)], np.int64)
+
+
+class RuleRolloutEvaluator:
+    """An evaluator for OpenSpiel's MCTS and ISMCTS bots on python_mafia: rule-bot rollouts.
+
+    ``ISMCTSBot(game, RuleRolloutEvaluator(game), ...)`` (`mafia_env.openspiel`) plays the
+    rest of a simulated game with the rule bots on every seat instead of at random, and puts
+    its prior on the rule bot's choice (``prior_weight``; the rest spread over the legal
+    moves).
+    """
+
+    def __init__(self, game: Any, seed: int = 0, prior_weight: float = 0.5):
+        self.layout = game.layout
+        self.bot = RulePolicy(game.rules, game.n, seed)
+        self.prior_weight = prior_weight
+        self.template = VectorObserver(game.rules, game.n)
+
+    def evaluate(self, state: Any) -> np.ndarray:
+        """Return every player's result of the rule bots playing `state` to the end."""
+        g = state.game.clone()
+        obs = self.template.copy()
+        obs.reset(g)
+        decoded, mask_of, bot = self.layout.decoded, self.layout.shared_mask, self.bot
+        while not g.over:
+            g.apply(*decoded[bot.act(obs.observe(g, g.actor), mask_of(g))])
+        if g.winner is None or g.winner is Outcome.DRAW:
+            return np.zeros(g.n)
+        win = TEAM_OF_OUTCOME[g.winner]
+        return np.array([1.0 if t == win else -1.0 for t in g.teams])
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        """Return the prior over the legal moves: weight on the rule bot's choice."""
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions()
+        p = state.current_player()
+        choice = self.bot.act(state.vector(p), self.layout.shared_mask(state.game))
+        rest = (1.0 - self.prior_weight) / len(legal)
+        return [(a, rest + (self.prior_weight if a == choice else 0.0)) for a in legal]
+
+
+__all__ = ["RuleRolloutEvaluator", "SearchConfig", "SearchPolicy", "load_config"]

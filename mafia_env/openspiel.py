@@ -1,0 +1,353 @@
+"""Mafia as an OpenSpiel game: ``python_mafia`` (extra ``openspiel``: ``open-spiel==2.0.2``).
+
+Importing this module registers the game with pyspiel, in the manner of OpenSpiel's own
+Python games (``open_spiel/python/games/kuhn_poker.py``)::
+
+    import pyspiel
+    import mafia_env.openspiel  # registers python_mafia
+    game = pyspiel.load_game("python_mafia", {"variant": "sport", "num_players": 10})
+
+=========================  ==============================================================
+Players                    the table size (``num_players``; 0: the variant's default)
+Dynamics                   sequential, imperfect information, explicit stochastic chance
+Actions                    the flat action space of the AEC env (`mafia_env.actions`)
+Chance                     the deal: one chance node per seat (see below)
+Returns                    terminal only: +1 for the winning team, -1 for the others, 0 a draw
+Information-state tensor   the seat's vector observation of the AEC env, unchanged
+Observation tensor         the same vector
+Information-state string   every event the seat saw, in order (perfect recall)
+Observation string         the vector's nonzero entries, piece by piece (no recall)
+=========================  ==============================================================
+
+Parameters: ``variant`` (``sport``, ``city``, ``club``, ``online``, ``forum``, ``minimal``),
+``num_players``, ``seed`` (see below) and ``knobs``: the variant's knobs as
+``name:value`` pairs joined by ``;``, a space inside a value written ``+``
+(``"knobs": "max_days:4;night_order:mafia+don+sheriff"``); ``true``, ``false``, ``null``
+and integers are read as such. Unknown knobs are an error, as in ``mafia_env.env``.
+
+Chance and hidden randomness
+----------------------------
+- The deal is chance: seat 1, then seat 2, ... each draws a role from what is left of the
+  variant's role table, with probability proportional to the copies left (an outcome is an
+  index into the spec's roles), so every deal is as likely as the engine's shuffle makes it.
+  After the last draw the engine's `Game` is built with that deal. Nobody observes a draw;
+  each seat learns its own role (and the mafia their team) from the game's first events.
+- The engine keeps one more source of randomness, `Game.rng`, which MINIMAL's random
+  tie-break and FORUM's lot among hunters draw from. It is kept as a seeded part of the
+  state, not as chance nodes: the game's ``seed`` parameter (default 0) seeds it, so a
+  history of actions fixes the state (which OpenSpiel's serialization, a replay of the
+  history, needs). `resample_from_infostate` re-draws it, as it does the hidden roles: the
+  players cannot know it.
+- `resample_from_infostate(player, sampler)` is `Game.resample` (`mafia_env.engine.resample`):
+  the roles the player does not know are dealt again, the hidden night choices follow the
+  roles, and the result is a state whose history is the new deal and the replayed actions,
+  in the player's information set (same information-state string and tensor, same player
+  to act). The sampler's one uniform draw seeds the re-deal.
+
+The tensors are the AEC env's vector observation (`mafia_env.observe.VectorObserver`), so
+that a network trained on one plays the other: a summary of the history rather than the
+history itself (the information-state string is the perfect-recall form). Before the deal
+is complete it is all zeros but for the seat's one-hot.
+
+Version history: 0 (first release).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from mafia_env.actions import ActionLayout
+from mafia_env.engine.events import PUBLIC, Outcome
+from mafia_env.engine.game import Game
+from mafia_env.engine.roles import Role
+from mafia_env.engine.rules import Rules
+from mafia_env.errors import ConfigError
+from mafia_env.observe import VectorObserver
+from mafia_env.variants import VARIANTS, get_variant
+
+SHORT_NAME = "python_mafia"
+TEAM_OF_OUTCOME = {Outcome.TOWN: 0, Outcome.MAFIA: 1, Outcome.MANIAC: 2}
+DEFAULT_PARAMS: dict[str, Any] = {"variant": "sport", "num_players": 0, "seed": 0, "knobs": ""}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Python Mafia",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=max(r.max_players for r in VARIANTS.values()),
+    min_num_players=min(r.min_players for r in VARIANTS.values()),
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULT_PARAMS,
+)
+
+
+def parse_knobs(text: str) -> dict[str, Any]:
+    """Return the knobs of a ``knobs`` parameter (``"max_days:4;tie:random"``)."""
+    knobs: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in text.split(";"))):
+        name, sep, raw = item.partition(":")
+        if not sep:
+            raise ConfigError(f"knobs are written name:value joined by ';'; got {item!r}")
+        knobs[name.strip()] = _knob_value(raw.strip())
+    return knobs
+
+
+def _knob_value(raw: str) -> Any:
+    words = {"true": True, "false": False, "null": None, "none": None}
+    if raw.lower() in words:
+        return words[raw.lower()]
+    try:
+        return int(raw)
+    except ValueError:
+        return raw.replace("+", " ")
+
+
+def format_knobs(knobs: dict[str, Any]) -> str:
+    """Return the ``knobs`` parameter that `parse_knobs` reads back as `knobs`."""
+
+    def word(v: Any) -> str:
+        if v is None or isinstance(v, bool):
+            return {None: "null", True: "true", False: "false"}[v]
+        return str(v).replace(" ", "+")
+
+    return ";".join(f"{k}:{word(v)}" for k, v in knobs.items())
+
+
+def max_game_length(rules: Rules, n: int) -> int:
+    """Return a bound on the player moves of a game (loose: OpenSpiel needs one, not the best).
+
+    A day holds at most a dozen rounds of turns over the table (speeches, last words, tie
+    speeches, monologues, nominations, votes and re-votes, the night), each turn at most
+    K speech acts, as many answers, and its closing pass.
+    """
+    per_day = 12 * n * (2 * rules.speech_acts + 2)
+    return (rules.day_limit(n) + 1) * per_day
+
+
+class MafiaGame(pyspiel.Game):
+    """The static facts of one (variant, knobs, table size)."""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        params = {**DEFAULT_PARAMS, **(params or {})}
+        base = get_variant(str(params["variant"]))
+        self.rules = rules = base.with_knobs(**parse_knobs(str(params["knobs"])))
+        n = int(params["num_players"]) or rules.default_players
+        rules.check_players(n)
+        counts = rules.role_counts(n)
+        self.n = n
+        self.seed = int(params["seed"])
+        self.layout = ActionLayout(rules, n)
+        self.roles: tuple[Role, ...] = self.layout.roles  # chance outcome i deals roles[i]
+        self.counts = [counts.get(r, 0) for r in self.roles]
+        self.length = max_game_length(rules, n)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.layout.size,
+            max_chance_outcomes=len(self.roles),
+            num_players=n,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=self.length,
+        )
+        super().__init__(_GAME_TYPE, info, {**params, "num_players": n})
+        self._observer = VectorObserver(rules, n)  # a template; states copy it lazily
+
+    def new_initial_state(self, params: Any = None) -> MafiaState:
+        """Return a state before the deal."""
+        return MafiaState(self)
+
+    def __deepcopy__(self, memo: dict) -> MafiaGame:
+        return self  # immutable: the states pyspiel clones share it
+
+    def __reduce__(self) -> tuple:
+        return pyspiel.load_game, (str(self),)  # pyspiel pickles a state's attributes
+
+    def max_chance_nodes_in_history(self) -> int:
+        return self.n
+
+    def state_of(self, world: Game) -> MafiaState:
+        """Return the state whose history is `world`'s deal and moves (its rng carried over)."""
+        state = self.new_initial_state()
+        index = {r: i for i, r in enumerate(self.roles)}
+        for role in world.roles:
+            state.apply_action(index[role])
+        encode = self.layout.encode
+        for _, act, target, value, _, _ in world.inputs:
+            if act < 0:
+                raise ValueError("a game with fouls or a stop has no OpenSpiel history")
+            state.apply_action(encode(act, target, value))
+        state.game.rng.setstate(world.rng.getstate())
+        return state
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict | None = None
+    ) -> MafiaObserver:
+        """Return the observer: the vector observation; perfect recall picks the string form."""
+        if params:
+            raise ValueError(f"python_mafia's observer takes no parameters; got {params}")
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return MafiaObserver(self, perfect_recall)
+
+
+class _Encoder:
+    """A state's `VectorObserver`, copied (not deep-copied) when pyspiel clones the state."""
+
+    def __init__(self, observer: VectorObserver):
+        self.observer = observer
+
+    def __deepcopy__(self, memo: dict) -> _Encoder:
+        return _Encoder(self.observer.copy())
+
+    def __reduce__(self) -> tuple:
+        return _none, ()  # a serialized state rebuilds its encoder when asked
+
+
+def _none() -> None:
+    return None
+
+
+class MafiaState(pyspiel.State):
+    """A game of Mafia: the deal so far, then the engine's `Game`."""
+
+    def __init__(self, game: MafiaGame):
+        super().__init__(game)
+        self._mafia = game
+        self._deal: list[int] = []  # role indices drawn so far, by seat
+        self._left = list(game.counts)
+        self.game: Game | None = None
+        self._encoder: _Encoder | None = None  # built on the first tensor asked for
+
+    # ------------------------------------------------------------ the OpenSpiel API
+
+    def current_player(self) -> int:
+        g = self.game
+        if g is None:
+            return pyspiel.PlayerId.CHANCE
+        if g.over:
+            return pyspiel.PlayerId.TERMINAL
+        return g.actor
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return np.flatnonzero(self._mafia.layout.shared_mask(self.game)).tolist()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        left = self._left
+        total = sum(left)
+        return [(i, c / total) for i, c in enumerate(left) if c]
+
+    def _apply_action(self, action: int) -> None:
+        if self.game is None:
+            self._deal.append(action)
+            self._left[action] -= 1
+            if len(self._deal) == self._mafia.n:
+                m = self._mafia
+                self.game = Game(m.rules, m.n, m.seed, [m.roles[i] for i in self._deal])
+            return
+        self.game.apply(*self._mafia.layout.decoded[action])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {self._mafia.roles[action].label}"
+        return self._mafia.layout.describe(action)
+
+    def is_terminal(self) -> bool:
+        return self.game is not None and self.game.over
+
+    def returns(self) -> list[float]:
+        g = self.game
+        if g is None or not g.over or g.winner is Outcome.DRAW:
+            return [0.0] * self._mafia.n
+        if g.winner is None:  # the game was stopped (no OpenSpiel move can do that)
+            return [-1.0 if s == g.offender else 0.0 for s in range(g.n)]
+        win = TEAM_OF_OUTCOME[g.winner]
+        return [1.0 if t == win else -1.0 for t in g.teams]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MafiaState:
+        """Return a state in `player_id`'s information set, the unknown re-dealt (`resample`)."""
+        if self.game is None:
+            return self.clone()  # before the deal nobody knows anything
+        rng = random.Random(int(probability_sampler() * 2**53))
+        world = self.game.resample(player_id, rng)
+        return self._mafia.state_of(world)
+
+    def __str__(self) -> str:
+        roles = " ".join(self._mafia.roles[i].label for i in self._deal)
+        if self.game is None:
+            return f"deal: {roles}"
+        moves = " ".join(f"{s}:{a}.{t}.{v}" for s, a, t, v, _, _ in self.game.inputs)
+        return f"deal: {roles}\nmoves: {moves}"
+
+    # ------------------------------------------------------------------- views
+
+    def vector(self, player: int) -> np.ndarray:
+        """Return `player`'s vector observation, as the AEC env gives it."""
+        if self.game is None:
+            out = np.zeros(self._mafia._observer.layout.size, dtype=np.float32)
+            out[player] = 1.0  # the piece "seat" comes first
+            return out
+        if self._encoder is None:
+            observer = self._mafia._observer.copy()
+            observer.reset(self.game)
+            self._encoder = _Encoder(observer)
+        return self._encoder.observer.observe(self.game, player)
+
+    def info_string(self, player: int) -> str:
+        """Return every event `player` saw, in order, and whose turn it is to him."""
+        if self.game is None:
+            return f"p{player} deal {len(self._deal)}"
+        bit = 1 << player
+        seen = [
+            f"{k}.{a}.{t}.{v}" for k, a, t, v, vis in self.game.events if vis == PUBLIC or vis & bit
+        ]
+        return f"p{player} " + " ".join(seen)
+
+
+class MafiaObserver:
+    """The PyObserver of python_mafia: one float32 vector with named views (the obs pieces)."""
+
+    def __init__(self, game: MafiaGame, perfect_recall: bool):
+        self.perfect_recall = perfect_recall
+        self.layout = game._observer.layout
+        self.tensor = np.zeros(self.layout.size, dtype=np.float32)
+        self.dict = self.layout.views(self.tensor)
+
+    def set_from(self, state: MafiaState, player: int) -> None:
+        self.tensor[:] = state.vector(player)
+
+    def string_from(self, state: MafiaState, player: int) -> str:
+        if self.perfect_recall:
+            return state.info_string(player)
+        views = self.layout.views(state.vector(player))
+        parts = []
+        for name, view in views.items():
+            idx = np.argwhere(view)
+            if len(idx):
+                cells = " ".join(
+                    ".".join(map(str, i)) + ("" if view[tuple(i)] == 1 else f"={view[tuple(i)]:g}")
+                    for i in idx
+                )
+                parts.append(f"{name}[{cells}]")
+        return f"p{player} " + " ".join(parts)
+
+
+pyspiel.register_game(_GAME_TYPE, MafiaGame)
+
+__all__ = [
+    "SHORT_NAME",
+    "MafiaGame",
+    "MafiaObserver",
+    "MafiaState",
+    "format_knobs",
+    "max_game_length",
+    "parse_knobs",
+]
