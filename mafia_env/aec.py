@@ -193,8 +193,13 @@ class MafiaEnv(AECEnv):
         if game.winner is not None or game.offender >= 0:
             self._end_game()
         else:
-            self.agent_selection = self.possible_agents[game.actor]
-            self._publish_mask()
+            agent = self.agent_selection = self.possible_agents[game.actor]
+            infos = self.infos  # as `_publish_mask`, inlined: once per move
+            last = self._masked
+            if last is not None:
+                infos[last]["action_mask"] = self._no_mask
+            self._masked = agent
+            infos[agent]["action_mask"] = self._legal_mask()
         if self.render_mode == "human":
             self.render()
 
