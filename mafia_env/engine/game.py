@@ -632,16 +632,7 @@ class Game:
                     continue
                 if turn is _Turn.DOCTOR and any(h[0] == seat for h in night.hunts):
                     continue  # FORUM-N6: a doctor who requested a hunt cannot heal
-                self.actor, self.turn = seat, turn  # as `_hand`, inlined: the hot path
-                if _IS_SPEECH[turn]:
-                    sp = self.speech
-                    sp.acts_left = self.rules.speech_acts
-                    sp.nominated = False
-                    sp.asked = 0
-                    self.events.append((_Ev.SPEAK, seat, -1, turn, PUBLIC))
-                else:
-                    seen_by = PUBLIC if _IS_PUBLIC[turn] else 1 << seat
-                    self.events.append((_Ev.TURN, seat, -1, turn, seen_by))
+                self._hand(seat, turn)
                 return
             self._END[self.stage](self)
             night = self.night
