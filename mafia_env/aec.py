@@ -199,7 +199,8 @@ class MafiaEnv(AECEnv):
             if last is not None:
                 infos[last]["action_mask"] = self._no_mask
             self._masked = agent
-            infos[agent]["action_mask"] = self._legal_mask()
+            m = self._mask = self.layout.shared_mask(game)  # observe() reads it from here
+            infos[agent]["action_mask"] = m
         if self.render_mode == "human":
             self.render()
 
