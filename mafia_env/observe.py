@@ -363,33 +363,7 @@ class VectorObserver(FollowsTurns, Perceiver):
 
     def observe(self, game: Game, seat: int) -> np.ndarray:
         """Return `seat`'s observation as a new float32 vector."""
-        if self.cursor != len(game.events):
-            self.catch_up(game.events)
-        out = np.concatenate((self.priv[seat], self.pub))
-        # the facts of the moment, as `_live` writes them (inlined: once per move)
-        if self.over:
-            out[self._phase + self._over_phase] = 1
-            return out
-        pos = self._turn_pos[self.turn]
-        if seat == self.actor:
-            out[self._my_turn + pos] = 1
-        if not self.turn_public:
-            out[self._phase + self._night_phase] = 1
-            return out
-        out[self._phase + pos] = 1
-        out[self._speaker + self.actor] = 1
-        if self.turn in self._speech_turns:
-            out[self._acts_left] = self._acts / self._speech_acts
-        return out
-
-    def observe_into(self, game: Game, seat: int, out: np.ndarray) -> np.ndarray:
-        """Write `seat`'s observation into the float32 row `out` (for batched trainers)."""
-        if self.cursor != len(game.events):
-            self.catch_up(game.events)
-        p = self.layout.private_size
-        out[:p] = self.priv[seat]
-        out[p:] = self.pub
-        return self._live(seat, out)
+        return self.observe_into(game, seat, np.empty(self.layout.size, dtype=np.float32))
 
     def observe_turn(self, game: Game, seat: int, turn: Turn) -> np.ndarray:
         """Return `seat`'s observation as it will be when it takes its queued `turn` of the
@@ -403,22 +377,27 @@ class VectorObserver(FollowsTurns, Perceiver):
                 out[self._speaker + seat] = 1
         return out
 
-    def _live(self, seat: int, out: np.ndarray) -> np.ndarray:
-        """Write the facts of the moment (whose turn, what kind) into an observation."""
+    def observe_into(self, game: Game, seat: int, out: np.ndarray) -> np.ndarray:
+        """Write `seat`'s observation into the float32 row `out` (for batched trainers)."""
+        if self.cursor != len(game.events):
+            self.catch_up(game.events)
+        p = self.layout.private_size
+        out[:p] = self.priv[seat]
+        out[p:] = self.pub
+        # the facts of the moment: whose turn, what kind, speech acts left
         if self.over:
             out[self._phase + self._over_phase] = 1
             return out
         pos = self._turn_pos[self.turn]
-        actor = self.actor
-        if seat == actor:
+        if seat == self.actor:
             out[self._my_turn + pos] = 1
         if not self.turn_public:  # who acts at night is nobody else's business
             out[self._phase + self._night_phase] = 1
             return out
         out[self._phase + pos] = 1
-        out[self._speaker + actor] = 1
+        out[self._speaker + self.actor] = 1
         if self.turn in self._speech_turns:
-            out[self._acts_left] = self._acts / self.rules.speech_acts
+            out[self._acts_left] = self._acts / self._speech_acts
         return out
 
 
