@@ -29,11 +29,6 @@ _MASK_CACHES: dict[tuple, dict[tuple, np.ndarray]] = {}  # shared by equal layou
 ACT_NAMES = {a: a.name.lower() for a in Act}
 
 
-def variant_acts(rules: Rules, n: int | None = None) -> list[Act]:
-    """Return the acts of a variant's action space, in segment order (see `GameSpec.acts`)."""
-    return list(GameSpec.of(rules, rules.default_players if n is None else n).acts)
-
-
 class ActionLayout:
     """The flat action space of one (variant, table size), as its `GameSpec` declares it."""
 

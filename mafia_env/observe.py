@@ -27,11 +27,6 @@ PHASES = [t.name.lower() for t in Turn] + ["night", "over"]
 CAUSES = int(Cause.REMOVED)  # columns of "eliminated": a removal shares the fouls' column
 
 
-def turns_in_play(rules: Rules) -> list[Turn]:
-    """Return the kinds of turn a variant's layout has (see `GameSpec.turns`)."""
-    return list(GameSpec.of(rules, rules.default_players).turns)
-
-
 class ObsLayout:
     """Names, shapes and offsets of the pieces of a vector observation."""
 
@@ -401,4 +396,4 @@ class VectorObserver(FollowsTurns, Perceiver):
         return out
 
 
-__all__ = ["PHASES", "ObsLayout", "VectorObserver", "turns_in_play"]
+__all__ = ["PHASES", "ObsLayout", "VectorObserver"]

@@ -184,8 +184,7 @@ def replay_as(game: Game, deal: list[Role], seat: int, rng: random.Random) -> Ga
             moves = hidden.get((g.day, t, old))
             if moves:
                 k, act, target, value = moves.pop(0)
-                _fouls_before(g, public, i, k)
-                i = _skip_fouls(public, i, k)
+                i = _fouls_before(g, public, i, k)
                 if g.over or g.actor != s or g.turn != t:
                     continue
                 if not _is_legal(g, act, target):
@@ -215,15 +214,12 @@ def replay_as(game: Game, deal: list[Role], seat: int, rng: random.Random) -> Ga
     return g
 
 
-def _fouls_before(g: Game, public: list, i: int, k: int) -> None:
-    """Apply the fouls recorded before input `k` that are still pending at `public[i:]`."""
-    while i < len(public) and public[i][2] < 0 and public[i][0] < k and not g.over:
-        _apply_extra(g, public[i])
-        i += 1
-
-
-def _skip_fouls(public: list, i: int, k: int) -> int:
+def _fouls_before(g: Game, public: list, i: int, k: int) -> int:
+    """Apply the moderator's calls recorded before input `k` that are pending at `public[i:]`;
+    return the index of the first public entry left."""
     while i < len(public) and public[i][2] < 0 and public[i][0] < k:
+        if not g.over:
+            _apply_extra(g, public[i])
         i += 1
     return i
 
