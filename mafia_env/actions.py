@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from mafia_env.engine.events import ANSWER_NAMES
-from mafia_env.engine.game import Act, Game, seats
+from mafia_env.engine.game import Act, Game
 from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import TARGETED, GameSpec
@@ -27,6 +27,13 @@ HUNT_STATUSES = ("mafia", "maniac")  # FORUM-N4: what a hunter guesses his targe
 MASK_CACHE_SIZE = 16384  # distinct legal sets kept per kind of layout (a few MiB at most)
 _MASK_CACHES: dict[tuple, dict[tuple, np.ndarray]] = {}  # shared by equal layouts
 ACT_NAMES = {a: a.name.lower() for a in Act}
+_SEAT_ROWS: dict[int, dict[int, np.ndarray]] = {}  # table size -> seat bitmask -> row
+
+
+def _seat_row(bits: int, n: int) -> np.ndarray:
+    """Return the int8 row of `n` seats with a 1 at each seat of the bitmask `bits`."""
+    raw = np.frombuffer(bits.to_bytes((n + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:n].astype(np.int8)
 
 
 class ActionLayout:
@@ -68,6 +75,7 @@ class ActionLayout:
         # of SPORT meets about ten thousand distinct legal sets before they start to recur
         kind = (tuple(self.acts), n, self.roles)
         self._cache = _MASK_CACHES.setdefault(kind, {})
+        self._rows = _SEAT_ROWS.setdefault(n, {})  # seat bitmask -> its int8 row of n
 
     def mask(self, game: Game) -> np.ndarray:
         """Return the int8 mask (1 = legal) of the game's acting player, as a new array."""
@@ -100,20 +108,21 @@ class ActionLayout:
 
     def _build(self, opts: list) -> np.ndarray:
         m = np.zeros(self.size, dtype=np.int8)
-        offset, n = self.offset, self.n
+        offset, n, rows = self.offset, self.n, self._rows
         for act, targets in opts:
             off = offset[act]
             if targets is None:
                 m[off : off + self.width[act]] = 1
                 continue
-            idx = np.array(seats(targets), dtype=np.intp) + off
+            row = rows.get(targets)
+            if row is None:
+                row = rows[targets] = _seat_row(targets, n)
+            m[off : off + n] |= row
             if act is Act.CLAIM_CHECK or (act is Act.HUNT and self.hunt_status):
-                m[idx] = m[idx + n] = 1
+                m[off + n : off + 2 * n] |= row
             elif act is Act.ASK:
-                for k in range(len(self.roles)):
-                    m[idx + k * n] = 1
-            else:
-                m[idx] = 1
+                for k in range(1, len(self.roles)):
+                    m[off + k * n : off + (k + 1) * n] |= row
         m.flags.writeable = False
         return m
 

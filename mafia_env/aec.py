@@ -91,6 +91,7 @@ class MafiaEnv(AECEnv):
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.layout = ActionLayout(rules, n)
         self.observer = VectorObserver(rules, n)
+        self._obs_size = self.observer.layout.size
         self.obs_layout = self.observer.layout
         self._text: TextObserver | None = None
         if obs_mode == "text":
@@ -159,7 +160,8 @@ class MafiaEnv(AECEnv):
         if self.obs_mode == "flat":
             return self.observer.observe(game, seat)
         if seat == game.actor:
-            mask = self._legal_mask().copy()
+            mask = self._mask
+            mask = (mask if mask is not None else self._legal_mask()).copy()
         else:
             mask = np.zeros(self.layout.size, dtype=np.int8)
         if self.obs_mode == "text":
@@ -167,7 +169,8 @@ class MafiaEnv(AECEnv):
                 "observation": self.text_observer.observe(game, seat, mask),
                 "action_mask": mask,
             }
-        return {"observation": self.observer.observe(game, seat), "action_mask": mask}
+        out = np.empty(self._obs_size, dtype=np.float32)  # as `observer.observe`, inlined
+        return {"observation": self.observer.observe_into(game, seat, out), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         game = self.game

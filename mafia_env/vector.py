@@ -125,13 +125,24 @@ class VectorMafia:
         self.dones[:] = False
         self.truncated[:] = False
         self.winner[:] = -1
-        decoded = self.layout.decoded
-        for b, game in enumerate(self.games):
-            game.apply(*decoded[actions[b]])
+        decoded, shared_mask = self.layout.decoded, self.layout.shared_mask
+        obs, masks, seats, teams, observers = (
+            self.obs,
+            self.masks,
+            self.seat,
+            self.team,
+            self.observers,
+        )
+        for b, (game, a) in enumerate(zip(self.games, actions.tolist(), strict=True)):
+            game.apply(*decoded[a])
             if game.over:
                 self._finish(b, game)
                 game = self.games[b] = self._new_game(b)
-            self._write(b)
+            seat = game.actor  # as `_write`, inlined: once per game and step
+            seats[b] = seat
+            teams[b] = game.teams[seat]
+            observers[b].observe_into(game, seat, obs[b])
+            masks[b] = shared_mask(game)
         return self.obs, self.masks, self.rewards, self.dones, self._info()
 
     def observe(self, b: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
