@@ -111,8 +111,12 @@ def _play_job(job: tuple[Task, str, str, str, int]) -> dict:
     return play_side(*job)
 
 
-def _one_thread() -> None:
-    """Keep a worker to one core: the pool is the parallelism."""
+def one_thread() -> None:
+    """Keep this process's torch to one thread.
+
+    A PPO opponent infers one small batch per move: torch's thread pool costs more than it
+    gives, and on a shared machine many times more (measured: 116 s against 14 s).
+    """
     os.environ["OMP_NUM_THREADS"] = "1"
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
@@ -136,9 +140,10 @@ def run_many(
     ]
     if workers <= 1:
         rows = [_play_job(job) for job in jobs]
-    else:  # spawn: a forked torch may hang; each worker keeps to one thread
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_one_thread) as pool:
+    else:  # fork is quick, but a forked torch may hang: spawn once torch is loaded here
+        fork = "fork" in multiprocessing.get_all_start_methods() and "torch" not in sys.modules
+        ctx = multiprocessing.get_context("fork" if fork else "spawn")
+        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=one_thread) as pool:
             rows = list(pool.map(_play_job, jobs))
     results, i = [], 0
     for policy in policies:
@@ -254,4 +259,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    one_thread()  # the command's process; a caller of main() keeps its own threads
     sys.exit(main())

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from baselines.benchmark import attach_exploits, read_exploits, run_many
+from baselines.benchmark import attach_exploits, one_thread, read_exploits, run_many
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.tasks import LATEST, TASKS_BY_VERSION, get_task
 
@@ -139,4 +139,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    one_thread()  # the command's process; a caller of main() keeps its own threads
     sys.exit(main())
