@@ -1,7 +1,7 @@
 """Agents for mafia_env: rule-based and PPO policies, evaluation, the benchmark and ratings.
 
-Importing the package registers its policies (``rule``, ``ppo``, ``checkpoint``, ``ismcts``) in
-`mafia_env.policy`, whose `load_policy` and `Policy` are re-exported here.
+Importing the package registers its policies (``rule``, ``ppo``, ``league``, ``checkpoint``,
+``ismcts``) in `mafia_env.policy`, whose `load_policy` and `Policy` are re-exported here.
 """
 
 from __future__ import annotations

@@ -2,11 +2,15 @@
 
     python -m baselines.benchmark --policy rule --task sport-10
     python -m baselines.benchmark --policy path/to/ckpt.pt --all --out results.json
+    python -m baselines.benchmark --policy rule --task sport-10 --version 2
+    python -m baselines.benchmark --policy rule --all --workers 2 --exploit rule-sport.json
 
 For each side the task names, the policy plays every seat of that team and each opponent
 policy plays all other seats, over the task's fixed seeds. The score is the win rate per
 side and opponent with a Wilson 95% interval; the headline number is the mean win rate over
-all (side, opponent) pairs.
+all (side, opponent) pairs. Every (side, opponent) pair loads its policies afresh with the
+task's seeds, so the pairs may be played in any order or in parallel (`run_many`) with the
+same result. An exploitability figure (`baselines.exploit`'s JSON) may ride along.
 """
 
 from __future__ import annotations
@@ -14,7 +18,10 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import multiprocessing
+import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +31,7 @@ from baselines.stats import wilson
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.match import Seating, play_game
 from mafia_env.policy import load_policy
-from mafia_env.tasks import TASKS, Task
+from mafia_env.tasks import LATEST, SHIPPED_OPPONENTS, TASKS_BY_VERSION, Task, get_task
 
 
 def play_side(task: Task, policy_name: str, side: str, opponent: str, games: int) -> dict:
@@ -55,19 +62,41 @@ def play_side(task: Task, policy_name: str, side: str, opponent: str, games: int
 
 
 def check_opponents(task: Task) -> None:
-    """Refuse to run a task whose ``ppo`` opponent is not the file it was defined with."""
-    if "ppo" not in task.opponents:
-        return
-    path = shipped_checkpoint(task.variant, task.num_players)
-    if not path.exists():
-        raise ConfigError(f"task {task.name} plays against {path}, which is not installed")
-    got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    if got != task.ppo_sha256:
-        raise ConfigError(
-            f"task {task.name} (version {task.version}) was defined with the PPO opponent "
-            f"{task.ppo_sha256 or '(none)'}, but {path} is {got}: its scores would not compare "
-            "with the reference table; restore that file or define a new task version"
-        )
+    """Refuse a task whose shipped opponents are not the files it was pinned to."""
+    for opp in (o for o in task.opponents if o in SHIPPED_OPPONENTS):
+        path = shipped_checkpoint(task.variant, task.num_players, kind=opp)
+        got = hashlib.sha256(path.read_bytes()).hexdigest()[:16] if path.exists() else None
+        pin = task.pin(opp)
+        if not pin:
+            found = f"{path} is there (pin {got})" if got else f"{path} is not shipped yet"
+            raise ConfigError(
+                f"task {task.name} (version {task.version}) has no pin for its {opp!r} "
+                f"opponent yet: {found}; pin the shipped file's SHA-256 in mafia_env/tasks.py "
+                "(PINS_V3) to run it, or run another version (--version "
+                + ", ".join(str(v) for v in sorted(TASKS_BY_VERSION) if v != task.version)
+                + ")"
+            )
+        if got is None:
+            raise ConfigError(f"task {task.name} plays against {path}, which is not installed")
+        if got != pin:
+            raise ConfigError(
+                f"task {task.name} (version {task.version}) was defined with the {opp!r} "
+                f"opponent {pin}, but {path} is {got}: its scores would not compare "
+                "with the reference table; restore that file or define a new task version"
+            )
+
+
+def _result(task: Task, policy: str, games: int | None, rows: list[dict]) -> dict[str, Any]:
+    return {
+        "task": task.name,
+        "version": task.version,
+        "digest": task.digest(),
+        "policy": str(policy),
+        "games_per_pair": games or task.games,
+        "standard": games is None,
+        "rows": rows,
+        "headline": sum(r["win_rate"] for r in rows) / len(rows),
+    }
 
 
 def run_task(task: Task, policy: str, games: int | None = None) -> dict[str, Any]:
@@ -75,46 +104,160 @@ def run_task(task: Task, policy: str, games: int | None = None) -> dict[str, Any
     check_opponents(task)
     n = games or task.games
     rows = [play_side(task, policy, side, opp, n) for side in task.sides for opp in task.opponents]
-    return {
-        "task": task.name,
-        "digest": task.digest(),
-        "policy": str(policy),
-        "games_per_pair": n,
-        "standard": games is None,
-        "rows": rows,
-        "headline": sum(r["win_rate"] for r in rows) / len(rows),
-    }
+    return _result(task, policy, games, rows)
+
+
+def _play_job(job: tuple[Task, str, str, str, int]) -> dict:
+    return play_side(*job)
+
+
+def one_thread() -> None:
+    """Keep this process's torch to one thread.
+
+    A PPO opponent infers one small batch per move: torch's thread pool costs more than it
+    gives, and on a shared machine many times more (measured: 116 s against 14 s).
+    """
+    os.environ["OMP_NUM_THREADS"] = "1"
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
+
+
+def run_many(
+    policies: list[str], tasks: list[Task], games: int | None = None, workers: int = 1
+) -> list[dict[str, Any]]:
+    """Run every (policy, task) of the protocol; (side, opponent) pairs spread over `workers`.
+
+    Returns one result per (policy, task), policies outer, exactly as `run_task` gives it.
+    """
+    for task in tasks:
+        check_opponents(task)
+    jobs = [
+        (task, str(policy), side, opp, games or task.games)
+        for policy in policies
+        for task in tasks
+        for side in task.sides
+        for opp in task.opponents
+    ]
+    if workers <= 1:
+        rows = [_play_job(job) for job in jobs]
+    else:  # fork is quick, but a forked torch may hang: spawn once torch is loaded here
+        fork = "fork" in multiprocessing.get_all_start_methods() and "torch" not in sys.modules
+        ctx = multiprocessing.get_context("fork" if fork else "spawn")
+        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=one_thread) as pool:
+            rows = list(pool.map(_play_job, jobs))
+    results, i = [], 0
+    for policy in policies:
+        for task in tasks:
+            k = len(task.sides) * len(task.opponents)
+            results.append(_result(task, policy, games, rows[i : i + k]))
+            i += k
+    return results
+
+
+# ---------------------------------------------------------------- exploitability
+
+
+def read_exploit(path: str | Path) -> dict[str, Any]:
+    """Read an exploit result (`baselines.exploit`): task, policy, exploitability, sides.
+
+    Only ``task``, ``policy`` and ``exploitability`` (a number) are required; ``sides`` (the
+    best response's win rate against the policy per side) is kept if there.
+    """
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise ConfigError(f"cannot read exploit result {path}: {e}") from None
+    items = data if isinstance(data, list) else [data]
+    for item in items:
+        ok = (
+            isinstance(item, dict)
+            and isinstance(item.get("task"), str)
+            and isinstance(item.get("policy"), str)
+            and isinstance(item.get("exploitability"), int | float)
+            and not isinstance(item.get("exploitability"), bool)
+        )
+        if not ok:
+            raise ConfigError(
+                f"{path} is not an exploit result: it needs an object (or a list of them) with "
+                '"task" (a string), "policy" (a string) and "exploitability" (a number)'
+            )
+    return {(i["task"], i["policy"]): i for i in items}
+
+
+def read_exploits(paths: list[str | Path]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Return every exploit result of `paths` by (task, policy); the later file wins."""
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for path in paths:
+        found.update(read_exploit(path))
+    return found
+
+
+def attach_exploits(results: list[dict], exploits: dict[tuple[str, str], dict]) -> None:
+    """Add ``exploitability`` (and its ``exploit`` sides) to each result that has one."""
+    for r in results:
+        e = exploits.get((r["task"], r["policy"]))
+        if e is not None:
+            r["exploitability"] = float(e["exploitability"])
+            if "sides" in e:
+                r["exploit_sides"] = e["sides"]
+
+
+def describe(result: dict[str, Any]) -> str:
+    """Return the printed form of one result: the headline, then a line per pair."""
+    head = f"{result['task']:12} headline {result['headline']:.3f}"
+    if "exploitability" in result:
+        head += f"  exploitability {result['exploitability']:.3f}"
+    lines = [head]
+    for r in result["rows"]:
+        lo, hi = r["ci95"]
+        lines.append(
+            f"  as {r['side']:6} vs {r['opponent']:7} {r['win_rate']:6.1%} "
+            f"[{lo:.1%}, {hi:.1%}] over {r['games']} games"
+        )
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Score a policy on the mafia_env benchmark.")
-    parser.add_argument("--policy", required=True, help="random, rule, ppo or a checkpoint path")
+    parser.add_argument(
+        "--policy", required=True, help="random, rule, ppo, league or a checkpoint path"
+    )
     group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("--task", choices=sorted(TASKS), help="one task")
+    names = sorted({n for tasks in TASKS_BY_VERSION.values() for n in tasks})
+    group.add_argument("--task", choices=names, help="one task")
     group.add_argument("--all", action="store_true", help="every task")
+    parser.add_argument(
+        "--version",
+        type=int,
+        default=LATEST,
+        choices=sorted(TASKS_BY_VERSION),
+        help=f"the tasks' version (default {LATEST}, the latest)",
+    )
     parser.add_argument("--games", type=int, help="games per pair (non-standard: for smoke runs)")
+    parser.add_argument("--workers", type=int, default=1, help="processes (same results)")
+    parser.add_argument(
+        "--exploit", nargs="*", default=[], help="exploit result JSON files to report beside"
+    )
     parser.add_argument("--out", help="write the results as JSON here")
     args = parser.parse_args(argv)
-    tasks = list(TASKS.values()) if args.all else [TASKS[args.task]]
-    results = []
     try:
-        for task in tasks:
-            result = run_task(task, args.policy, args.games)
-            results.append(result)
-            print(f"{task.name:12} headline {result['headline']:.3f}")
-            for r in result["rows"]:
-                lo, hi = r["ci95"]
-                print(
-                    f"  as {r['side']:6} vs {r['opponent']:7} {r['win_rate']:6.1%} "
-                    f"[{lo:.1%}, {hi:.1%}] over {r['games']} games"
-                )
+        if args.all:
+            tasks = list(TASKS_BY_VERSION[args.version].values())
+        else:
+            tasks = [get_task(args.task, args.version)]
+        exploits = read_exploits(args.exploit)
+        results = run_many([args.policy], tasks, args.games, args.workers)
     except (ConfigError, MafiaError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    attach_exploits(results, exploits)
+    for result in results:
+        print(describe(result))
     if args.out:
         Path(args.out).write_text(json.dumps(results, indent=2))
     return 0
 
 
 if __name__ == "__main__":
+    one_thread()  # the command's process; a caller of main() keeps its own threads
     sys.exit(main())

@@ -25,6 +25,18 @@ def shipped_ppo(
     return load_shipped_policy(variant, num_players, seed, **options)
 
 
+def shipped_league(
+    variant: str = "sport", num_players: int | None = None, seed: int = 0, **options: Any
+) -> Policy:
+    """``league``: the league-trained seat-filler shipped for the variant (and table size).
+
+    Its files are ``baselines/checkpoints/league/V-N.pt``, else ``league/V.pt``.
+    """
+    from baselines.ppo.checkpoint import load_shipped_policy
+
+    return load_shipped_policy(variant, num_players, seed, kind="league", **options)
+
+
 def checkpoint(
     path: str | Path | None = None,
     variant: str = "sport",
@@ -63,9 +75,10 @@ def ismcts(
 
 
 def register() -> None:
-    """Register ``rule``, ``ppo``, ``checkpoint``, ``llm`` and ``ismcts`` in `mafia_env.policy`."""
+    """Register ``rule``, ``ppo``, ``league``, ``checkpoint``, ``llm`` and ``ismcts``."""
     register_policy("rule", RulePolicy)
     register_policy("llm", llm)
     register_policy("ismcts", ismcts)
     register_policy("ppo", shipped_ppo)
+    register_policy("league", shipped_league)
     register_policy("checkpoint", checkpoint)

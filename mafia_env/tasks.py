@@ -1,10 +1,18 @@
 """Named benchmark tasks: a variant, a table size and an opponent population, frozen.
 
 A task's definition never changes silently: `Task.digest()` hashes it, and a test pins every
-digest. The ``ppo`` opponent is a file shipped in ``baselines/checkpoints``, so a task also
-names that file by its SHA-256 (`Task.ppo_sha256`) and the protocol refuses to run against
-another file. Changing a task (or its PPO opponent) means a new `version`, new pins and new
-reference scores.
+digest. An opponent that is a file shipped in ``baselines/checkpoints`` (``ppo``, and
+``league`` from version 3) is named by its file's SHA-256 (`Task.pin`), and the protocol
+refuses to run against another file, or against one not pinned yet. Changing a task (or one
+of its opponents' files) means a new `version`, new pins and new reference scores.
+
+`TASKS` holds the latest version; `get_task(name, version)` and `TASKS_BY_VERSION` the
+earlier ones, which stay playable under the rules they were defined with:
+
+- version 2: opponents ``rule``, ``random``, ``ppo`` (the PPO bots cloned from the rule bots,
+  then fine-tuned against them), played under the rules before the seeds' second reading;
+- version 3: the current rules, and the league-trained seat-filler ``league`` as a fourth
+  opponent.
 """
 
 from __future__ import annotations
@@ -14,6 +22,9 @@ import json
 from dataclasses import asdict, dataclass
 
 from mafia_env.engine.rules import earlier_rules
+from mafia_env.errors import ConfigError
+
+SHIPPED_OPPONENTS = ("ppo", "league")  # opponents that load a file shipped with baselines
 
 
 @dataclass(frozen=True)
@@ -28,8 +39,10 @@ class Task:
     games: int  # games per (side, opponent) in the protocol
     seed: int  # games use seeds seed, seed + 1, ...
     knobs: tuple[tuple[str, object], ...] = ()
-    version: int = 2  # 2: the PPO opponents cloned from the rule bots, then fine-tuned
-    ppo_sha256: str = ""  # the first 16 hex digits of the shipped checkpoint's SHA-256
+    version: int = 2
+    ppo_sha256: str = ""  # version 2: the first 16 hex digits of the ppo file's SHA-256
+    # version 3 on: (opponent, first 16 hex digits of its file's SHA-256; "" = not pinned yet)
+    pins: tuple[tuple[str, str], ...] = ()
 
     def play_knobs(self) -> dict[str, object]:
         """Return the knobs the task's games are played with.
@@ -40,13 +53,26 @@ class Task:
         earlier = earlier_rules(self.variant) if self.version <= 2 else {}
         return {**earlier, **dict(self.knobs)}
 
+    def pin(self, opponent: str) -> str:
+        """Return the pinned SHA-256 prefix of a shipped opponent's file ("" if none)."""
+        if opponent == "ppo" and self.ppo_sha256:
+            return self.ppo_sha256
+        return dict(self.pins).get(opponent, "")
+
     def digest(self) -> str:
         """Return a hash of the definition (pinned by the tests)."""
-        blob = json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+        data = asdict(self)
+        if not self.pins:  # added in version 3: earlier definitions hash as they always did
+            del data["pins"]
+        blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-OPPONENTS = ("rule", "random", "ppo")
+_SIZES = {"sport": 10, "city": 13, "club": 10, "online": 10, "forum": 10, "minimal": 10}
+_SEED = 20_261_129
+
+# ---------------------------------------------------------------- version 2
+OPPONENTS_V2 = ("rule", "random", "ppo")
 _PPO_SHA256 = {  # task -> the shipped file its "ppo" opponent loads
     "sport-10": "cae6e47576ce8f4f",  # baselines/checkpoints/sport.pt
     "city-13": "5a1f2312c6c3c751",  # city-13.pt
@@ -55,8 +81,36 @@ _PPO_SHA256 = {  # task -> the shipped file its "ppo" opponent loads
     "forum-10": "f34d94601de232b9",  # forum.pt
     "minimal-10": "20c8514abff50a4d",  # minimal.pt
 }
-_SIZES = {"sport": 10, "city": 13, "club": 10, "online": 10, "forum": 10, "minimal": 10}
-TASKS: dict[str, Task] = {
+TASKS_V2: dict[str, Task] = {
+    f"{variant}-{n}": Task(
+        name=f"{variant}-{n}",
+        variant=variant,
+        num_players=n,
+        sides=("town", "mafia"),
+        opponents=OPPONENTS_V2,
+        games=500,
+        seed=_SEED,
+        ppo_sha256=_PPO_SHA256[f"{variant}-{n}"],
+    )
+    for variant, n in _SIZES.items()
+}
+
+# ---------------------------------------------------------------- version 3
+OPPONENTS = ("rule", "random", "ppo", "league")
+# THE PIN TABLE of version 3: task -> shipped opponent -> the first 16 hex digits of its file's
+# SHA-256 (`sha256sum FILE | cut -c1-16`). "ppo" loads baselines/checkpoints/V[-N].pt,
+# "league" loads baselines/checkpoints/league/V[-N].pt. An empty pin means "not shipped yet":
+# `baselines.benchmark` refuses the task, saying so, until the file is shipped and pinned here
+# (and the task's digest in tests/test_single.py is updated with it).
+PINS_V3: dict[str, dict[str, str]] = {
+    "sport-10": {"ppo": "cae6e47576ce8f4f", "league": ""},  # sport.pt, league/sport.pt
+    "city-13": {"ppo": "5a1f2312c6c3c751", "league": ""},  # city-13.pt, league/city-13.pt
+    "club-10": {"ppo": "9c196aada9ee5697", "league": ""},  # club.pt, league/club.pt
+    "online-10": {"ppo": "08198687f9a7a2cb", "league": ""},  # online.pt, league/online.pt
+    "forum-10": {"ppo": "f34d94601de232b9", "league": ""},  # forum.pt, league/forum.pt
+    "minimal-10": {"ppo": "20c8514abff50a4d", "league": ""},  # minimal.pt, league/minimal.pt
+}
+TASKS_V3: dict[str, Task] = {
     f"{variant}-{n}": Task(
         name=f"{variant}-{n}",
         variant=variant,
@@ -64,8 +118,43 @@ TASKS: dict[str, Task] = {
         sides=("town", "mafia"),
         opponents=OPPONENTS,
         games=500,
-        seed=20_261_129,
-        ppo_sha256=_PPO_SHA256[f"{variant}-{n}"],
+        seed=_SEED,
+        version=3,
+        pins=tuple(sorted(PINS_V3[f"{variant}-{n}"].items())),
     )
     for variant, n in _SIZES.items()
 }
+
+TASKS_BY_VERSION: dict[int, dict[str, Task]] = {2: TASKS_V2, 3: TASKS_V3}
+LATEST = max(TASKS_BY_VERSION)
+TASKS: dict[str, Task] = TASKS_BY_VERSION[LATEST]
+
+
+def get_task(name: str, version: int | None = None) -> Task:
+    """Return the task `name` of `version` (None: the latest); a clear error otherwise."""
+    version = LATEST if version is None else version
+    if version not in TASKS_BY_VERSION:
+        raise ConfigError(
+            f"no benchmark tasks of version {version!r}; versions: "
+            + ", ".join(map(str, sorted(TASKS_BY_VERSION)))
+        )
+    tasks = TASKS_BY_VERSION[version]
+    if name not in tasks:
+        raise ConfigError(
+            f"no task {name!r} in version {version}; tasks: {', '.join(sorted(tasks))}"
+        )
+    return tasks[name]
+
+
+__all__ = [
+    "LATEST",
+    "OPPONENTS",
+    "PINS_V3",
+    "SHIPPED_OPPONENTS",
+    "TASKS",
+    "TASKS_BY_VERSION",
+    "TASKS_V2",
+    "TASKS_V3",
+    "Task",
+    "get_task",
+]

@@ -13,10 +13,11 @@ import mafia_env
 from baselines.benchmark import main as benchmark_main
 from baselines.benchmark import run_task
 from mafia_env.errors import ConfigError
-from mafia_env.tasks import TASKS, Task
+from mafia_env.tasks import TASKS, TASKS_V2, Task
 
 # A task's definition never changes silently: changing one of these is a new task version.
 # Version 2: the PPO opponents retrained (cloned from the rule bots, then PPO against them).
+# (Version 3's pins: tests/test_benchmark.py.)
 PINNED = {
     "sport-10": "fab988f242a6b87d",
     "city-13": "cb10a22106375f6f",
@@ -28,16 +29,16 @@ PINNED = {
 
 
 def test_task_definitions_are_pinned():
-    assert {name: task.digest() for name, task in TASKS.items()} == PINNED
+    assert {name: task.digest() for name, task in TASKS_V2.items()} == PINNED
 
 
 def test_task_refuses_another_ppo_opponent():
     """The shipped PPO opponent is part of a task: another file is refused, not used."""
     pytest.importorskip("torch")
-    for task in TASKS.values():  # the pins match the files shipped
+    for task in [*TASKS_V2.values(), *TASKS.values()]:  # the pins match the files shipped
         run_task(dataclasses.replace(task, sides=("town",), opponents=("ppo",)), "random", games=1)
-    moved = dataclasses.replace(TASKS["sport-10"], ppo_sha256="0123456789abcdef")
-    with pytest.raises(ConfigError, match=r"defined with the PPO opponent 0123456789abcdef.*new"):
+    moved = dataclasses.replace(TASKS_V2["sport-10"], ppo_sha256="0123456789abcdef")
+    with pytest.raises(ConfigError, match=r"defined with the 'ppo' opponent 0123456789abcdef.*new"):
         run_task(moved, "random", games=1)
 
 
@@ -115,7 +116,8 @@ def test_benchmark_protocol_end_to_end(tmp_path):
 
 
 def test_benchmark_bad_policy_is_a_clear_error(capsys):
-    assert benchmark_main(["--policy", "nonsense", "--task", "sport-10", "--games", "1"]) == 2
+    argv = ["--policy", "nonsense", "--task", "sport-10", "--version", "2", "--games", "1"]
+    assert benchmark_main(argv) == 2
     assert "unknown policy 'nonsense'" in capsys.readouterr().err
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from baselines.policy import SHIPPED, shipped_checkpoint
+from baselines.policy import shipped_checkpoint, shipped_files
 from baselines.ppo.agent import Agent, CategoricalMasked, make_agent
 from baselines.ppo.config import Config, make_config
 from mafia_env.actions import ActionLayout
@@ -191,16 +191,19 @@ def load_shipped_policy(
     num_players: int | None = None,
     seed: int = 0,
     deterministic: bool | None = None,
+    kind: str = "ppo",
 ) -> PPOPolicy:
-    """`load_policy("ppo", variant=...)`: the checkpoint shipped for the variant.
+    """`load_policy("ppo" | "league", variant=...)`: the checkpoint shipped for the variant.
 
     A table size of its own (``city-13.pt``) is preferred to the variant's default one.
     """
-    path = shipped_checkpoint(variant, num_players)
+    path = shipped_checkpoint(variant, num_players, kind)
     if not path.exists():
-        shipped = sorted(p.stem for p in SHIPPED.glob("*.pt"))
+        shipped = shipped_files(kind)
         raise ConfigError(
-            f"no PPO checkpoint is shipped for variant {variant!r}; shipped: "
+            f"no {kind} checkpoint is shipped for variant {variant!r}"
+            + (f" at {num_players} players" if num_players is not None else "")
+            + f" (looked for {path.name} in {path.parent}); shipped: "
             + (", ".join(shipped) or "none")
         )
     return load_checkpoint_policy(path, variant, num_players, seed, deterministic)

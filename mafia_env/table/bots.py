@@ -9,12 +9,19 @@ folder's files) are loaded once per (bot, variant, table size) and shared by eve
 table that plays them; loading and every bot's thinking run in worker threads, so the
 server's event loop never waits on a model. A bot that cannot be loaded is reported to the
 client by its name only: what went wrong on disk goes to the server's log.
+
+The seats a host leaves to the default bot get ``league`` (the league-trained seat-filler);
+where no league file is shipped for the variant and table size, or torch is not installed,
+they get ``rule``, else ``random`` (`BotShelf.settle`, with a line in the log). The shelf
+asks the policy registry, never the baselines package itself.
 """
 
 from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
+import itertools
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -23,10 +30,10 @@ from typing import Any
 
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.policy import load_policy, policy_names
-from mafia_env.table.config import TableConfig
+from mafia_env.table.config import DEFAULT_BOTS, TableConfig
 
 log = logging.getLogger(__name__)
-SHARED = ("ppo",)  # named bots that load a checkpoint: load once, share the network
+SHARED = ("ppo", "league")  # named bots that load a checkpoint: load once, share the network
 NOT_BY_NAME = {"checkpoint", "llm"}  # a path's loader; a model needs its server's settings
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="mafia-bot")
 
@@ -73,6 +80,59 @@ class BotShelf:
                 f"unknown policy {', '.join(map(repr, unknown))}: this server seats only the "
                 f"bots {', '.join(offered)}{where}"
             )
+
+    def default_name(self, name: str | None = None) -> str:
+        """Return the default bot the page offers: `name`, else the first of DEFAULT_BOTS here.
+
+        Seats left to it may still get the next of DEFAULT_BOTS at a table it cannot play.
+        """
+        if name is not None:
+            return name
+        offered = self.names()
+        return next((b for b in DEFAULT_BOTS if b in offered), DEFAULT_BOTS[-1])
+
+    def settle(self, config: TableConfig, n: int) -> TableConfig:
+        """Return `config` with the default bot one that can play its table.
+
+        A default bot of `DEFAULT_BOTS` that cannot play the table (not installed, no file
+        for the variant and size, torch missing) gives way to the next of them, with a log line.
+        """
+        name = config.default_bot
+        if name not in DEFAULT_BOTS:
+            return config
+        chain = DEFAULT_BOTS[DEFAULT_BOTS.index(name) :]
+        for name, then in itertools.pairwise(chain):
+            why = self._cannot_play(name, config.variant, n)
+            if why is None:
+                break
+            log.info(
+                "default bot %r cannot play %s with %d players (%s): %r sits instead",
+                name,
+                config.variant,
+                n,
+                why,
+                then,
+            )
+        else:
+            name = chain[-1]
+        if name == config.default_bot:
+            return config
+        return dataclasses.replace(config, default_bot=name)
+
+    async def settled(self, config: TableConfig, n: int) -> TableConfig:
+        """`settle` in a worker thread: trying a trained bot loads it."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(_POOL, self.settle, config, n)
+
+    def _cannot_play(self, name: str, variant: str, n: int) -> str | None:
+        """Return why bot `name` cannot sit at a (variant, n) table, or None if it can."""
+        if name not in self.names():
+            return "not installed"
+        try:
+            self.policy(name, variant, n, 0)
+        except MafiaError as e:
+            return str(e)
+        return None
 
     def seat_bots(self, config: TableConfig, n: int, seed: int) -> dict[int, Any]:
         """Return a policy for every bot seat (0-based); seat s is seeded with seed + s."""

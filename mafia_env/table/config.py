@@ -22,6 +22,9 @@ MAX_TURN_TIMEOUT = 3600.0  # seconds; null (None) means no limit
 MAX_SEED = 2**32 - 1
 MAX_NAME = 200  # characters of a bot's name
 MAX_BODY = 16_384  # bytes of a create request
+# The table's default bot, then what sits instead where it cannot play the table (no league
+# file shipped for the variant and table size, or torch not installed): `bots.BotShelf.settle`
+DEFAULT_BOTS = ("league", "rule", "random")
 # `roles` deals the roles by seat (scenario tables); every other knob is a rule knob
 TABLE_KNOBS = frozenset(KNOBS) | {"roles"}
 
@@ -34,7 +37,9 @@ class TableConfig:
     num_players: int | None = None  # None: the variant's default
     humans: tuple[int, ...] = (1,)  # seats (1-based) for people
     bots: dict[int, str] = field(default_factory=dict)  # seat -> bot name; default below
-    default_bot: str = "random"  # a bot the server offers (`bots.BotShelf.names`)
+    # a bot the server offers (`bots.BotShelf.names`) for every seat `bots` leaves out; one of
+    # DEFAULT_BOTS falls back to the next of them where it cannot play the table
+    default_bot: str = DEFAULT_BOTS[0]
     seed: int | None = None
     bot_delay: float = 1.0  # seconds a bot waits before it acts, so people can follow
     turn_timeout: float | None = 60.0  # seconds a person may think; None: no limit
@@ -162,4 +167,4 @@ def _knobs(value: Any) -> dict[str, Any]:
     return dict(value)
 
 
-__all__ = ["MAX_BODY", "TABLE_KNOBS", "TableConfig", "parse_body"]
+__all__ = ["DEFAULT_BOTS", "MAX_BODY", "TABLE_KNOBS", "TableConfig", "parse_body"]

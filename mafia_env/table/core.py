@@ -57,13 +57,17 @@ class Table:
         config.check_seats(n)
         self.humans = frozenset(h - 1 for h in config.humans)
         self.seed = env.unwrapped.game_seed
+        if bots is None and env.unwrapped.game.over:
+            bots = {}
+        elif bots is None:
+            from mafia_env.table.bots import BotShelf
+
+            shelf = BotShelf()
+            self.config = config = shelf.settle(config, n)  # the default bot that can play
+            bots = shelf.seat_bots(config, n, self.seed)
         self.bot_names = {
             s: config.bots.get(s + 1, config.default_bot) for s in range(n) if s not in self.humans
         }
-        if bots is None:
-            from mafia_env.table.bots import BotShelf
-
-            bots = {} if env.unwrapped.game.over else BotShelf().seat_bots(config, n, self.seed)
         self.bots = bots
         # the plain tokens are known only to the process that made them, for the links;
         # a seat is opened by the hash of its token (a store keeps only the hashes)

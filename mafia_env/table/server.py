@@ -86,6 +86,7 @@ def create_app(
                 "bots": tables.shelf.names(),
                 "languages": list(languages()),
                 "defaults": {
+                    "bot": tables.shelf.default_name(base.get("default_bot")),
                     "bot_delay": base.get("bot_delay", TableConfig.bot_delay),
                     "turn_timeout": base.get("turn_timeout", TableConfig.turn_timeout),
                 },

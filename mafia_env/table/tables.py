@@ -77,6 +77,7 @@ class Tables:
         try:
             env = new_env(config)
             config.check_seats(env.n)
+            config = await self.shelf.settled(config, env.n)
             self.shelf.check(config)
             bots = await self.shelf.load(config, env.n, env.unwrapped.game_seed)
         finally:

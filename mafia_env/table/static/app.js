@@ -115,7 +115,7 @@ function setSeats(resetCount) {
       o.value = `bot:${b}`;
       sel.append(o);
     }
-    sel.value = old[s - 1] || (s === 1 ? "person" : `bot:${options.bots[0]}`);
+    sel.value = old[s - 1] || (s === 1 ? "person" : `bot:${options.defaults.bot}`);
     cell.append(sel);
     row.append(cell);
     body.append(row);
@@ -130,7 +130,9 @@ async function createTable(ev) {
   for (let s = 1; s <= n; s++) {
     const who = $(`#who-${s}`).value;
     if (who === "person") humans.push(s);
-    else bots[s] = who.slice(4);
+    // a seat left to the default bot is not named: the server seats the default (league),
+    // or the bot that stands in where the league bot cannot play this variant and size
+    else if (who !== `bot:${options.defaults.bot}`) bots[s] = who.slice(4);
   }
   const config = {
     variant: $("#variant").value, num_players: n, humans, bots,

@@ -1,0 +1,143 @@
+#!/usr/bin/env python
+"""Regenerate the README's reference table from benchmark and exploit results.
+
+    python scripts/reference_table.py --results random.json rule.json --exploit exploit/*.json
+    python scripts/reference_table.py --run --policies random rule ppo league \\
+        --tasks sport-10 city-13 --save results/ --readme README.md
+
+From result files (`python -m baselines.benchmark ... --out FILE`: a result or a list of them)
+or, with ``--run``, by playing the protocol here: every (policy, task, side, opponent) pair is
+one job of a process pool over ``--workers`` cores, each pair seeded as the sequential protocol
+seeds it, so the numbers are the same as one process would give. Exploit results
+(`python -m baselines.exploit ... --out FILE`) add the exploitability column. The table is
+printed, written to ``--out``, or put into ``--readme`` between the markers
+``<!-- reference-table -->`` and ``<!-- /reference-table -->``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from baselines.benchmark import attach_exploits, one_thread, read_exploits, run_many
+from mafia_env.errors import ConfigError, MafiaError
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, get_task
+
+START, END = "<!-- reference-table -->", "<!-- /reference-table -->"
+
+
+def load_results(paths: list[str | Path]) -> list[dict[str, Any]]:
+    """Read benchmark result files (one result or a list each), in order."""
+    out: list[dict[str, Any]] = []
+    for path in paths:
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, json.JSONDecodeError) as e:
+            raise ConfigError(f"cannot read benchmark result {path}: {e}") from None
+        items = data if isinstance(data, list) else [data]
+        for item in items:
+            if not (isinstance(item, dict) and {"task", "policy", "rows", "headline"} <= set(item)):
+                raise ConfigError(
+                    f"{path} is not a benchmark result (python -m baselines.benchmark --out): "
+                    "each needs task, policy, rows and headline"
+                )
+        out.extend(items)
+    return out
+
+
+def _order(values: list[str]) -> list[str]:
+    return list(dict.fromkeys(values))
+
+
+def markdown(results: list[dict[str, Any]]) -> str:
+    """Return the reference table: one row per (policy, task), in the order given."""
+    if not results:
+        raise ConfigError("no benchmark results to tabulate")
+    versions = _order([str(r.get("version", "?")) for r in results])
+    if len(versions) > 1:
+        raise ConfigError(f"results of task versions {', '.join(versions)}: tabulate one version")
+    latest = {(r["policy"], r["task"]): r for r in results}  # a later result replaces one
+    rows = [r for r in results if latest[(r["policy"], r["task"])] is r]
+    sides = _order([x["side"] for r in rows for x in r["rows"]])
+    opps = _order([x["opponent"] for r in rows for x in r["rows"]])
+    games = _order([str(r.get("games_per_pair", "?")) for r in rows])
+    vs = " / ".join(opps)
+    lines = [
+        f"Tasks version {versions[0]}, {' or '.join(games)} games per pair; win rates of the "
+        "policy's side against each opponent; exploitability: the best response's mean win "
+        "rate against the policy (`baselines.exploit`).",
+        "",
+        "| policy | task | headline | "
+        + " | ".join(f"as {side} vs {vs}" for side in sides)
+        + " | exploitability |",
+        "|---|---|---|" + "---|" * len(sides) + "---|",
+    ]
+    for r in rows:
+        rate = {(x["side"], x["opponent"]): x["win_rate"] for x in r["rows"]}
+        cells = [
+            " / ".join(f"{rate[s, o]:.3f}" if (s, o) in rate else "-" for o in opps) for s in sides
+        ]
+        e = r.get("exploitability")
+        cells.append("-" if e is None else f"{e:.3f}")
+        lines.append(
+            f"| {r['policy']} | {r['task']} | **{r['headline']:.3f}** | " + " | ".join(cells) + " |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def into_readme(text: str, table: str) -> str:
+    """Return `text` with the part between the table's markers replaced by `table`."""
+    if text.count(START) != 1 or text.count(END) != 1 or text.index(START) > text.index(END):
+        raise ConfigError(f"the README needs one {START} line and, after it, one {END} line")
+    head, rest = text.split(START)
+    _, tail = rest.split(END)
+    return f"{head}{START}\n{table}{END}{tail}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description="Regenerate the benchmark's reference table.")
+    p.add_argument("--results", nargs="*", default=[], help="benchmark result JSON files")
+    p.add_argument("--exploit", nargs="*", default=[], help="exploit result JSON files")
+    p.add_argument("--run", action="store_true", help="play the protocol here first")
+    p.add_argument("--policies", nargs="*", default=["random", "rule", "ppo", "league"])
+    p.add_argument("--tasks", nargs="*", help="task names (default: every task)")
+    p.add_argument("--version", type=int, default=LATEST, choices=sorted(TASKS_BY_VERSION))
+    p.add_argument("--games", type=int, help="games per pair (non-standard: for smoke runs)")
+    p.add_argument("--workers", type=int, default=2, help="processes for --run (default 2)")
+    p.add_argument("--save", help="with --run: write each policy's results to DIR/POLICY.json")
+    p.add_argument("--out", help="write the table here")
+    p.add_argument("--readme", help="put the table into this README between its markers")
+    args = p.parse_args(argv)
+    try:
+        results = load_results(args.results)
+        if args.run:
+            names = args.tasks or list(TASKS_BY_VERSION[args.version])
+            tasks = [get_task(name, args.version) for name in names]
+            ran = run_many(args.policies, tasks, args.games, args.workers)
+            if args.save:
+                Path(args.save).mkdir(parents=True, exist_ok=True)
+                for policy in args.policies:
+                    mine = [r for r in ran if r["policy"] == policy]
+                    name = Path(policy).stem if policy.endswith(".pt") else policy
+                    Path(args.save, f"{name}.json").write_text(json.dumps(mine, indent=2))
+            results += ran
+        attach_exploits(results, read_exploits(args.exploit))
+        table = markdown(results)
+        if args.readme:
+            readme = Path(args.readme)
+            readme.write_text(into_readme(readme.read_text(), table))
+    except (ConfigError, MafiaError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.out:
+        Path(args.out).write_text(table)
+    print(table, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    one_thread()  # the command's process; a caller of main() keeps its own threads
+    sys.exit(main())
