@@ -5,7 +5,8 @@
     tensorboard --logdir runs
 
 Every key of the config file is a field of `baselines.ppo.Config`; an unknown key is an
-error. ``--set key=value`` overrides one key (YAML syntax for the value).
+error. ``--set key=value`` overrides one key (YAML syntax for the value; ``league.key`` one
+key of the league section).
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
-import yaml
-
-from baselines.ppo import load_config, make_config, train
+from baselines.ppo import load_config, train
+from baselines.ppo.config import with_overrides
 from mafia_env.errors import MafiaError
 
 
@@ -69,13 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cfg = load_config(args.config)
         if args.set:
-            overrides = {}
-            for item in args.set:
-                key, sep, value = item.partition("=")
-                if not sep:
-                    raise MafiaError(f"--set takes KEY=VALUE; got {item!r}")
-                overrides[key] = yaml.safe_load(value)
-            cfg = make_config({**cfg.__dict__, **overrides})
+            cfg = with_overrides(cfg, args.set)
         if args.resume and not Path(args.resume).exists():
             raise MafiaError(f"no checkpoint at {args.resume}")
         result = train(cfg, resume=args.resume, log=lambda s: print(s, flush=True))

@@ -115,6 +115,8 @@ def test_every_shipped_config_loads_through_the_one_loader(path, monkeypatch):
     monkeypatch.setattr(config, "read_yaml", lambda *a, **k: calls.append(a) or real(*a, **k))
     load = {
         "ppo": load_ppo,
+        "league": load_ppo,
+        "exploit": load_ppo,
         "rllib": load_rllib,
         "eval": load_eval,
         "arena": load_arena,

@@ -74,7 +74,10 @@ def test_config_unknown_key_is_an_error(tmp_path):
         ({"variant": "poker"}, "poker"),
         ({"knobs": {"no_such_knob": 1}}, "no_such_knob"),
         ({"num_players": 30}, "30"),
-        ({"opponents": {"self": 1, "humans": 1}}, "unknown opponent kind"),
+        (
+            {"opponents": {"self": 1, "humans": 1}},
+            r"unknown opponent\(s\) .humans. in .opponents.; allowed: self, pool, .*rule",
+        ),
         ({"opponents": {"self": 0}}, "positive sum"),
         ({"learner_team": "maniac"}, "learner_team must be one of"),
         ({"seed": None}, "must not be null"),

@@ -28,7 +28,8 @@ from baselines.ppo.checkpoint import (
 from baselines.ppo.config import LEARNER_TEAMS, OPPONENT_KINDS, Config, load_config, make_config
 from baselines.ppo.evaluate import evaluate, opponent_policy, play_games
 from baselines.ppo.imitate import imitate
-from baselines.ppo.train import seat_gae, train
+from baselines.ppo.rollout import seat_gae
+from baselines.ppo.train import train
 from baselines.stats import wilson
 
 __all__ = [

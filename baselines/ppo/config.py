@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -15,10 +15,34 @@ from mafia_env.config import (
     Range,
 )
 from mafia_env.errors import ConfigError
+from mafia_env.policy import policy_names
 from mafia_env.variants import get_variant
 
-OPPONENT_KINDS = ("self", "pool", "rule", "random")
+OPPONENT_KINDS = ("self", "pool", "rule", "random")  # the usual ones; any policy name also
 LEARNER_TEAMS = ("any", "town", "mafia")
+DEFAULT_OPPONENTS = {"self": 0.4, "pool": 0.2, "rule": 0.4, "random": 0.0}
+
+
+@dataclass(frozen=True)
+class LeagueConfig:
+    """League training: prioritised fictitious self-play over a pool that grows (AlphaStar)."""
+
+    self_play: Annotated[float, Range(ge=0, le=1)] = 0.2
+    """share of games the learner plays against itself (every seat)"""
+    fixed: tuple[str, ...] = ("rule", "random", "ppo")
+    """policies in the pool from the start (load_policy names or checkpoint paths)"""
+    pfsp_power: NonNegativeFloat = 2.0
+    """p of the PFSP weight (1 - x)^p, x the learner's running win rate against a member"""
+    pfsp_floor: Annotated[float, Range(gt=0, le=1)] = 0.05
+    """the least weight of a member, so that none the learner beats is never drawn again"""
+    winrate_window: PositiveInt = 300
+    """the learner's last games against a member (both sides pooled) that its x is over"""
+    exploiter_every: NonNegativeInt = 50
+    """learner updates between exploiters (0: no exploiters)"""
+    exploiter_updates: PositiveInt = 20
+    """PPO updates an exploiter trains against the frozen learner before it joins the pool"""
+    max_exploiters: PositiveInt = 3
+    """exploiters kept in the pool (the oldest leaves)"""
 
 
 @dataclass(frozen=True)
@@ -81,16 +105,17 @@ class Config:
     """give each team its own actor and critic output heads"""
 
     # Opponents
-    opponents: dict[str, NonNegativeFloat] = field(
-        default_factory=lambda: {"self": 0.4, "pool": 0.2, "rule": 0.4, "random": 0.0}
-    )
-    """weights of the opponent kinds, drawn per game: self, pool, rule, random"""
+    opponents: dict[str, NonNegativeFloat] = field(default_factory=lambda: dict(DEFAULT_OPPONENTS))
+    """weights of the opponents, drawn per game: self, pool (a snapshot of the learner), or
+    any policy load_policy knows (rule, random, ppo: the shipped bot, a checkpoint path)"""
     learner_team: Literal["any", "town", "mafia"] = "any"
     """the team the learner plays against an opponent: any (drawn per game), town, mafia"""
     pool_size: PositiveInt = 8
     """earlier snapshots kept for the pool"""
     snapshot_every: PositiveInt = 10
     """updates between snapshots added to the pool"""
+    league: LeagueConfig | None = None
+    """league training (its own section; null: the fixed mixture of `opponents`)"""
 
     # Imitation warm start
     imitate_steps: NonNegativeInt = 0
@@ -120,17 +145,54 @@ class Config:
         n = rules.default_players if self.num_players is None else self.num_players
         rules.check_players(n)
         rules.role_counts(n)
-        bad = sorted(set(self.opponents) - set(OPPONENT_KINDS))
-        if bad:
-            raise ConfigError(
-                f"unknown opponent kind(s) {', '.join(map(repr, bad))} in 'opponents'; "
-                f"kinds: {', '.join(OPPONENT_KINDS)}"
-            )
+        check_opponents(self.opponents, ("self", "pool"), "opponents")
         if sum(self.opponents.values()) <= 0:
             raise ConfigError(
                 "'opponents' weights must be non-negative numbers with a positive sum; "
                 f"got {self.opponents!r}"
             )
+        if self.league is not None:
+            if self.opponents != DEFAULT_OPPONENTS:
+                raise ConfigError(
+                    "a league draws its own opponents: set league.self_play and league.fixed "
+                    "and leave 'opponents' out"
+                )
+            check_opponents(self.league.fixed, (), "league.fixed")
+            if not self.league.fixed and self.league.self_play < 1:
+                raise ConfigError(
+                    "league.fixed is empty and league.self_play < 1: name at least one "
+                    "policy in league.fixed (rule, random, ppo, ...) or set self_play: 1"
+                )
+
+
+def check_opponents(names: Any, special: tuple[str, ...], key: str) -> None:
+    """Refuse an opponent that is neither in `special`, a known policy, nor a file."""
+    known = [n for n in policy_names() if n not in ("checkpoint", "llm", "ismcts")]
+    bad = [n for n in names if n not in special and n not in known and not Path(n).exists()]
+    if bad:
+        raise ConfigError(
+            f"unknown opponent(s) {', '.join(map(repr, bad))} in '{key}'; allowed: "
+            f"{', '.join([*special, *known])}, or a path to a checkpoint file"
+        )
+
+
+def with_overrides(cfg: Config, items: list[str]) -> Config:
+    """Return `cfg` with ``KEY=VALUE`` overrides (YAML values; ``league.KEY`` for a section)."""
+    import yaml
+
+    data = asdict(cfg)
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ConfigError(f"--set takes KEY=VALUE; got {item!r}")
+        section, dot, field_name = key.partition(".")
+        if dot:
+            if not isinstance(data.get(section), dict | type(None)) or section not in data:
+                raise ConfigError(f"--set {key}: {section!r} is not a section of the config")
+            data[section] = {**(data[section] or {}), field_name: yaml.safe_load(value)}
+        else:
+            data[key] = yaml.safe_load(value)
+    return make_config(data)
 
 
 def make_config(data: dict[str, Any] | None = None, **overrides: Any) -> Config:
@@ -143,4 +205,14 @@ def load_config(path: str | Path) -> Config:
     return config.load(Config, path)
 
 
-__all__ = ["LEARNER_TEAMS", "OPPONENT_KINDS", "Config", "load_config", "make_config"]
+__all__ = [
+    "DEFAULT_OPPONENTS",
+    "LEARNER_TEAMS",
+    "OPPONENT_KINDS",
+    "Config",
+    "LeagueConfig",
+    "check_opponents",
+    "load_config",
+    "make_config",
+    "with_overrides",
+]

@@ -1,0 +1,423 @@
+"""The pieces of PPO that the trainer, the league's exploiters and `baselines.exploit` share.
+
+`Opponents` says who plays against the learner in each game, `Rollout` plays the games in
+lockstep and keeps one rollout's buffers (with per-seat GAE, `seat_gae`), `ppo_update` is the
+clipped-PPO update, and `train_against` puts them together to train a best response to one
+frozen policy. `baselines.ppo.train.train` reads top to bottom with them, CleanRL style.
+
+Advantages are computed per game and per seat over that seat's own decisions (GAE): a seat's
+next decision is its next state, and the team's terminal reward (+1/-1/0) is credited to
+each seat's last decision of the game, so an eliminated player learns from his team's result.
+Decisions left pending at the end of a rollout bootstrap from the value of that seat's
+current observation.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+from baselines.ppo.agent import Agent
+from baselines.ppo.config import Config
+from mafia_env.engine.roles import TEAM_NAMES
+from mafia_env.errors import ConfigError
+from mafia_env.policy import Policy, observes
+from mafia_env.vector import VectorMafia
+
+SIDES = ("town", "mafia")
+
+
+class Opponents:
+    """Who plays against the learner in each of `B` games: a member drawn per game by weight.
+
+    A member is a name and a policy; the policy None is the learner itself in every seat
+    (self-play). ``game[b]`` names game b's member, ``learner_seat[b]`` marks the seats the
+    learner plays and ``learner_team[b]`` the team it is scored as (-1: self-play). Against
+    a member the learner plays one team, `team` ("any": drawn per game), or with `against`
+    every seat not of that team (the maniac's too). ``windows[(member, team)]`` holds the
+    learner's last results against the member (1: won).
+    """
+
+    def __init__(
+        self,
+        n: int,
+        B: int,
+        rng: np.random.Generator,
+        team: str = "any",
+        against: str | None = None,
+        window: int = 500,
+    ):
+        self.rng, self.team, self.window = rng, team, window
+        self.against = None if against is None else TEAM_NAMES.index(against)
+        self.players: dict[str, Policy | None] = {}  # every member a game may still be playing
+        self.weights: dict[str, float] = {}  # the members drawn from, by weight
+        self.windows: dict[tuple[str, str], deque[float]] = {}
+        self.game = [""] * B
+        self.learner_seat = np.zeros((B, n), dtype=bool)
+        self.learner_team = np.zeros(B, dtype=np.int64)
+        self._names: list[str] = []
+        self._p = np.zeros(0)
+
+    def add(self, name: str, policy: Policy | None, weight: float = 1.0) -> None:
+        """Add a member (None: self-play) drawn with `weight`; a policy must observe vectors."""
+        if policy is not None and observes(policy) != "vector":
+            raise ConfigError(
+                f"opponent {name!r} observes {observes(policy)!r}; the trainer's games step "
+                "vector observations only"
+            )
+        self.players[name] = policy
+        for t in SIDES:
+            self.windows.setdefault((name, t), deque(maxlen=self.window))
+        self.set_weights({**self.weights, name: weight})
+
+    def remove(self, name: str) -> None:
+        """Stop drawing `name`; games it is playing finish with it."""
+        self.set_weights({k: w for k, w in self.weights.items() if k != name})
+        for t in SIDES:
+            self.windows.pop((name, t), None)
+        if name not in self.game:
+            self.players.pop(name, None)
+
+    def set_weights(self, weights: dict[str, float]) -> None:
+        """Draw the members by these weights from now on."""
+        self.weights = dict(weights)
+        self._names = [k for k, w in weights.items() if w > 0]
+        p = np.array([weights[k] for k in self._names], dtype=np.float64)
+        self._p = p / p.sum() if p.size else p
+
+    def assign(self, b: int, teams: np.ndarray) -> None:
+        """Draw game `b`'s member, and the learner's seats for its deal `teams`."""
+        old = self.game[b]
+        name = self.game[b] = self._names[int(self.rng.choice(len(self._names), p=self._p))]
+        if old not in self.weights and old not in self.game:
+            self.players.pop(old, None)  # a removed member whose last game just ended
+        if self.players[name] is None:
+            self.learner_seat[b] = True
+            self.learner_team[b] = -1
+        elif self.against is not None:
+            self.learner_seat[b] = teams != self.against
+            self.learner_team[b] = 1 - self.against  # scored as the other side
+        else:
+            t = int(self.rng.integers(2)) if self.team == "any" else TEAM_NAMES.index(self.team)
+            self.learner_team[b] = t
+            self.learner_seat[b] = teams == t
+
+    def act(self, obs: np.ndarray, masks: np.ndarray, learn: np.ndarray, out: np.ndarray) -> None:
+        """Write the members' actions into `out` for the rows the learner does not play."""
+        rest = np.flatnonzero(~learn)
+        if not rest.size:
+            return
+        names = np.array(self.game, dtype=object)[rest]
+        for name in set(names):
+            rows = rest[names == name]
+            out[rows] = self.players[name].act_batch(obs[rows], masks[rows])
+
+    def record(self, b: int, rewards: np.ndarray, teams: np.ndarray) -> float | None:
+        """Note how game `b` (its seats' rewards and teams) ended; return the learner's return
+        (None in self-play)."""
+        name, seats = self.game[b], self.learner_seat[b]
+        if self.players.get(name, 0) is None:  # self-play: both sides are the learner
+            for t, side in enumerate(SIDES):
+                on = teams == t
+                if on.any():
+                    self.windows[(name, side)].append(float(rewards[on][0] > 0))
+            return None
+        won = float((rewards[seats] > 0).any())
+        if (name, SIDES[self.learner_team[b]]) in self.windows:  # not removed meanwhile
+            self.windows[(name, SIDES[self.learner_team[b]])].append(won)
+        return float(rewards[seats].max())
+
+    def winrate(self, name: str, side: str | None = None) -> float | None:
+        """The learner's win rate against `name` over its window (both sides pooled)."""
+        sides = SIDES if side is None else (side,)
+        games = [x for t in sides for x in self.windows.get((name, t), ())]
+        return float(np.mean(games)) if games else None
+
+    def state(self) -> dict[str, list[float]]:
+        """The windows as plain data (for checkpoints)."""
+        return {f"{k}|{t}": list(w) for (k, t), w in self.windows.items()}
+
+    def load_state(self, state: dict[str, list[float]]) -> None:
+        for key, xs in state.items():
+            k, _, t = key.rpartition("|")
+            if (k, t) in self.windows:
+                self.windows[(k, t)].extend(xs)
+
+
+def seat_gae(
+    values: np.ndarray,
+    learn: np.ndarray,
+    seats: np.ndarray,
+    dones: np.ndarray,
+    rewards: np.ndarray,
+    bootstrap: np.ndarray,
+    gamma: float,
+    lam: float,
+) -> np.ndarray:
+    """Return GAE advantages [T, B] over each (game, seat)'s own decisions.
+
+    Step t of game b is a decision of seat ``seats[t, b]`` (counted where ``learn[t, b]``);
+    its successor is the same seat's next decision in the same game. ``dones[t, b]`` says the
+    move at t ended game b, and ``rewards[t, b]`` holds every seat's terminal reward: it is
+    credited to each seat's last decision of that game, however long ago the seat was
+    eliminated. Games still running at the end bootstrap from ``bootstrap[b, seat]``.
+    """
+    T, B = values.shape
+    adv_buf = np.zeros((T, B), dtype=np.float32)
+    next_value = bootstrap.astype(np.float32).copy()
+    next_adv = np.zeros_like(next_value)
+    next_term = np.zeros(next_value.shape, dtype=bool)
+    next_rew = np.zeros_like(next_value)
+    for t in reversed(range(T)):
+        d = dones[t]
+        if d.any():  # the move at t ended these games: each seat's last decision in them
+            next_term[d] = True  # gets the team reward, and nothing follows it
+            next_rew[d] = rewards[t, d]
+            next_value[d] = 0
+            next_adv[d] = 0
+        b = np.flatnonzero(learn[t])
+        s = seats[t, b]
+        v = values[t, b]
+        term = next_term[b, s]
+        delta = np.where(term, next_rew[b, s], gamma * next_value[b, s]) - v
+        adv = delta + np.where(term, 0.0, gamma * lam * next_adv[b, s])
+        adv_buf[t, b] = adv
+        next_value[b, s] = v
+        next_adv[b, s] = adv
+        next_term[b, s] = False
+        next_rew[b, s] = 0
+    return adv_buf
+
+
+class Rollout:
+    """`B` games in lockstep and the buffers of one rollout of `T` steps of each.
+
+    Every step records every game's acting seat; ``learn[t, b]`` marks the learner's rows,
+    the only ones the update reads. The games go on from one rollout to the next.
+    """
+
+    def __init__(self, vec: VectorMafia, T: int, opp: Opponents):
+        B, n = vec.num_envs, vec.n
+        self.vec, self.T, self.opp = vec, T, opp
+        self.obs_buf = np.zeros((T, B, vec.obs_size), dtype=np.float32)
+        self.mask_buf = np.zeros((T, B, vec.action_size), dtype=bool)
+        self.act_buf = np.zeros((T, B), dtype=np.int64)
+        self.logp_buf = np.zeros((T, B), dtype=np.float32)
+        self.val_buf = np.zeros((T, B), dtype=np.float32)
+        self.learn_buf = np.zeros((T, B), dtype=bool)
+        self.seat_buf = np.zeros((T, B), dtype=np.int64)
+        self.done_buf = np.zeros((T, B), dtype=bool)
+        self.rew_buf = np.zeros((T, B, n), dtype=np.float32)
+        self.boot = np.zeros((B, n), dtype=np.float32)
+        self.returns: deque[float] = deque(maxlen=500)  # the learner's, against members
+        self.lengths: deque[int] = deque(maxlen=500)
+        self.game_len = np.zeros(B, dtype=np.int64)
+        self.obs, self.masks, self.info = vec.reset()
+        for b in range(B):
+            opp.assign(b, self.info["teams"][b])
+
+    @torch.no_grad()
+    def collect(self, agent: Agent, gen: torch.Generator) -> int:
+        """Play `T` lockstep steps: the agent at the learner's seats, members elsewhere.
+
+        Return the environment steps taken (every seat's decisions).
+        """
+        vec, opp = self.vec, self.opp
+        rows = np.arange(vec.num_envs)
+        for step in range(self.T):
+            obs, masks, seat = self.obs, self.masks, self.info["seat"]
+            learn = opp.learner_seat[rows, seat]
+            self.obs_buf[step] = obs
+            self.mask_buf[step] = masks
+            self.seat_buf[step] = seat
+            self.learn_buf[step] = learn
+
+            # the learner's seats through the agent, every other seat through its member
+            actions = self.act_buf[step]
+            li = np.flatnonzero(learn)
+            if li.size:
+                x = torch.from_numpy(obs[li])
+                m = torch.from_numpy(self.mask_buf[step, li])
+                a, logp, _, v = agent.get_action_and_value(x, m, generator=gen)
+                actions[li] = a.numpy()
+                self.logp_buf[step, li] = logp.numpy()
+                self.val_buf[step, li] = agent.denorm(v).numpy()
+            opp.act(obs, masks, learn, actions)
+
+            self.obs, self.masks, rewards, dones, self.info = vec.step(actions)
+            self.done_buf[step] = dones
+            self.rew_buf[step] = rewards
+            self.game_len += 1
+            for b in np.flatnonzero(dones):
+                ret = opp.record(b, rewards[b], self.info["done_teams"][b])
+                if ret is not None:
+                    self.returns.append(ret)
+                self.lengths.append(int(self.game_len[b]))
+                self.game_len[b] = 0
+                opp.assign(b, self.info["teams"][b])
+
+        # bootstrap value: each learner seat's current view, where its game goes on
+        self.boot[:] = 0
+        bs = np.argwhere(opp.learner_seat)
+        if len(bs):
+            views = np.stack([vec.observe(int(b), int(s)) for b, s in bs])
+            v = agent.denorm(agent.get_value(torch.from_numpy(views))).numpy()
+            self.boot[bs[:, 0], bs[:, 1]] = v
+        return self.T * vec.num_envs
+
+    def batch(self, gamma: float, lam: float) -> dict[str, torch.Tensor]:
+        """Return the learner's decisions of the rollout, with GAE advantages and returns."""
+        adv = seat_gae(
+            self.val_buf,
+            self.learn_buf,
+            self.seat_buf,
+            self.done_buf,
+            self.rew_buf,
+            self.boot,
+            gamma,
+            lam,
+        )
+        sel = self.learn_buf.reshape(-1)
+        flat = {
+            "obs": self.obs_buf.reshape(-1, self.vec.obs_size),
+            "masks": self.mask_buf.reshape(-1, self.vec.action_size),
+            "actions": self.act_buf.reshape(-1),
+            "logprobs": self.logp_buf.reshape(-1),
+            "advantages": adv.reshape(-1),
+            "returns": (adv + self.val_buf).reshape(-1),
+            "values": self.val_buf.reshape(-1),
+        }
+        return {k: torch.from_numpy(np.ascontiguousarray(v[sel])) for k, v in flat.items()}
+
+
+def ppo_update(
+    agent: Agent,
+    optimizer: torch.optim.Optimizer,
+    data: dict[str, torch.Tensor],
+    cfg: Config,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """The clipped-PPO update over one rollout's decisions; return the losses to log."""
+    b_returns, b_values = data["returns"], data["values"]
+    if cfg.norm_value:  # value normalisation: the critic learns standardised returns
+        agent.ret_mean.mul_(0.99).add_(0.01 * b_returns.mean())
+        var = agent.ret_std.pow(2).mul(0.99).add(0.01 * b_returns.var())
+        agent.ret_std.copy_(var.sqrt().clamp(min=1e-2))
+    mean, std = agent.ret_mean, agent.ret_std
+    b_returns_n = (b_returns - mean) / std
+    b_values_n = (b_values - mean) / std
+
+    batch_size = len(b_returns)
+    b_inds = np.arange(batch_size)
+    clipfracs = []
+    pg_loss = v_loss = entropy_loss = old_approx_kl = approx_kl = torch.zeros(())
+    for _epoch in range(cfg.update_epochs):
+        rng.shuffle(b_inds)
+        for mb_inds in np.array_split(b_inds, cfg.num_minibatches):
+            if mb_inds.size < 2:
+                continue
+            mb = torch.from_numpy(mb_inds)
+            _, newlogprob, entropy, newvalue = agent.get_action_and_value(
+                data["obs"][mb], data["masks"][mb], data["actions"][mb]
+            )
+            logratio = newlogprob - data["logprobs"][mb]
+            ratio = logratio.exp()
+
+            with torch.no_grad():
+                # calculate approx_kl http://joschu.net/blog/kl-approx.html
+                old_approx_kl = (-logratio).mean()
+                approx_kl = ((ratio - 1) - logratio).mean()
+                clipfracs += [((ratio - 1.0).abs() > cfg.clip_coef).float().mean().item()]
+
+            mb_adv = data["advantages"][mb]
+            if cfg.norm_adv:
+                mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
+
+            # Policy loss
+            pg_loss1 = -mb_adv * ratio
+            pg_loss2 = -mb_adv * torch.clamp(ratio, 1 - cfg.clip_coef, 1 + cfg.clip_coef)
+            pg_loss = torch.max(pg_loss1, pg_loss2).mean()
+
+            # Value loss
+            if cfg.clip_vloss:
+                v_loss_unclipped = (newvalue - b_returns_n[mb]) ** 2
+                v_clipped = b_values_n[mb] + torch.clamp(
+                    newvalue - b_values_n[mb], -cfg.clip_coef, cfg.clip_coef
+                )
+                v_loss_clipped = (v_clipped - b_returns_n[mb]) ** 2
+                v_loss = 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
+            else:
+                v_loss = 0.5 * ((newvalue - b_returns_n[mb]) ** 2).mean()
+
+            entropy_loss = entropy.mean()
+            loss = pg_loss - cfg.ent_coef * entropy_loss + v_loss * cfg.vf_coef
+
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
+            optimizer.step()
+
+        if cfg.target_kl is not None and approx_kl > cfg.target_kl:
+            break
+
+    y_pred, y_true = b_values.numpy(), b_returns.numpy()
+    var_y = np.var(y_true)
+    explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
+    return {
+        "value_loss": v_loss.item(),
+        "policy_loss": pg_loss.item(),
+        "entropy": entropy_loss.item(),
+        "old_approx_kl": old_approx_kl.item(),
+        "approx_kl": approx_kl.item(),
+        "clipfrac": float(np.mean(clipfracs)) if clipfracs else 0.0,
+        "explained_variance": float(explained_var),
+        "batch_size": batch_size,
+    }
+
+
+def train_against(
+    agent: Agent,
+    cfg: Config,
+    target: Policy,
+    updates: int,
+    *,
+    team: str = "any",
+    against: str | None = None,
+    seed: int = 0,
+    writer: Any = None,
+    tag: str = "best_response",
+    log: Any = None,
+) -> float | None:
+    """Train `agent` by PPO against the frozen `target` for `updates` rollouts of `cfg`'s size.
+
+    The agent plays one team per game (`team`), or every seat not of team `against` (the
+    target plays that team). Logs ``<tag>/winrate`` per update; returns the agent's win rate
+    over its last games (at most 500; None if no game ended).
+    """
+    vec = VectorMafia(cfg.variant, cfg.num_envs, cfg.num_players, seed=seed, **cfg.knobs)
+    rng = np.random.default_rng(seed)
+    gen = torch.Generator().manual_seed(seed)
+    opp = Opponents(vec.n, vec.num_envs, rng, team=team, against=against)
+    opp.add("target", target)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5)
+    rollout = Rollout(vec, cfg.num_steps, opp)
+    agent.train()
+    for update in range(1, updates + 1):
+        if cfg.anneal_lr:
+            optimizer.param_groups[0]["lr"] = (1.0 - (update - 1.0) / updates) * cfg.learning_rate
+        rollout.collect(agent, gen)
+        ppo_update(agent, optimizer, rollout.batch(cfg.gamma, cfg.gae_lambda), cfg, rng)
+        rate = opp.winrate("target")
+        if writer is not None and rate is not None:
+            writer.add_scalar(f"{tag}/winrate", rate, update * cfg.num_envs * cfg.num_steps)
+        if log is not None and (update % 10 == 0 or update == updates):
+            done = "no game ended yet" if rate is None else f"win rate {rate:.3f}"
+            log(f"{tag}: update {update}/{updates}, {done}")
+    return opp.winrate("target")
+
+
+__all__ = ["SIDES", "Opponents", "Rollout", "ppo_update", "seat_gae", "train_against"]
