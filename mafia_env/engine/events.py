@@ -181,9 +181,15 @@ class Perceiver:
 
     def catch_up(self, events: list[Event]) -> None:
         """Deliver the events logged since the last call to the seats that saw them."""
+        start, end = self.cursor, len(events)
+        if end - start == 1 and events[start][0] == _TURN:  # the common case: a turn began
+            _, self.actor, _, self.turn, seen_by = events[start]
+            self.turn_public = seen_by < 0
+            self.cursor = end
+            return
         pub, priv = self.on_public, self.on_private
         pub_default, priv_default = self.public_default, self.private_default
-        for e in events[self.cursor :]:
+        for e in events[start:]:
             kind, actor, target, value, seen_by = e
             if kind == _TURN:  # whose turn it is, as each seat may know it (no handler)
                 self.actor, self.turn, self.turn_public = actor, value, seen_by < 0
