@@ -8,6 +8,7 @@ import importlib.util
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import baselines.policy as shipped
@@ -207,4 +208,37 @@ def test_reference_table_runs_the_protocol(tmp_path, monkeypatch):
     assert (
         f"| random | minimal-tiny | **{saved['headline']:.3f}** |"
         in (tmp_path / "t.md").read_text()
+    )
+
+
+class FirstLegal:
+    """A deterministic policy: a legal action picked by the observation alone (its moves do
+    not depend on the order it is asked in)."""
+
+    def act(self, obs, mask):
+        legal = np.flatnonzero(mask)
+        return int(legal[int(obs.sum() * 7) % legal.size])
+
+    def act_batch(self, obs, masks):
+        return np.array([self.act(o, m) for o, m in zip(obs, masks, strict=True)])
+
+
+def test_version_3_plays_the_same_deals_in_lockstep():
+    # the lockstep protocol (version 3) plays the deals of seeds seed.. one game at a time
+    # would: with policies whose moves do not depend on the order, the tallies are the same
+    import mafia_env
+    from baselines.benchmark import play_lockstep
+    from mafia_env.match import Seating, play_game
+
+    task = dataclasses.replace(TINY, variant="sport", games=7)
+    env = mafia_env.raw_env("sport", 10, **task.play_knobs())
+    seating = Seating(FirstLegal(), teams={"town": FirstLegal()})
+    winners = []
+    for g in range(task.games):
+        play_game(env, seating, seed=task.seed + g)
+        winners.append(env.winner)
+    assert len(set(winners)) > 1  # the deals differ, and so do the games
+    assert play_lockstep(task, seating, "mafia", task.games, num_envs=3) == (
+        winners.count("mafia"),
+        winners.count("draw"),
     )
