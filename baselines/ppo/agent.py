@@ -106,11 +106,22 @@ class Agent(nn.Module):
         action: torch.Tensor | None = None,
         generator: torch.Generator | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Sample an action (unless given) from the masked policy; return it, its log-probability,
+        the policy's entropy and the normalised value.
+
+        The math of `CategoricalMasked` without building a distribution per call: a log-softmax
+        over the masked logits, and a Gumbel-max draw (the argmax of log-probabilities plus
+        Gumbel noise is a sample of the categorical, and cheaper than ``torch.multinomial``).
+        """
         h, head = self.trunk(x), self._head(x)
-        probs = CategoricalMasked(self._logits(h, head), mask)
+        logits = torch.where(mask, self._logits(h, head), torch.tensor(-1e8, dtype=h.dtype))
+        logp = torch.log_softmax(logits, dim=-1)
+        probs = logp.exp()
         if action is None:
-            action = torch.multinomial(probs.probs, 1, generator=generator).squeeze(1)
-        return action, probs.log_prob(action), probs.entropy(), self._value(h, head)
+            u = torch.rand(logp.shape, generator=generator, dtype=logp.dtype)
+            action = (logp - (-u.log()).log()).argmax(dim=-1)  # u = 0 gives -inf: never drawn
+        entropy = -torch.where(mask, logp * probs, torch.zeros_like(probs)).sum(-1)
+        return action, logp.gather(1, action[:, None]).squeeze(1), entropy, self._value(h, head)
 
 
 def make_agent(cfg: Config, obs_size: int, action_size: int) -> Agent:
