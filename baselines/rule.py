@@ -69,6 +69,7 @@ of the public table instead, which every teammate computes alike.
 
 from __future__ import annotations
 
+import struct
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -155,6 +156,9 @@ class SeenBatch:
         self.votes = np.rint(v["votes"] + v["votes_before"] * (2 * limit))  # every round
         self.nominations = np.rint(v["nominations"] * limit)
         self.night_dead = v["eliminated"][..., 1] > 0
+        # accusations and black calls, and votes and nominations, of each seat against each
+        self.attacks = self.accused.astype(np.float32) + self.claimed_black
+        self.votes_noms = self.votes + self.nominations
         # a sheriff claim that public facts do not refute: no seat called both red and black,
         # no more checks than nights have passed, no accused red check, no vouched black one
         red, black = self.claimed_red, self.claimed_black
@@ -266,6 +270,12 @@ class Seen:
     def v(self) -> dict[str, np.ndarray]:
         """The observation's named views."""
         return {name: view[self.i] for name, view in self.batch.v.items()}
+
+    @lazy
+    def table_crc(self) -> int:
+        """A hash of who is alive and of the earlier votes (`public_hash` adds the day)."""
+        v, i = self.batch.v, self.i
+        return zlib.crc32(v["votes_before"][i].tobytes(), zlib.crc32(v["alive"][i].tobytes()))
 
     @lazy
     def mates(self) -> list[int]:
@@ -412,10 +422,7 @@ def town_suspicion(b: SeenBatch) -> tuple[np.ndarray, np.ndarray]:
 
 def public_hash(seen: Seen, salt: int = 0) -> int:
     """Return a hash of facts every player shares for the whole day or night."""
-    v, i = seen.batch.v, seen.i
-    h = zlib.crc32(v["alive"][i].tobytes())
-    h = zlib.crc32(v["votes_before"][i].tobytes(), h)
-    return zlib.crc32(np.array([seen.day, salt], dtype=np.int64).tobytes(), h)
+    return zlib.crc32(struct.pack("=qq", seen.day, salt), seen.table_crc)
 
 
 def public_noise(seen: Seen, salt: int) -> np.ndarray:
@@ -449,6 +456,7 @@ def mafia_ranking(seen: Seen, night: bool = False) -> np.ndarray:
     black = np.zeros(n, dtype=bool)
     black[seen.me] = True
     black[seen.mates] = True
+    black_f = black.astype(np.float32)
     score = np.zeros(n)
     # shooting the sheriff a teammate counter-claims would prove the teammate a liar
     covered = any(black[c] for c in seen.sheriff_claimants())
@@ -458,13 +466,13 @@ def mafia_ranking(seen: Seen, night: bool = False) -> np.ndarray:
     dons = [s for s in [seen.me, *seen.mates] if role_of(seen, s) is Role.DON]
     for d in dons:  # the don's signal: he accuses the sheriff he found
         score += 90.0 * seen.accused[d]
-    score += 10.0 * (seen.accused[:, black].sum(axis=1) + seen.claimed_black[:, black].sum(axis=1))
+    score += 10.0 * (seen.batch.attacks[seen.i] @ black_f)  # accused or called a member black
     # players the town trusts: red-checked by a credible claimant
     for c in seen.sheriff_claimants():
         if not black[c] and public_credible(seen, c):
             score += 5.0 * seen.claimed_red[c]
     if night:
-        trail = seen.votes[black].sum(axis=0) + seen.nominations[black].sum(axis=0)
+        trail = black_f @ seen.batch.votes_noms[seen.i]
         score -= 3.0 * np.minimum(trail, 1)
     score += public_noise(seen, int(night))
     score[black] = -1e9
