@@ -91,7 +91,9 @@ def instrument(timers: Timers) -> None:
     torch.Tensor.backward = timers.wrap(torch.Tensor.backward, "update")
     torch.nn.utils.clip_grad_norm_ = timers.wrap(torch.nn.utils.clip_grad_norm_, "update")
     torch.optim.Adam.step = timers.wrap(torch.optim.Adam.step, "update")
-    train_mod.seat_gae = timers.wrap(train_mod.seat_gae, "update")
+    gae = train_mod.seat_gae  # wherever the trainer keeps it, it is timed where it is called
+    for module in {train_mod, sys.modules[gae.__module__]}:
+        module.seat_gae = timers.wrap(gae, "update")
 
     opponent_policy = train_mod.opponent_policy
 

@@ -112,8 +112,9 @@ def test_masked_sampling_never_picks_an_illegal_action():
 
 
 def test_agent_samples_the_masked_categorical():
-    """The rollout's sampler draws legal actions at the masked categorical's frequencies, and
-    its log-probabilities and entropies are the distribution's."""
+    """The rollout's sampler is `CategoricalMasked` without the object: the same draws from the
+    same generator, the same log-probabilities and entropies, legal actions at the masked
+    categorical's frequencies."""
     torch.manual_seed(0)
     agent = make_agent(make_config({"variant": "minimal", "hidden_size": 16}), 30, 12)
     with torch.no_grad():
@@ -128,9 +129,11 @@ def test_agent_samples_the_masked_categorical():
     with torch.no_grad():
         action, logp, entropy, _ = agent.get_action_and_value(x, mask, generator=gen)
         dist = CategoricalMasked(agent.logits(x), mask)
+        gen.manual_seed(1)
+        assert torch.equal(action, torch.multinomial(dist.probs, 1, generator=gen).squeeze(1))
         assert mask[torch.arange(len(x)), action].all()
-        assert torch.allclose(logp, dist.log_prob(action), atol=1e-5)
-        assert torch.allclose(entropy, dist.entropy(), atol=1e-5)
+        assert torch.equal(logp, dist.log_prob(action))
+        assert torch.equal(entropy, dist.entropy())
         for row in range(4):
             drawn = torch.bincount(action[row::4], minlength=12).float() / 5000
             assert (drawn - dist.probs[row]).abs().max() < 0.03, (row, drawn, dist.probs[row])

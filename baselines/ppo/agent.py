@@ -109,17 +109,15 @@ class Agent(nn.Module):
         """Sample an action (unless given) from the masked policy; return it, its log-probability,
         the policy's entropy and the normalised value.
 
-        The math of `CategoricalMasked` without building a distribution per call: a log-softmax
-        over the masked logits, and a Gumbel-max draw (the argmax of log-probabilities plus
-        Gumbel noise is a sample of the categorical, and cheaper than ``torch.multinomial``).
+        The arithmetic of `CategoricalMasked`, step for step (so the same samples and the same
+        numbers), without building and validating a distribution object per call.
         """
         h, head = self.trunk(x), self._head(x)
         logits = torch.where(mask, self._logits(h, head), torch.tensor(-1e8, dtype=h.dtype))
-        logp = torch.log_softmax(logits, dim=-1)
-        probs = logp.exp()
+        logp = logits - logits.logsumexp(dim=-1, keepdim=True)  # Categorical's normalisation
+        probs = torch.softmax(logp, dim=-1)
         if action is None:
-            u = torch.rand(logp.shape, generator=generator, dtype=logp.dtype)
-            action = (logp - (-u.log()).log()).argmax(dim=-1)  # u = 0 gives -inf: never drawn
+            action = torch.multinomial(probs, 1, generator=generator).squeeze(1)
         entropy = -torch.where(mask, logp * probs, torch.zeros_like(probs)).sum(-1)
         return action, logp.gather(1, action[:, None]).squeeze(1), entropy, self._value(h, head)
 
