@@ -69,8 +69,10 @@ of the public table instead, which every teammate computes alike.
 
 from __future__ import annotations
 
+import struct
 import zlib
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -107,41 +109,45 @@ FAKE_CLAIM_P = 0.1  # chance a day the mafia claim sheriff unprompted (no claim 
 Choice = int | None
 
 
-class Seen:
-    """What one agent sees now, decoded from its observation's named views."""
+class SeenBatch:
+    """What the agents of a batch see now, decoded from their observations' named views at once.
 
-    def __init__(self, bot: RulePolicy, obs: np.ndarray, mask: np.ndarray):
-        v = bot.views(obs)
-        self.v = v
-        self.bot = bot
-        self.mask = mask
-        n = bot.n
-        self.n = n
-        self.me = int(v["seat"].argmax())
-        self.role: Role = bot.roles[int(v["role"].argmax())]
-        self.team = self.role.team
-        kr = v["known_roles"]
-        known, kind = kr.any(axis=1), kr.argmax(axis=1)
-        self.mates = [int(s) for s in np.flatnonzero(known) if s != self.me]
-        self.mate_roles = {s: bot.roles[int(kind[s])] for s in self.mates}
+    Every field holds one row per observation (seats are 0-based): ``me`` [R], ``role`` [R]
+    (an index into the bot's roles), ``alive`` [R, n], ``claimed_black`` [R, n, n] (claimer,
+    target), and so on. `Seen` is one row of it, as the handlers read it; `town_suspicion`
+    scores every row at once, on first use.
+    """
+
+    def __init__(self, bot: RulePolicy, obs: np.ndarray, masks: np.ndarray):
+        self.bot, self.masks = bot, masks
+        R = len(obs)
+        self.v = v = {
+            name: obs[:, off : off + size].reshape(R, *shape)
+            for name, off, size, shape in bot._pieces
+        }
+        rows = np.arange(R)
+        self.me = v["seat"].argmax(axis=1)
+        self.role = v["role"].argmax(axis=1)
+        self.mate_kind, self.mate = one_hot(v["known_roles"])
+        self.mate[rows, self.me] = False
         checks = v["checks"]
-        self.checked_yes = checks[:, 0] > 0
-        self.checked_no = checks[:, 1] > 0
-        turn = v["my_turn"]
-        self.turn = bot.turn_names[int(turn.argmax())] if turn.any() else None
-        self.day = round(float(v["day"][0]) * bot.day_limit)
+        self.checked_yes = checks[:, :, 0] > 0
+        self.checked_no = checks[:, :, 1] > 0
+        turn, has_turn = one_hot(v["my_turn"])
+        names = [bot.turn_names[t] for t in turn.tolist()]
+        self.turn = [t if has else None for t, has in zip(names, has_turn.tolist(), strict=True)]
+        self.day = np.rint(v["day"][:, 0].astype(np.float64) * bot.day_limit).astype(np.int64)
+        self.acts_left = np.rint(v["acts_left"][:, 0].astype(np.float64) * bot.rules.speech_acts)
         self.alive = v["alive"] > 0
-        self.candidates = [int(s) for s in np.flatnonzero(v["candidates"])]
-        noms = v["nominees"]
-        self.nominees = sorted((int(s) for s in np.flatnonzero(noms)), key=lambda s: noms[s])
-        self.acts_left = round(float(v["acts_left"][0]) * bot.rules.speech_acts)
-        cr = v["claimed_role"]
-        roles, said, kind = bot.roles, cr.any(axis=1), cr.argmax(axis=1)
-        self.claimed = [roles[int(kind[s])] if said[s] else None for s in range(n)]
-        self.claim_kind = np.where(said, kind, len(roles))  # role index; len(roles): none
+        self.candidates = v["candidates"] != 0
+        noms = v["nominees"]  # the order of nomination: nominees first, by the order they came
+        self.nominee_order = np.argsort(np.where(noms != 0, noms, np.inf), axis=1, kind="stable")
+        self.nominee_count = (noms != 0).sum(axis=1)
+        kind, said = one_hot(v["claimed_role"])
+        self.claim_kind = np.where(said, kind, len(bot.roles))  # len(roles): no claim
         cc = v["claimed_check"]
-        self.claimed_red = cc[:, :, 0] > 0  # claimer -> target
-        self.claimed_black = cc[:, :, 1] > 0
+        self.claimed_red = cc[..., 0] > 0  # [row, claimer, target]
+        self.claimed_black = cc[..., 1] > 0
         self.accused = v["accused"] > 0
         self.vouched = v["vouched"] > 0
         # counts are scaled into [0, 1] in the observation: scale them back
@@ -149,9 +155,151 @@ class Seen:
         self.votes_today = v["votes"]  # the latest voting round
         self.votes = np.rint(v["votes"] + v["votes_before"] * (2 * limit))  # every round
         self.nominations = np.rint(v["nominations"] * limit)
-        self.night_dead = v["eliminated"][:, 1] > 0
-        self._sus: np.ndarray | None = None
-        self._trusted: int | None = None
+        self.night_dead = v["eliminated"][..., 1] > 0
+        # accusations and black calls, and votes and nominations, of each seat against each
+        self.attacks = self.accused.astype(np.float32) + self.claimed_black
+        self.votes_noms = self.votes + self.nominations
+        # a sheriff claim that public facts do not refute: no seat called both red and black,
+        # no more checks than nights have passed, no accused red check, no vouched black one
+        red, black = self.claimed_red, self.claimed_black
+        both, self.checks_said, accused_red, vouched_black = row_sums(
+            red & black, red | black, self.accused & red, self.vouched & black
+        )
+        self.public_credible = ~(
+            (both > 0)
+            | (self.checks_said > np.maximum(0, self.day - 1)[:, None])
+            | (accused_red > 0)
+            | (vouched_black > 0)
+        )
+        self._sus: tuple[np.ndarray, np.ndarray] | None = None
+
+    def suspicion(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return every row's town reading [R, n] and trusted sheriff [R] (-1: none)."""
+        if self._sus is None:
+            self._sus = town_suspicion(self)
+        return self._sus
+
+    def row(self, i: int) -> Seen:
+        return Seen(self.bot, None, self.masks[i], self, i)
+
+
+def one_hot(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the index of the set entry of each one-hot row of `x` (its last axis; 0 where
+    none is) and whether one is set: ``x.argmax(-1), x.any(-1)`` for one-hot rows of numbers
+    in [0, 1], as observations are, in fewer passes."""
+    k = x.argmax(axis=-1)
+    return k, np.take_along_axis(x, k[..., None], axis=-1)[..., 0] > 0
+
+
+def row_sums(*xs: np.ndarray) -> list[np.ndarray]:
+    """Return ``x.sum(-1)`` of each [R, n, n] array, summed at once as float32 (counts and
+    counts scaled back from the observation are small integers: exact)."""
+    stacked = np.stack(xs, axis=2).astype(np.float32, copy=False)  # [R, n, len(xs), n]
+    sums = stacked @ np.ones(stacked.shape[-1], dtype=np.float32)
+    return list(np.moveaxis(sums, 2, 0))
+
+
+def row_dots(ms: list[np.ndarray], cols: list[np.ndarray]) -> np.ndarray:
+    """Return ``out[i, j, r, s]``: the sum of ``ms[i][r, s, t]`` over the seats t that
+    ``cols[j][r]`` marks, for [R, n, n] matrices and [R, n] masks (exact, as `row_sums`)."""
+    m = np.stack(ms).astype(np.float32, copy=False)  # [M, R, n, n]
+    c = np.stack(cols, axis=2).astype(np.float32)  # [R, n, C]
+    return np.moveaxis(m @ c, 3, 1)  # [M, C, R, n]
+
+
+class lazy:
+    """An attribute computed on first use, then kept (`functools.cached_property` without
+    the lock it takes in Python 3.11, which costs more than most of these computations)."""
+
+    def __init__(self, fn: Callable[[Any], Any]):
+        self.fn = fn
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
+
+
+def _row(name: str) -> lazy:
+    """A `Seen` field: row `i` of its batch's field `name`, read on first use."""
+    return lazy(lambda seen: getattr(seen.batch, name)[seen.i])
+
+
+class Seen:
+    """What one agent sees now: row `i` of a `SeenBatch` (by default the batch of `obs` alone)."""
+
+    checked_yes = _row("checked_yes")
+    checked_no = _row("checked_no")
+    alive = _row("alive")
+    claim_kind = _row("claim_kind")  # role index; len(roles): no claim
+    claimed_red = _row("claimed_red")  # claimer -> target
+    claimed_black = _row("claimed_black")
+    accused = _row("accused")
+    vouched = _row("vouched")
+    votes_today = _row("votes_today")
+    votes = _row("votes")
+    nominations = _row("nominations")
+    night_dead = _row("night_dead")
+
+    def __init__(
+        self,
+        bot: RulePolicy,
+        obs: np.ndarray | None,
+        mask: np.ndarray,
+        batch: SeenBatch | None = None,
+        i: int = 0,
+    ):
+        if batch is None:
+            batch = SeenBatch(bot, np.asarray(obs)[None], np.asarray(mask)[None])
+        self.batch, self.i = batch, i
+        self.bot = bot
+        self.mask = mask
+        self.n = bot.n
+        self.me = int(batch.me[i])
+        self.role: Role = bot.roles[int(batch.role[i])]
+        self.team = self.role.team
+        self.turn: str | None = batch.turn[i]
+        self.day = int(batch.day[i])
+        self.acts_left = int(batch.acts_left[i])
+
+    @lazy
+    def v(self) -> dict[str, np.ndarray]:
+        """The observation's named views."""
+        return {name: view[self.i] for name, view in self.batch.v.items()}
+
+    @lazy
+    def table_crc(self) -> int:
+        """A hash of who is alive and of the earlier votes (`public_hash` adds the day)."""
+        v, i = self.batch.v, self.i
+        return zlib.crc32(v["votes_before"][i].tobytes(), zlib.crc32(v["alive"][i].tobytes()))
+
+    @lazy
+    def mates(self) -> list[int]:
+        return np.flatnonzero(self.batch.mate[self.i]).tolist()
+
+    @lazy
+    def mate_roles(self) -> dict[int, Role]:
+        kind = self.batch.mate_kind[self.i]
+        return {s: self.bot.roles[int(kind[s])] for s in self.mates}
+
+    @lazy
+    def candidates(self) -> list[int]:
+        return np.flatnonzero(self.batch.candidates[self.i]).tolist()
+
+    @lazy
+    def nominees(self) -> list[int]:
+        """The nominees in the order they were nominated."""
+        b = self.batch
+        return b.nominee_order[self.i, : b.nominee_count[self.i]].tolist()
+
+    @lazy
+    def claimed(self) -> list[Role | None]:
+        roles = self.bot.roles
+        return [roles[k] if k < len(roles) else None for k in self.claim_kind.tolist()]
 
     # ------------------------------------------------------------- legality
 
@@ -169,7 +317,7 @@ class Seen:
         if act not in layout.offset:
             return []
         off = layout.offset[act]
-        return [int(t) for t in np.flatnonzero(self.mask[off : off + self.bot.n])]
+        return self.mask[off : off + self.bot.n].nonzero()[0].tolist()
 
     # ------------------------------------------------------------ the table
 
@@ -181,117 +329,117 @@ class Seen:
         """Whether `s` is known to this agent as a member of its mafia team."""
         return self.black_team and (s == self.me or s in self.mates)
 
-    def sheriff_claimants(self) -> list[int]:
-        return [s for s in range(self.n) if self.claimed[s] is Role.SHERIFF]
+    @lazy
+    def _claimants(self) -> list[int]:
+        return np.flatnonzero(self.claim_kind == self.bot.sheriff_kind).tolist()
 
-    def credible(self, c: int) -> bool:
-        """Whether `c`'s sheriff claim can be true, as far as this agent can tell."""
-        if self.claimed[c] is not Role.SHERIFF:
-            return False
-        red, black = self.claimed_red[c], self.claimed_black[c]
-        if (red & black).any() or int((red | black).sum()) > max(0, self.day - 1):
-            return False
-        if (self.accused[c] & red).any() or (self.vouched[c] & black).any():
-            return False
-        if self.team is Team.TOWN and black[self.me]:
-            return False  # he called me black, and I know I am red
-        return not (self.role is Role.SHERIFF and c != self.me)
+    def sheriff_claimants(self) -> list[int]:
+        return self._claimants
 
     def trusted(self) -> int | None:
         """Return the sheriff this agent believes, if any (itself, if it is the sheriff)."""
-        self.suspicion()
-        return self._trusted
+        t = int(self.batch.suspicion()[1][self.i])
+        return None if t < 0 else t
 
     def suspicion(self) -> np.ndarray:
         """Return the town's reading of each seat: higher is more likely black."""
-        if self._sus is None:
-            self._sus, self._trusted = town_suspicion(self)
-        return self._sus
+        return self.batch.suspicion()[0][self.i]
 
 
-def town_suspicion(seen: Seen) -> tuple[np.ndarray, int | None]:
-    """Score every seat from a town player's point of view; return scores and the trusted sheriff.
+def town_suspicion(b: SeenBatch) -> tuple[np.ndarray, np.ndarray]:
+    """Score every seat from each row's town point of view: scores [R, n], trusted sheriff [R].
 
-    A mafia player computes the same reading (without his private knowledge) to predict the
-    town: it is what the town bots will believe.
+    A sheriff claimant is credible to a reader if his claim is publicly credible, he did not
+    call a town reader black (a town player knows he is red) and the reader is not the
+    sheriff. The trusted sheriff is -1 where the reader believes none. A mafia player computes
+    the same reading (without his private knowledge) to predict the town: it is what the
+    town bots will believe.
     """
-    n, me = seen.n, seen.me
-    sus = np.zeros(n)
-    i_am_sheriff = seen.role is Role.SHERIFF
-    claimants = [c for c in seen.sheriff_claimants() if c != me]
-    trusted: int | None = None
-    if i_am_sheriff:
-        trusted = me
-        blacks, reds = seen.checked_yes.copy(), seen.checked_no.copy()
-        sus[claimants] += W_CHECKED  # every other sheriff claimant lies
-    else:
-        cred = [c for c in claimants if seen.credible(c)]
-        for c in claimants:
-            if c not in cred:
-                sus[c] += W_FALSE_SHERIFF
-        if len(cred) == 1:
-            trusted = cred[0]
-        elif len(cred) > 1:
-            shot = [c for c in cred if seen.night_dead[c]]
-            if len(shot) == 1:  # the mafia shoot the real sheriff
-                trusted = shot[0]
-            else:
-                sus[cred] += W_TWO_CLAIMS
-        if trusted is not None:
-            for c in cred:
-                if c != trusted:
-                    sus[c] += W_COUNTERCLAIM
-            blacks = seen.claimed_black[trusted].copy()
-            reds = seen.claimed_red[trusted].copy()
-    if trusted is not None:
-        sus[blacks] += W_SHERIFF_BLACK if not i_am_sheriff else W_CHECKED
-        sus[reds] += W_SHERIFF_RED if not i_am_sheriff else -W_CHECKED
-        cleared = reds.copy()
-        cleared[trusted] = True
-        others = np.ones(n, dtype=bool)
-        others[trusted] = False
-        # speaking for a black check, or against the sheriff or a red check
-        side = (
-            seen.vouched[:, blacks].sum(axis=1)
-            + seen.accused[:, cleared].sum(axis=1)
-            + seen.claimed_black[:, cleared].sum(axis=1)
-        )
-        sus += W_SIDE * side * others
-        against = seen.votes[:, cleared].sum(axis=1) + seen.nominations[:, cleared].sum(axis=1)
-        sus += W_VOTE_SIDE * against * others
-        sus += W_VOTE_BLACK * seen.votes[:, blacks].sum(axis=1) * others
-        sus[trusted] += W_TRUSTED
+    bot = b.bot
+    R, n = b.alive.shape
+    rows, seat = np.arange(R), np.arange(n)
+    me = b.me
+    is_me = seat == me[:, None]
+    sheriff = b.role == bot.sheriff_kind  # the reader is the sheriff
+    town = bot.town_role[b.role]
+    claimants = (b.claim_kind == bot.sheriff_kind) & ~is_me
+    sus = np.zeros((R, n))
+    sus += W_CHECKED * (claimants & sheriff[:, None])  # the sheriff knows every other one lies
+    cred = (
+        claimants
+        & b.public_credible
+        & ~(town[:, None] & b.claimed_black[rows, :, me])  # he called me black
+        & ~sheriff[:, None]
+    )
+    sus += W_FALSE_SHERIFF * (claimants & ~cred & ~sheriff[:, None])
+    ncred = cred.sum(axis=1)
+    shot = cred & b.night_dead  # of two credible claimants, the mafia shoot the real sheriff
+    nshot = shot.sum(axis=1)
+    trusted = np.where(ncred == 1, cred.argmax(axis=1), -1)
+    trusted = np.where((ncred > 1) & (nshot == 1), shot.argmax(axis=1), trusted)
+    sus += W_TWO_CLAIMS * (cred & ((ncred > 1) & (nshot != 1))[:, None])
+    trusted = np.where(sheriff, me, trusted)
+    is_trusted = seat == trusted[:, None]  # no seat where none is trusted
+    sus += W_COUNTERCLAIM * (cred & ~is_trusted & (trusted >= 0)[:, None])
+    has = (trusted >= 0)[:, None]
+    t = np.maximum(trusted, 0)
+    blacks = np.where(sheriff[:, None], b.checked_yes, b.claimed_black[rows, t]) & has
+    reds = np.where(sheriff[:, None], b.checked_no, b.claimed_red[rows, t]) & has
+    sus += np.where(sheriff, W_CHECKED, W_SHERIFF_BLACK)[:, None] * blacks
+    sus += np.where(sheriff, -W_CHECKED, W_SHERIFF_RED)[:, None] * reds
+    cleared = reds | is_trusted
+    others = ~is_trusted
+    # each seat's votes, nominations, vouches, accusations and black calls: [what, on whom, R, n]
+    # on whom: the black checks, the cleared (the sheriff and his red checks), the night dead
+    by_votes, by_noms, by_vouch, by_accuse, by_call = row_dots(
+        [b.votes, b.nominations, b.vouched, b.accused, b.claimed_black],
+        [blacks, cleared, b.night_dead],
+    )
+    # speaking for a black check, or against the sheriff or a red check
+    side = by_vouch[0] + by_accuse[1] + by_call[1]
+    sus += W_SIDE * side * others
+    sus += W_VOTE_SIDE * (by_votes[1] + by_noms[1]) * others
+    sus += W_VOTE_BLACK * by_votes[0] * others
+    sus += W_TRUSTED * is_trusted
     # confessions, and checks claimed without a sheriff claim (lies)
-    confess = seen.bot.black_claim[seen.claim_kind]
-    checks = (seen.claimed_red | seen.claimed_black).any(axis=1)
+    confess = bot.black_claim[b.claim_kind]
     sus += W_CONFESS * confess
-    sus += W_LIE * (~confess & checks & (seen.claim_kind != seen.bot.sheriff_kind))
+    sus += W_LIE * (~confess & (b.checks_said > 0) & (b.claim_kind != bot.sheriff_kind))
     # behaviour: against me (I know I am town), against the mafia's victims, odd play
-    if seen.team is Team.TOWN:
-        sus += W_AGAINST_ME * (
-            seen.votes[:, me] + seen.nominations[:, me] + seen.accused[:, me] * 2.0
-        )
-    victims = seen.night_dead
-    if victims.any():
-        sus += W_AGAINST_VICTIM * (
-            seen.votes[:, victims].sum(axis=1) + seen.nominations[:, victims].sum(axis=1)
-        )
-    sus += W_ODD * (np.diag(seen.votes) + np.diag(seen.nominations))
-    if seen.candidates and seen.votes_today.any():  # today's vote is over: who abstained?
-        voters = seen.alive.copy()
-        if not seen.bot.rules.nominees_vote:
-            voters[seen.candidates] = False
-        sus += W_ODD * ((seen.votes_today.sum(axis=1) == 0) & voters)
-    sus[me] = -1e9 if seen.team is Team.TOWN else sus[me]
+    against_me = b.votes[rows, :, me] + b.nominations[rows, :, me] + b.accused[rows, :, me] * 2.0
+    sus += W_AGAINST_ME * against_me * town[:, None]
+    sus += W_AGAINST_VICTIM * (by_votes[2] + by_noms[2])
+    sus += W_ODD * (
+        np.diagonal(b.votes, axis1=1, axis2=2) + np.diagonal(b.nominations, axis1=1, axis2=2)
+    )
+    (voted,) = row_sums(b.votes_today)  # today's vote is over: who abstained?
+    voters = b.alive if bot.rules.nominees_vote else b.alive & ~b.candidates
+    over = b.candidates.any(axis=1) & (voted > 0).any(axis=1)
+    sus += W_ODD * ((voted == 0) & voters & over[:, None])
+    sus[rows[town], me[town]] = -1e9
     return sus, trusted
 
 
 def public_hash(seen: Seen, salt: int = 0) -> int:
     """Return a hash of facts every player shares for the whole day or night."""
-    v = seen.v
-    h = zlib.crc32(v["alive"].tobytes())
-    h = zlib.crc32(v["votes_before"].tobytes(), h)
-    return zlib.crc32(np.array([seen.day, salt], dtype=np.int64).tobytes(), h)
+    return zlib.crc32(struct.pack("=qq", seen.day, salt), seen.table_crc)
+
+
+def public_noise(seen: Seen, salt: int) -> np.ndarray:
+    """Return `n` numbers in [0, 1) drawn from a generator seeded by `public_hash`.
+
+    Every mafia member draws them alike; they are kept by hash, since a day's turns draw
+    the same ones over and over.
+    """
+    key = public_hash(seen, salt)
+    cache = seen.bot.noise
+    x = cache.get(key)
+    if x is None:
+        if len(cache) >= 4096:
+            cache.clear()
+        x = cache[key] = np.random.default_rng(key).random(seen.n)
+        x.flags.writeable = False
+    return x
 
 
 def coin(seen: Seen, salt: int) -> float:
@@ -308,6 +456,7 @@ def mafia_ranking(seen: Seen, night: bool = False) -> np.ndarray:
     black = np.zeros(n, dtype=bool)
     black[seen.me] = True
     black[seen.mates] = True
+    black_f = black.astype(np.float32)
     score = np.zeros(n)
     # shooting the sheriff a teammate counter-claims would prove the teammate a liar
     covered = any(black[c] for c in seen.sheriff_claimants())
@@ -317,16 +466,15 @@ def mafia_ranking(seen: Seen, night: bool = False) -> np.ndarray:
     dons = [s for s in [seen.me, *seen.mates] if role_of(seen, s) is Role.DON]
     for d in dons:  # the don's signal: he accuses the sheriff he found
         score += 90.0 * seen.accused[d]
-    score += 10.0 * (seen.accused[:, black].sum(axis=1) + seen.claimed_black[:, black].sum(axis=1))
+    score += 10.0 * (seen.batch.attacks[seen.i] @ black_f)  # accused or called a member black
     # players the town trusts: red-checked by a credible claimant
     for c in seen.sheriff_claimants():
         if not black[c] and public_credible(seen, c):
             score += 5.0 * seen.claimed_red[c]
     if night:
-        trail = seen.votes[black].sum(axis=0) + seen.nominations[black].sum(axis=0)
+        trail = black_f @ seen.batch.votes_noms[seen.i]
         score -= 3.0 * np.minimum(trail, 1)
-    rng = np.random.default_rng(public_hash(seen, int(night)))
-    score += rng.random(n)
+    score += public_noise(seen, int(night))
     score[black] = -1e9
     score[~seen.alive] = -1e9
     return score
@@ -339,7 +487,7 @@ def mafia_day_scores(seen: Seen) -> np.ndarray:
     suspicion of their own (voting against a trusted sheriff would expose them).
     """
     score = seen.suspicion().copy()
-    score += 0.1 * np.random.default_rng(public_hash(seen, 3)).random(seen.n)
+    score += 0.1 * public_noise(seen, 3)
     score[seen.me] = -1e9
     score[seen.mates] = -1e9
     score[~seen.alive] = -1e9
@@ -347,11 +495,8 @@ def mafia_day_scores(seen: Seen) -> np.ndarray:
 
 
 def public_credible(seen: Seen, c: int) -> bool:
-    """Whether `c`'s sheriff claim is credible on public facts alone."""
-    red, black = seen.claimed_red[c], seen.claimed_black[c]
-    if (red & black).any() or int((red | black).sum()) > max(0, seen.day - 1):
-        return False
-    return not ((seen.accused[c] & red).any() or (seen.vouched[c] & black).any())
+    """Whether `c`'s sheriff claim is credible on public facts alone (see `SeenBatch`)."""
+    return bool(seen.batch.public_credible[seen.i, c])
 
 
 def role_of(seen: Seen, s: int) -> Role | None:
@@ -381,6 +526,8 @@ class RulePolicy:
         # by role index, with one more entry for "no claim"
         self.black_claim = np.array([r in BLACK_ROLES for r in self.roles] + [False])
         self.sheriff_kind = self.roles.index(Role.SHERIFF) if self.has_sheriff else -1
+        self.town_role = np.array([r.team is Team.TOWN for r in self.roles])
+        self.noise: dict[int, np.ndarray] = {}  # public_noise's draws, by public hash
         # turn kind -> handler; a kind missing here falls back to pass / random legal
         self.turns: dict[str, Callable[[Seen], Choice]] = {
             "speech": self.speech,
@@ -425,25 +572,40 @@ class RulePolicy:
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         """Return a legal action for one observation."""
-        if obs.shape != (self.obs_layout.size,) or mask.shape != (self.layout.size,):
-            raise ConfigError(
-                f"rule bot for {self.rules.name!r} with {self.n} players expects observations "
-                f"of size {self.obs_layout.size} and masks of size {self.layout.size}; got "
-                f"{obs.shape} and {mask.shape}"
-            )
-        legal = np.flatnonzero(mask)
-        if legal.size == 1:  # nothing to decide
-            return int(legal[0])
-        seen = Seen(self, obs, mask)
-        handler = self.turns.get(seen.turn) if seen.turn is not None else None
-        choice = handler(seen) if handler is not None else None
-        if choice is None or not mask[choice]:
-            return self.fallback(mask)
-        return int(choice)
+        obs, mask = np.asarray(obs), np.asarray(mask)
+        if obs.ndim != 1 or mask.ndim != 1:
+            self._check_shapes(obs.shape, mask.shape)
+        return int(self.act_batch(obs[None], mask[None])[0])
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Return one legal action per row."""
-        return np.array([self.act(o, m) for o, m in zip(obs, masks, strict=True)], dtype=np.int64)
+        """Return one legal action per row: the rows are read at once, then decided in order."""
+        obs, masks = np.asarray(obs), np.asarray(masks)
+        if obs.ndim != 2 or masks.ndim != 2 or len(obs) != len(masks):
+            self._check_shapes(obs.shape, masks.shape)
+        if obs.shape[1] != self.obs_layout.size or masks.shape[1] != self.layout.size:
+            self._check_shapes(obs.shape[1:], masks.shape[1:])
+        legal = (masks != 0).sum(axis=1)
+        out = (masks != 0).argmax(axis=1)  # rows with nothing to decide: their one action
+        rows = np.flatnonzero(legal != 1)
+        if rows.size:
+            batch = SeenBatch(self, obs[rows], masks[rows])
+            for j, r in enumerate(rows.tolist()):
+                out[r] = self._decide(batch.row(j))
+        return out
+
+    def _check_shapes(self, obs: tuple[int, ...], mask: tuple[int, ...]) -> None:
+        raise ConfigError(
+            f"rule bot for {self.rules.name!r} with {self.n} players expects observations "
+            f"of size {self.obs_layout.size} and masks of size {self.layout.size}; got "
+            f"{obs} and {mask}"
+        )
+
+    def _decide(self, seen: Seen) -> int:
+        handler = self.turns.get(seen.turn) if seen.turn is not None else None
+        choice = handler(seen) if handler is not None else None
+        if choice is None or not seen.mask[choice]:
+            return self.fallback(seen.mask)
+        return int(choice)
 
     def fallback(self, mask: np.ndarray) -> int:
         """Pass where passing is legal, else a uniformly random legal action."""
@@ -458,8 +620,11 @@ class RulePolicy:
         """Return the allowed seat of highest score, seeded random among equals."""
         if not allowed:
             return None
-        vals = scores[allowed]
-        best = [s for s, x in zip(allowed, vals, strict=True) if x >= vals.max() - 1e-9]
+        vals = scores[allowed].tolist()
+        top = max(vals) - 1e-9
+        best = [s for s, x in zip(allowed, vals, strict=True) if x >= top]
+        if len(best) == 1:  # rng.integers(1) would draw nothing from the stream
+            return best[0]
         return best[int(self.rng.integers(len(best)))]
 
     # -------------------------------------------------------------- speech
@@ -489,10 +654,12 @@ class RulePolicy:
 
     def nominate(self, seen: Seen, scores: np.ndarray, floor: float) -> Choice:
         """Nominate the highest-scored seat above `floor` that may be nominated."""
-        allowed = [t for t in seen.targets(Act.NOMINATE) if scores[t] > floor and t != seen.me]
+        sc = scores.tolist()
+        allowed = [t for t in seen.targets(Act.NOMINATE) if sc[t] > floor and t != seen.me]
         if not allowed:
             return None
-        if seen.nominees and any(scores[t] >= scores[allowed].max() for t in seen.nominees):
+        top = max(sc[t] for t in allowed)
+        if any(sc[t] >= top for t in seen.nominees):
             return None  # the top suspect is already up for the vote
         return seen.can(Act.NOMINATE, self.pick(scores, allowed))
 
@@ -500,7 +667,7 @@ class RulePolicy:
         """Civilian: accuse a strong suspect, nominate the top suspect."""
         sus = seen.suspicion()
         plan: list[Choice] = []
-        alive = [s for s in range(seen.n) if seen.alive[s] and s != seen.me]
+        alive = [s for s in np.flatnonzero(seen.alive).tolist() if s != seen.me]
         if alive:
             top = self.pick(sus, alive)
             if top is not None and sus[top] >= STRONG:

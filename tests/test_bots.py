@@ -11,6 +11,7 @@ from baselines.rule import Seen
 from mafia_env.engine.events import Ev
 from mafia_env.engine.roles import Role, Team
 from mafia_env.errors import ConfigError
+from mafia_env.vector import VectorMafia
 from tests.scripting import SPORT_DEAL, Table
 
 DEAL = SPORT_DEAL
@@ -98,6 +99,36 @@ def test_act_batch_matches_act():
     o = env.observe(env.agent_selection)
     a = RulePolicy("sport", 10, seed=0).act_batch(o["observation"][None], o["action_mask"][None])
     assert a.tolist() == [RulePolicy("sport", 10, seed=0).act(o["observation"], o["action_mask"])]
+
+
+@pytest.mark.parametrize(
+    "variant,n",
+    [
+        ("sport", None),
+        ("city", None),
+        ("city", 13),
+        ("club", None),
+        ("online", None),
+        ("forum", None),
+        ("minimal", None),
+    ],
+)
+def test_act_batch_decides_each_row_as_act_does(variant, n):
+    """Lockstep games of rule bots (a third of the moves random, for odd states): at every
+    step the batch's actions equal one `act` call per row, in order, from a twin bot with the
+    same seed, and both bots' random streams end in the same state."""
+    vec = VectorMafia(variant, 16, n, seed=5)
+    batch, rows = RulePolicy(variant, vec.n, seed=9), RulePolicy(variant, vec.n, seed=9)
+    rng = np.random.default_rng(5)
+    obs, masks, _ = vec.reset()
+    for _ in range(150):
+        actions = batch.act_batch(obs, masks)
+        assert actions.tolist() == [rows.act(o, m) for o, m in zip(obs, masks, strict=True)]
+        for b in np.flatnonzero(rng.random(len(actions)) < 1 / 3):
+            legal = np.flatnonzero(masks[b])
+            actions[b] = legal[rng.integers(legal.size)]
+        obs, masks, *_ = vec.step(actions)
+    assert batch.rng.integers(1 << 62) == rows.rng.integers(1 << 62)
 
 
 def test_unknown_turn_kind_falls_back_to_a_legal_action():

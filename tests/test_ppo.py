@@ -114,6 +114,37 @@ def test_masked_sampling_never_picks_an_illegal_action():
     assert torch.allclose(dist.entropy()[one], torch.zeros(int(one.sum())), atol=1e-5)
 
 
+def test_agent_samples_the_masked_categorical():
+    """The rollout's sampler is `CategoricalMasked` without the object: the same draws from the
+    same generator, the same log-probabilities and entropies, legal actions at the masked
+    categorical's frequencies."""
+    torch.manual_seed(0)
+    agent = make_agent(make_config({"variant": "minimal", "hidden_size": 16}), 30, 12)
+    with torch.no_grad():
+        agent.actor.weight.mul_(100)  # a skewed policy, not a near-uniform one
+    x = torch.rand(4, 30).repeat(5000, 1)
+    mask = torch.tensor([[1, 1, 0, 1, 1, 1, 0, 0, 1, 1, 1, 0]] * 4, dtype=torch.bool)
+    mask[1, 2:] = False  # two legal actions
+    mask[2] = False
+    mask[2, 7] = True  # one
+    mask = mask.repeat(5000, 1)
+    gen = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        action, logp, entropy, _ = agent.get_action_and_value(x, mask, generator=gen)
+        dist = CategoricalMasked(agent.logits(x), mask)
+        gen.manual_seed(1)
+        assert torch.equal(action, torch.multinomial(dist.probs, 1, generator=gen).squeeze(1))
+        assert mask[torch.arange(len(x)), action].all()
+        assert torch.equal(logp, dist.log_prob(action))
+        assert torch.equal(entropy, dist.entropy())
+        for row in range(4):
+            drawn = torch.bincount(action[row::4], minlength=12).float() / 5000
+            assert (drawn - dist.probs[row]).abs().max() < 0.03, (row, drawn, dist.probs[row])
+        # given actions are scored, not drawn
+        _, logp2, _, _ = agent.get_action_and_value(x, mask, action)
+        assert torch.equal(logp2, logp)
+
+
 def test_ppo_policy_plays_only_legal_moves_in_real_games(tmp_path):
     cfg = smoke_config(tmp_path)
     vec = VectorMafia("sport", 32, seed=3)

@@ -106,11 +106,20 @@ class Agent(nn.Module):
         action: torch.Tensor | None = None,
         generator: torch.Generator | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Sample an action (unless given) from the masked policy; return it, its log-probability,
+        the policy's entropy and the normalised value.
+
+        The arithmetic of `CategoricalMasked`, step for step (so the same samples and the same
+        numbers), without building and validating a distribution object per call.
+        """
         h, head = self.trunk(x), self._head(x)
-        probs = CategoricalMasked(self._logits(h, head), mask)
+        logits = torch.where(mask, self._logits(h, head), torch.tensor(-1e8, dtype=h.dtype))
+        logp = logits - logits.logsumexp(dim=-1, keepdim=True)  # Categorical's normalisation
+        probs = torch.softmax(logp, dim=-1)
         if action is None:
-            action = torch.multinomial(probs.probs, 1, generator=generator).squeeze(1)
-        return action, probs.log_prob(action), probs.entropy(), self._value(h, head)
+            action = torch.multinomial(probs, 1, generator=generator).squeeze(1)
+        entropy = -torch.where(mask, logp * probs, torch.zeros_like(probs)).sum(-1)
+        return action, logp.gather(1, action[:, None]).squeeze(1), entropy, self._value(h, head)
 
 
 def make_agent(cfg: Config, obs_size: int, action_size: int) -> Agent:

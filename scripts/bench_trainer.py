@@ -1,0 +1,198 @@
+#!/usr/bin/env python
+"""Benchmark: the PPO trainer's environment steps/s at the shipped configuration.
+
+Runs `baselines.ppo.train.train` itself (the real code path) with a config file (by default
+the shipped ``configs/ppo/sport.yaml``: 64 games in lockstep, 128 steps, against the rule
+bots, one torch thread) for a fixed number of PPO updates, starting from shipped weights
+(``baselines/checkpoints/sport.pt``) so that games have their trained length: no imitation
+phase and no evaluation during training. Prints steps/s by wall clock and by this process's
+CPU time (`time.process_time`), which is the fairer figure on a shared machine, and where the
+time goes, measured by timers wrapped around the trainer's callees:
+
+- learner: the learner's forward passes in the rollout (sampling and the bootstrap values)
+- opponents: the opponents' inference (the rule bots' ``act_batch``)
+- env: the vector environment's ``step`` and ``observe``
+- update: GAE, and the PPO epochs' forward passes, backward passes, clipping and steps
+- other: the rest of the loop (buffers, bookkeeping, logging)
+
+Compare runs made back to back on one machine, with the same command:
+
+    python scripts/bench_trainer.py                       # 8 updates of sport
+    python scripts/bench_trainer.py --updates 4 --repeat 3 --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import functools
+import json
+import platform
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import torch  # noqa: E402
+
+import baselines.ppo.train  # noqa: E402, F401
+from baselines.ppo.agent import Agent  # noqa: E402
+from baselines.ppo.config import load_config  # noqa: E402
+from mafia_env.vector import VectorMafia  # noqa: E402
+
+train_mod = sys.modules["baselines.ppo.train"]  # the package's `train` is the function
+PARTS = ("learner", "opponents", "env", "update")
+
+
+class Timers:
+    """Wall and CPU seconds per part; counting pauses while `paused` (the final evaluation)."""
+
+    def __init__(self) -> None:
+        self.wall: dict[str, float] = defaultdict(float)
+        self.cpu: dict[str, float] = defaultdict(float)
+        self.paused = False
+        self.depth = 0  # nested timed calls count once, in the outermost part
+
+    def wrap(self, fn: Any, part: Any) -> Any:
+        """Return `fn` timed into `part` (a name, or a function of no arguments giving one)."""
+
+        @functools.wraps(fn)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if self.paused or self.depth:
+                return fn(*args, **kwargs)
+            name = part() if callable(part) else part
+            self.depth += 1
+            w, c = time.perf_counter(), time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.wall[name] += time.perf_counter() - w
+                self.cpu[name] += time.process_time() - c
+                self.depth -= 1
+
+        return timed
+
+
+def instrument(timers: Timers) -> None:
+    """Wrap the trainer's callees in `timers` (in this process, for the rest of its life)."""
+
+    def forward_part() -> str:
+        return "update" if torch.is_grad_enabled() else "learner"
+
+    Agent.get_action_and_value = timers.wrap(Agent.get_action_and_value, forward_part)
+    Agent.get_value = timers.wrap(Agent.get_value, forward_part)
+    VectorMafia.step = timers.wrap(VectorMafia.step, "env")
+    VectorMafia.observe = timers.wrap(VectorMafia.observe, "env")
+    torch.Tensor.backward = timers.wrap(torch.Tensor.backward, "update")
+    torch.nn.utils.clip_grad_norm_ = timers.wrap(torch.nn.utils.clip_grad_norm_, "update")
+    torch.optim.Adam.step = timers.wrap(torch.optim.Adam.step, "update")
+    gae = train_mod.seat_gae  # wherever the trainer keeps it, it is timed where it is called
+    for module in {train_mod, sys.modules[gae.__module__]}:
+        module.seat_gae = timers.wrap(gae, "update")
+
+    opponent_policy = train_mod.opponent_policy
+
+    def timed_opponents(*args: Any, **kwargs: Any) -> Any:
+        policy, name = opponent_policy(*args, **kwargs)
+        policy.act_batch = timers.wrap(policy.act_batch, "opponents")
+        return policy, name
+
+    train_mod.opponent_policy = timed_opponents
+
+    evaluate = train_mod.evaluate
+
+    def untimed_evaluate(*args: Any, **kwargs: Any) -> Any:
+        timers.paused = True
+        try:
+            return evaluate(*args, **kwargs)
+        finally:
+            timers.paused = False
+
+    train_mod.evaluate = untimed_evaluate
+
+
+def run_once(config: Path, weights: Path, updates: int) -> dict[str, Any]:
+    """Train for `updates` PPO updates from `weights`; return steps/s and the time per part."""
+    timers = Timers()
+    instrument(timers)
+    base = load_config(config)
+    steps = base.num_envs * base.num_steps * updates
+    with tempfile.TemporaryDirectory() as run_dir:
+        cfg = dataclasses.replace(
+            base,
+            run_dir=run_dir,
+            total_timesteps=steps,
+            imitate_steps=0,
+            eval_every=0,
+            final_eval_games=1,
+            checkpoint_every=updates + 1,
+        )
+        cfg.check()
+        out = train_mod.train(cfg, resume=weights, log=lambda *a: None)
+    steps = out["global_step"]
+    wall, cpu = steps / out["sps"], steps / out["cpu_sps"]  # the training loop's seconds
+    parts = {p: {"wall": timers.wall[p], "cpu": timers.cpu[p]} for p in PARTS}
+    parts["other"] = {
+        "wall": wall - sum(timers.wall[p] for p in PARTS),
+        "cpu": cpu - sum(timers.cpu[p] for p in PARTS),
+    }
+    return {"steps": steps, "sps": out["sps"], "cpu_sps": out["cpu_sps"], "parts": parts}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--config", type=Path, default=ROOT / "configs/ppo/sport.yaml")
+    ap.add_argument("--weights", type=Path, default=ROOT / "baselines/checkpoints/sport.pt")
+    ap.add_argument("--updates", type=int, default=8, help="PPO updates per run (default 8)")
+    ap.add_argument("--repeat", type=int, default=1, help="runs, each in a fresh process")
+    ap.add_argument("--json", type=Path, help="also write the results here")
+    args = ap.parse_args(argv)
+    if args.updates < 1 or args.repeat < 1:
+        ap.error("--updates and --repeat must be positive")
+
+    if args.repeat > 1:  # fresh processes: the wrappers and caches of one run stay out of the next
+        import subprocess
+
+        runs = []
+        for _ in range(args.repeat):
+            with tempfile.NamedTemporaryFile(suffix=".json") as f:
+                cmd = [sys.executable, __file__, "--config", str(args.config)]
+                cmd += ["--weights", str(args.weights), "--updates", str(args.updates)]
+                subprocess.run([*cmd, "--json", f.name], check=True)
+                runs.append(json.loads(Path(f.name).read_text())["runs"][0])
+    else:
+        runs = [run_once(args.config, args.weights, args.updates)]
+        print(report(runs[0]))
+
+    if args.repeat > 1:
+        wall = sorted(r["sps"] for r in runs)[len(runs) // 2]
+        cpu = sorted(r["cpu_sps"] for r in runs)[len(runs) // 2]
+        print(
+            f"median of {len(runs)} runs: {wall} steps/s wall, {cpu} steps/s CPU "
+            f"(wall {[r['sps'] for r in runs]}, CPU {[r['cpu_sps'] for r in runs]})"
+        )
+    if args.json:
+        info = {"python": platform.python_version(), "torch": torch.__version__}
+        args.json.write_text(json.dumps({"machine": info, "runs": runs}, indent=1))
+
+
+def report(run: dict[str, Any]) -> str:
+    lines = [
+        f"{run['steps']} env steps: {run['sps']} steps/s wall, {run['cpu_sps']} steps/s CPU",
+        f"{'part':<10} {'wall s':>7} {'cpu s':>7} {'cpu %':>6}",
+    ]
+    total = sum(p["cpu"] for p in run["parts"].values())
+    for name, p in run["parts"].items():
+        lines.append(
+            f"{name:<10} {p['wall']:7.2f} {p['cpu']:7.2f} {100 * p['cpu'] / max(total, 1e-9):6.1f}"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
