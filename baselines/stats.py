@@ -13,4 +13,5 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the interval always holds p: at 0 or n wins, rounding must not leave p just outside
+    return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))

@@ -226,6 +226,15 @@ def test_wilson_interval():
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
 
 
+def test_wilson_interval_holds_the_rate_at_the_ends():
+    # at n of n (or 0 of n) the bound is the rate itself, never a rounding below (above) it
+    for n in range(1, 200):
+        assert wilson(n, n)[1] == 1.0 and wilson(0, n)[0] == 0.0
+        for w in range(n + 1):
+            lo, hi = wilson(w, n)
+            assert lo <= w / n <= hi
+
+
 def test_seat_gae_follows_each_seat_and_credits_the_team_result_to_all():
     """COMMON-4: the terminal team reward reaches each seat's last decision, eliminated or not."""
     from baselines.ppo import seat_gae
