@@ -85,6 +85,38 @@ def test_a_member_the_learner_always_beats_is_drawn_rarely_but_not_never():
     assert opp.winrate("beaten") == 1.0 and opp.winrate("strong") == 0.5
 
 
+def test_pfsp_by_side_plays_the_side_the_learner_loses_on(tmp_path):
+    # the learner loses every game as town against random and wins every game as mafia: the
+    # pair (random, town) is weighed as a hard one, (random, mafia) at the floor
+    from baselines.ppo import make_agent
+    from baselines.ppo.league import League
+    from mafia_env.vector import VectorMafia
+
+    cfg = tiny(tmp_path)
+    vec = VectorMafia("sport", 1, seed=0)
+    agent = make_agent(cfg, vec.obs_size, vec.action_size)
+    league = League(cfg, vec.n, 1, np.random.default_rng(0), agent)
+    league.start(agent)
+    opp = league.opp
+    opp.windows[("random", "town")].extend([0.0] * 100)
+    opp.windows[("random", "mafia")].extend([1.0] * 100)
+    weights = league.reweigh()
+    assert opp.town_share["random"] == pytest.approx(1 / 1.05)
+    assert opp.town_share["rule"] == pytest.approx(0.5)  # no games yet: both sides even
+    assert weights["random"] > weights["rule"]  # 1 + 0.05 against 0.25 + 0.25
+    teams = np.array([0] * 7 + [1] * 3)
+    sides = []
+    for _ in range(3000):
+        opp.assign(0, teams)
+        if opp.game[0] == "random":
+            sides.append(int(opp.learner_team[0]))
+    assert 0.9 < sides.count(0) / len(sides) < 0.99  # town, 1 / 1.05 of the time
+    no_sides = tiny(tmp_path, league={**cfg.league.__dict__, "pfsp_sides": False})
+    pooled = League(no_sides, vec.n, 1, np.random.default_rng(0), agent)
+    pooled.start(agent)
+    assert pooled.opp.town_share == {}  # pooled: the side is drawn evenly
+
+
 def test_league_run_logs_members_adds_exploiters_and_resumes(tmp_path):
     cfg = tiny(tmp_path)
     lines: list[str] = []
@@ -117,6 +149,22 @@ def test_league_run_logs_members_adds_exploiters_and_resumes(tmp_path):
     assert list(again["snapshots"]) == ["snap_6", "snap_8"]
     for k, v in league["clone"].items():
         assert torch.equal(v, again["clone"][k])
+
+
+def test_init_weights_begins_from_a_checkpoint_not_the_clone(tmp_path):
+    first = tiny(tmp_path, league=None, imitate_steps=0, total_timesteps=512, final_eval_games=2)
+    agent_path = train(first, log=lambda s: None)["agent"]
+    start = read_checkpoint(agent_path, "sport", 10)["model"]
+    cfg = tiny(tmp_path, exp_name="init", init_weights=agent_path, total_timesteps=512)
+    lines: list[str] = []
+    result = train(cfg, log=lines.append)
+    assert any(f"starting from the weights of {agent_path}" in line for line in lines)
+    assert not any("imitating" in line for line in lines)  # init_weights replaces the clone
+    clone = read_checkpoint(result["checkpoint"], "sport", 10)["league"]["clone"]
+    for k, v in start.items():  # the league's exploiters begin from those weights too
+        assert torch.equal(v, clone[k])
+    with pytest.raises(ConfigError, match="init_weights: no checkpoint at"):
+        train(tiny(tmp_path, init_weights=str(tmp_path / "none.pt")), log=lambda s: None)
 
 
 def test_any_policy_is_an_opponent(tmp_path):

@@ -36,7 +36,10 @@ class LeagueConfig:
     pfsp_floor: Annotated[float, Range(gt=0, le=1)] = 0.05
     """the least weight of a member, so that none the learner beats is never drawn again"""
     winrate_window: PositiveInt = 300
-    """the learner's last games against a member (both sides pooled) that its x is over"""
+    """the learner's last games against a member (per side) that its x is over"""
+    pfsp_sides: bool = True
+    """weigh each (member, side) pair by the learner's win rate on that side, so a side it
+    loses on is played more (false: both sides pooled, the side drawn evenly)"""
     exploiter_every: NonNegativeInt = 50
     """learner updates between exploiters (0: no exploiters)"""
     exploiter_updates: PositiveInt = 20
@@ -117,7 +120,10 @@ class Config:
     league: LeagueConfig | None = None
     """league training (its own section; null: the fixed mixture of `opponents`)"""
 
-    # Imitation warm start
+    # Warm start: weights to begin from, or imitation
+    init_weights: str | None = None
+    """begin PPO from these weights instead of the imitation phase: ``ppo`` (the shipped PPO
+    bot of the variant and table size) or a checkpoint path; null: imitation, or none"""
     imitate_steps: NonNegativeInt = 0
     """decisions of rule-bot games cloned before PPO starts (behaviour cloning; 0: none)"""
     imitate_epochs: PositiveInt = 5

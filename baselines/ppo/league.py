@@ -5,9 +5,11 @@ As in AlphaStar's league, the learner plays itself in a fixed share of its games
 bots, random play, the shipped PPO bot: `LeagueConfig.fixed`), snapshots of itself (one every
 `Config.snapshot_every` updates, the last `Config.pool_size` kept; the first is the rule-bot
 clone PPO starts from), and exploiters. A member is drawn with weight f(x) = (1 - x)^p, x the
-learner's running win rate against it over its last `winrate_window` games, both sides
-pooled (prioritised fictitious self-play), never below `pfsp_floor`: a member the learner
-always beats is drawn rarely, never not at all.
+learner's running win rate against it over its last `winrate_window` games (prioritised
+fictitious self-play), never below `pfsp_floor`: a member the learner always beats is drawn
+rarely, never not at all. With `pfsp_sides` (the default) each (member, side) pair has its
+own x and weight, and the learner plays the side it loses on more often: a town that loses
+to random mafia plays town against random, not mafia, where it wins anyway.
 
 Every `exploiter_every` updates an exploiter starts from the rule-bot clone's weights and
 trains `exploiter_updates` PPO updates against the frozen current learner (which plays every
@@ -34,7 +36,7 @@ from baselines.ppo.evaluate import opponent_policy
 from baselines.ppo.rollout import Opponents, train_against
 
 
-def pfsp_weights(winrates: dict[str, float | None], power: float, floor: float) -> dict[str, float]:
+def pfsp_weights(winrates: dict[Any, float | None], power: float, floor: float) -> dict[Any, float]:
     """Return each member's chance to be drawn: (1 - x)^power, at least `floor`, normalised.
 
     `winrates` holds the learner's win rate x against each member (None: no games yet, taken
@@ -89,11 +91,26 @@ class League:
             self.opp.remove(oldest)
 
     def reweigh(self) -> dict[str, float]:
-        """Set the members' weights: self-play its share, the rest by PFSP."""
+        """Set the members' weights: self-play its share, the rest by PFSP.
+
+        With `LeagueConfig.pfsp_sides` each (member, side) pair is weighed by the learner's
+        win rate on that side: a member is drawn by the sum of its two pairs' weights, and
+        the side the learner plays by its pair's share.
+        """
         others = [k for k in self.opp.weights if k != "self"]
-        pfsp = pfsp_weights(
-            {k: self.opp.winrate(k) for k in others}, self.lc.pfsp_power, self.lc.pfsp_floor
-        )
+        lc = self.lc
+        if lc.pfsp_sides:
+            pairs = pfsp_weights(
+                {(k, t): self.opp.winrate(k, t) for k in others for t in ("town", "mafia")},
+                lc.pfsp_power,
+                lc.pfsp_floor,
+            )
+            pfsp = {k: pairs[(k, "town")] + pairs[(k, "mafia")] for k in others}
+            self.opp.town_share = {k: pairs[(k, "town")] / pfsp[k] for k in others}
+        else:
+            pfsp = pfsp_weights(
+                {k: self.opp.winrate(k) for k in others}, lc.pfsp_power, lc.pfsp_floor
+            )
         share = self.lc.self_play if others else 1.0
         weights = {k: (1 - share) * w for k, w in pfsp.items()}
         if "self" in self.opp.weights:

@@ -29,6 +29,7 @@ from mafia_env.policy import Policy, observes
 from mafia_env.vector import VectorMafia
 
 SIDES = ("town", "mafia")
+_TOWN, _MAFIA = TEAM_NAMES.index("town"), TEAM_NAMES.index("mafia")
 
 
 class Opponents:
@@ -61,6 +62,7 @@ class Opponents:
         self.learner_team = np.zeros(B, dtype=np.int64)
         self._names: list[str] = []
         self._p = np.zeros(0)
+        self.town_share: dict[str, float] = {}  # a member's chance the learner plays town
 
     def add(self, name: str, policy: Policy | None, weight: float = 1.0) -> None:
         """Add a member (None: self-play) drawn with `weight`; a policy must observe vectors."""
@@ -102,7 +104,12 @@ class Opponents:
             self.learner_seat[b] = teams != self.against
             self.learner_team[b] = 1 - self.against  # scored as the other side
         else:
-            t = int(self.rng.integers(2)) if self.team == "any" else TEAM_NAMES.index(self.team)
+            if self.team != "any":
+                t = TEAM_NAMES.index(self.team)
+            elif name in self.town_share:  # the side drawn by its own weight (per-side PFSP)
+                t = _TOWN if self.rng.random() < self.town_share[name] else _MAFIA
+            else:
+                t = int(self.rng.integers(2))
             self.learner_team[b] = t
             self.learner_seat[b] = teams == t
 

@@ -36,6 +36,7 @@ from baselines.ppo.config import Config
 from baselines.ppo.evaluate import evaluate, opponent_policy
 from baselines.ppo.imitate import imitate
 from baselines.ppo.rollout import Opponents, Rollout, ppo_update, seat_gae
+from mafia_env.errors import ConfigError
 from mafia_env.vector import VectorMafia
 
 
@@ -90,6 +91,16 @@ def make_opponents(cfg: Config, n: int, B: int, rng: np.random.Generator, agent:
     return League(cfg, n, B, rng, agent)
 
 
+def init_path(name: str, variant: str, num_players: int | None) -> Path:
+    """Return the checkpoint `Config.init_weights` names: ``ppo`` (shipped) or a path."""
+    from baselines.policy import shipped_checkpoint
+
+    path = shipped_checkpoint(variant, num_players) if name == "ppo" else Path(name)
+    if not path.exists():
+        raise ConfigError(f"init_weights: no checkpoint at {path} (give 'ppo' or a file)")
+    return path
+
+
 def train(
     cfg: Config,
     resume: str | Path | None = None,
@@ -134,6 +145,10 @@ def train(
         opponents.load_state(ckpt)
         curve = ckpt.get("curve", [])
         log(f"resumed from {resume} at update {start_update - 1}, step {global_step}")
+    elif cfg.init_weights is not None:
+        path = init_path(cfg.init_weights, cfg.variant, cfg.num_players)
+        agent.load_state_dict(read_checkpoint(path, cfg.variant, vec.n)["model"])
+        log(f"starting from the weights of {path}")
     elif cfg.imitate_steps:
         teacher, name = opponent_policy("rule", cfg.variant, n, cfg.seed)
         log(f"imitating the {name} bots over {cfg.imitate_steps} decisions")
