@@ -163,6 +163,8 @@ def test_init_weights_begins_from_a_checkpoint_not_the_clone(tmp_path):
     clone = read_checkpoint(result["checkpoint"], "sport", 10)["league"]["clone"]
     for k, v in start.items():  # the league's exploiters begin from those weights too
         assert torch.equal(v, clone[k])
+    with pytest.raises(ConfigError, match="does not fit this config's network"):
+        train(tiny(tmp_path, init_weights=agent_path, hidden_size=8), log=lambda s: None)
     with pytest.raises(ConfigError, match="init_weights: no checkpoint at"):
         train(tiny(tmp_path, init_weights=str(tmp_path / "none.pt")), log=lambda s: None)
 
@@ -222,6 +224,7 @@ def test_train_cli_runs_a_league_config_with_overrides(tmp_path, capsys):
         "total_timesteps": 256, "num_envs": 8, "num_steps": 32, "hidden_size": 16,
         "imitate_steps": 200, "imitate_epochs": 1, "eval_every": 0, "final_eval_games": 2,
         "league.exploiter_every": 1, "league.exploiter_updates": 1, "run_dir": str(tmp_path),
+        "init_weights": "null",
     }  # fmt: skip
     for k, v in sets.items():
         args += ["--set", f"{k}={v}"]

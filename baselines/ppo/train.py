@@ -147,7 +147,13 @@ def train(
         log(f"resumed from {resume} at update {start_update - 1}, step {global_step}")
     elif cfg.init_weights is not None:
         path = init_path(cfg.init_weights, cfg.variant, cfg.num_players)
-        agent.load_state_dict(read_checkpoint(path, cfg.variant, vec.n)["model"])
+        try:
+            agent.load_state_dict(read_checkpoint(path, cfg.variant, vec.n)["model"])
+        except RuntimeError as e:  # another shape: hidden_size, per_team
+            raise ConfigError(
+                f"init_weights: {path} does not fit this config's network (hidden_size "
+                f"{cfg.hidden_size}, per_team {cfg.per_team}): {str(e).splitlines()[0]}"
+            ) from None
         log(f"starting from the weights of {path}")
     elif cfg.imitate_steps:
         teacher, name = opponent_policy("rule", cfg.variant, n, cfg.seed)
