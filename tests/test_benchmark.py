@@ -242,3 +242,31 @@ def test_version_3_plays_the_same_deals_in_lockstep():
         winners.count("mafia"),
         winners.count("draw"),
     )
+
+
+def test_seat_filler_check_reports_each_criterion_and_the_shortfalls(tmp_path, capsys):
+    spec = importlib.util.spec_from_file_location(
+        "seat_filler_check", ROOT / "scripts/seat_filler_check.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    pairs = [(s, o) for s in ("town", "mafia") for o in ("random", "rule", "ppo")]
+    rule = _result("rule", "sport-10", 0.5, dict.fromkeys(pairs, 0.5))
+    ppo = _result("ppo", "sport-10", 0.6, dict.fromkeys(pairs, 0.6))
+    good = _result("league", "sport-10", 0.7, dict.fromkeys(pairs, 0.7))
+    for r in good["rows"]:
+        r["ci95"] = [0.65, 0.75]
+    bad = json.loads(json.dumps(good))
+    bad["rows"][0].update(win_rate=0.3, ci95=[0.25, 0.35])  # town vs random: wholly below 0.5
+    exploit = [{"task": "sport-10", "policy": p, "exploitability": e}
+               for p, e in (("rule", 0.6), ("ppo", 0.7), ("league", 0.5))]  # fmt: skip
+    (tmp_path / "e.json").write_text(json.dumps(exploit))
+    for name, league, code in (("good", good, 0), ("bad", bad, 1)):
+        (tmp_path / f"{name}.json").write_text(json.dumps([rule, ppo, league]))
+        argv = ["--results", str(tmp_path / f"{name}.json"), "--exploit", str(tmp_path / "e.json")]
+        assert module.main(argv) == code
+    out = capsys.readouterr().out
+    assert "| sport-10 | town | random | 0.300 [0.250, 0.350] | 0.500 | no |" in out
+    assert "- sport-10 town vs random: 0.300 [0.250, 0.350] against the rule bots' 0.500" in out
+    assert "| sport-10 | 0.500 | 0.600 | 0.700 | yes |" in out  # exploitability below both
+    assert "every criterion met" in out
