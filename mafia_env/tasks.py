@@ -101,14 +101,14 @@ OPPONENTS = ("rule", "random", "ppo", "league")
 # SHA-256 (`sha256sum FILE | cut -c1-16`). "ppo" loads baselines/checkpoints/V[-N].pt,
 # "league" loads baselines/checkpoints/league/V[-N].pt. An empty pin means "not shipped yet":
 # `baselines.benchmark` refuses the task, saying so, until the file is shipped and pinned here
-# (and the task's digest in tests/test_single.py is updated with it).
-PINS_V3: dict[str, dict[str, str]] = {
-    "sport-10": {"ppo": "cae6e47576ce8f4f", "league": ""},  # sport.pt, league/sport.pt
-    "city-13": {"ppo": "5a1f2312c6c3c751", "league": ""},  # city-13.pt, league/city-13.pt
-    "club-10": {"ppo": "9c196aada9ee5697", "league": ""},  # club.pt, league/club.pt
-    "online-10": {"ppo": "08198687f9a7a2cb", "league": ""},  # online.pt, league/online.pt
-    "forum-10": {"ppo": "f34d94601de232b9", "league": ""},  # forum.pt, league/forum.pt
-    "minimal-10": {"ppo": "20c8514abff50a4d", "league": ""},  # minimal.pt, league/minimal.pt
+# (and the task's digest in tests/test_benchmark.py is updated with it).
+PINS_V3: dict[str, dict[str, str]] = {  # the files: V[-N].pt and league/V[-N].pt
+    "sport-10": {"ppo": "cae6e47576ce8f4f", "league": "80e385f93653c89e"},
+    "city-13": {"ppo": "5a1f2312c6c3c751", "league": "b579b678fcb561e1"},
+    "club-10": {"ppo": "9c196aada9ee5697", "league": "3b4826ea3f5a8153"},
+    "online-10": {"ppo": "08198687f9a7a2cb", "league": "dd5729cb95bfd742"},
+    "forum-10": {"ppo": "f34d94601de232b9", "league": "2e26897637b3a47c"},
+    "minimal-10": {"ppo": "20c8514abff50a4d", "league": "a71ea2b3bdd323bd"},
 }
 TASKS_V3: dict[str, Task] = {
     f"{variant}-{n}": Task(
