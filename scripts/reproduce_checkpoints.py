@@ -2,6 +2,7 @@
 """Retrain the PPO checkpoints shipped in baselines/checkpoints, exactly as they were made.
 
     python scripts/reproduce_checkpoints.py sport.pt          # one file (about 25 minutes)
+    python scripts/reproduce_checkpoints.py league/sport.pt   # a league seat-filler
     python scripts/reproduce_checkpoints.py --all             # every file (a few hours)
     python scripts/reproduce_checkpoints.py --list            # the commands, without running
 
@@ -39,6 +40,13 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "club.pt": ("configs/ppo/club.yaml", []),
     "online.pt": ("configs/ppo/online.yaml", []),
     "forum.pt": ("configs/ppo/forum.yaml", []),
+    # the league seat-fillers (issue 20): begun from the PPO files above (forum: the clone)
+    "league/sport.pt": ("configs/league/sport.yaml", []),
+    "league/city-13.pt": ("configs/league/city.yaml", []),
+    "league/club.pt": ("configs/league/club.yaml", []),
+    "league/online.pt": ("configs/league/online.yaml", []),
+    "league/forum.pt": ("configs/league/forum.yaml", []),
+    "league/minimal.pt": ("configs/league/minimal.yaml", []),
 }
 
 

@@ -328,7 +328,8 @@ def test_every_shipped_checkpoint_has_a_reproducing_command():
     out = subprocess.run(
         [sys.executable, str(script), "--list"], capture_output=True, text=True, check=True
     ).stdout
-    shipped = sorted(p.name for p in (ROOT / "baselines" / "checkpoints").glob("*.pt"))
+    folder = ROOT / "baselines" / "checkpoints"
+    shipped = sorted(str(p.relative_to(folder)) for p in folder.glob("**/*.pt"))
     listed = sorted(line.split("run_dir=runs/reproduce/")[1] + ".pt" for line in out.splitlines())
     assert listed == shipped
     for line in out.splitlines():  # each names an existing config
