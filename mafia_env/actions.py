@@ -33,7 +33,9 @@ _SEAT_ROWS: dict[int, dict[int, np.ndarray]] = {}  # table size -> seat bitmask 
 def _seat_row(bits: int, n: int) -> np.ndarray:
     """Return the int8 row of `n` seats with a 1 at each seat of the bitmask `bits`."""
     raw = np.frombuffer(bits.to_bytes((n + 7) // 8, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:n].astype(np.int8)
+    row = np.unpackbits(raw, bitorder="little")[:n].astype(np.int8)
+    row.flags.writeable = False  # shared by every mask built from it
+    return row
 
 
 class ActionLayout:
