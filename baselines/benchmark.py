@@ -44,7 +44,6 @@ LOCKSTEP = 64  # games played at a time by the protocol of version 3
 
 def play_side(task: Task, policy_name: str, side: str, opponent: str, games: int) -> dict:
     """Play `games` games with `policy_name` on every seat of `side`; return the tally."""
-    env = mafia_env.raw_env(task.variant, task.num_players, **task.play_knobs())
     learner = load_policy(
         policy_name, variant=task.variant, num_players=task.num_players, seed=task.seed
     )
@@ -55,6 +54,7 @@ def play_side(task: Task, policy_name: str, side: str, opponent: str, games: int
     if task.version >= 3 and all(observes(p) == "vector" for p in (learner, other)):
         wins, draws = play_lockstep(task, seating, side, games)
     else:
+        env = mafia_env.raw_env(task.variant, task.num_players, **task.play_knobs())
         wins = draws = 0
         for g in range(games):
             play_game(env, seating, seed=task.seed + g)
