@@ -51,21 +51,6 @@ def _script():
     return module
 
 
-@pytest.fixture()
-def league_dir(tmp_path, monkeypatch):
-    """A folder of league files holding a small untrained SPORT-10 checkpoint."""
-    pytest.importorskip("torch")
-    from baselines.ppo import make_agent, make_config, save_checkpoint
-    from mafia_env.vector import VectorMafia
-
-    cfg = make_config({"variant": "sport", "hidden_size": 16, "run_dir": str(tmp_path)})
-    vec = VectorMafia("sport", 1, seed=0)
-    folder = tmp_path / "league"
-    save_checkpoint(folder / "sport.pt", make_agent(cfg, vec.obs_size, vec.action_size), cfg, vec)
-    monkeypatch.setitem(shipped.SHIPPED_FOLDERS, "league", folder)
-    return folder
-
-
 def test_version_3_definitions_are_pinned():
     assert {name: task.digest() for name, task in TASKS.items()} == PINNED_V3
     for task in TASKS.values():

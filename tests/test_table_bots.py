@@ -17,20 +17,6 @@ from mafia_env.table.config import DEFAULT_BOTS, TableConfig
 pytest.importorskip("torch")
 
 
-@pytest.fixture()
-def league_dir(tmp_path, monkeypatch):
-    """A league folder with a small untrained SPORT-10 file, and none for other variants."""
-    from baselines.ppo import make_agent, make_config, save_checkpoint
-    from mafia_env.vector import VectorMafia
-
-    cfg = make_config({"variant": "sport", "hidden_size": 16, "run_dir": str(tmp_path)})
-    vec = VectorMafia("sport", 1, seed=0)
-    folder = tmp_path / "league"
-    save_checkpoint(folder / "sport.pt", make_agent(cfg, vec.obs_size, vec.action_size), cfg, vec)
-    monkeypatch.setitem(shipped.SHIPPED_FOLDERS, "league", folder)
-    return folder
-
-
 def test_the_default_bot_is_the_league_bot():
     assert TableConfig().default_bot == "league" == DEFAULT_BOTS[0]
     assert TableConfig.from_json({}).default_bot == "league"
