@@ -19,7 +19,7 @@ from mafia_env.engine.game import Act, Game
 from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import TARGETED, GameSpec
-from mafia_env.engine.turns import TURN_RULES
+from mafia_env.engine.turns import LEGAL
 from mafia_env.errors import IllegalActionError
 
 COLORS = ("red", "black")
@@ -94,7 +94,7 @@ class ActionLayout:
         A turn's legal actions are a few (act, seat bitmask) pairs, so the same ones recur
         often: each distinct set is turned into a mask once.
         """
-        opts = TURN_RULES[game.turn].legal(game) if game.turn is not None else game.legal()
+        opts = LEGAL[game.turn](game) if game.turn is not None else game.legal()
         m = self._cache.get(tuple(opts))  # as `options_mask`, inlined: once per move
         return m if m is not None else self.options_mask(opts)
 

@@ -24,11 +24,13 @@ observation wrappers, vector envs). Illegal actions raise `IllegalActionError` u
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env import AECIterable
 
 from mafia_env.actions import ActionLayout
 from mafia_env.engine.events import OUTCOME_NAMES, Outcome
@@ -45,6 +47,16 @@ from mafia_env.variants import get_variant
 OBS_MODES = ("vector", "flat", "text")
 RENDER_MODES = ("ansi", "human")
 TEAM_OF_OUTCOME = {Outcome.TOWN: 0, Outcome.MAFIA: 1, Outcome.MANIAC: 2}
+
+
+class AgentIter(AECIterable):
+    """PettingZoo's `AECIterable`, its iterator a generator: the same agents, less per move."""
+
+    def __iter__(self) -> Iterator[str]:
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 class MafiaEnv(AECEnv):
@@ -91,7 +103,6 @@ class MafiaEnv(AECEnv):
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.layout = ActionLayout(rules, n)
         self.observer = VectorObserver(rules, n)
-        self._obs_size = self.observer.layout.size
         self.obs_layout = self.observer.layout
         self._text: TextObserver | None = None
         if obs_mode == "text":
@@ -151,6 +162,11 @@ class MafiaEnv(AECEnv):
         self.agent_selection = self.possible_agents[game.actor]
         self._publish_mask()
 
+    def agent_iter(self, max_iter: int = 2**63) -> AgentIter:
+        """Yield the acting agent (`agent_selection`) until the game is over and every agent
+        has been stepped; step once each time (as PettingZoo's `agent_iter`)."""
+        return AgentIter(self, max_iter)
+
     def observe(self, agent: str) -> dict[str, Any]:
         game = self.game
         seat = self._seat.get(agent) if type(agent) is str else None
@@ -159,18 +175,18 @@ class MafiaEnv(AECEnv):
             seat = self._seat_of(agent)
         if self.obs_mode == "flat":
             return self.observer.observe(game, seat)
-        if seat == game.actor:
+        if seat == game.actor:  # read-only and shared, as in `infos`: copy one to change it
             mask = self._mask
-            mask = (mask if mask is not None else self._legal_mask()).copy()
+            if mask is None:
+                mask = self._legal_mask()
         else:
-            mask = np.zeros(self.layout.size, dtype=np.int8)
+            mask = self._no_mask
         if self.obs_mode == "text":
             return {
                 "observation": self.text_observer.observe(game, seat, mask),
                 "action_mask": mask,
             }
-        out = np.empty(self._obs_size, dtype=np.float32)  # as `observer.observe`, inlined
-        return {"observation": self.observer.observe_into(game, seat, out), "action_mask": mask}
+        return {"observation": self.observer.observe(game, seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         game = self.game

@@ -25,6 +25,7 @@ from mafia_env.engine.spec import GameSpec
 
 PHASES = [t.name.lower() for t in Turn] + ["night", "over"]
 CAUSES = int(Cause.REMOVED)  # columns of "eliminated": a removal shares the fouls' column
+_TURN = int(Ev.TURN)
 
 
 class ObsLayout:
@@ -138,7 +139,7 @@ class VectorObserver(FollowsTurns, Perceiver):
         self.n = n
         self.rules = rules
         self.role_index = {role: i for i, role in enumerate(layout.spec.roles)}
-        self.priv = np.zeros((n, layout.private_size), dtype=np.float32)
+        self._new_rows(np.zeros((n, layout.size), dtype=np.float32))
         self.pub = np.zeros(layout.size - layout.private_size, dtype=np.float32)
         self.priv_views = [self._private_views(i) for i in range(n)]
         self.pub_views = self._public_views()
@@ -176,7 +177,15 @@ class VectorObserver(FollowsTurns, Perceiver):
 
     def _reset_live(self) -> None:
         self.actor, self.turn, self.turn_public, self.over = -1, -1, False, False
-        self._acts = 0  # speech acts left in the current speech
+        self.speech_acts_made = 0
+
+    def _new_rows(self, rows: np.ndarray) -> None:
+        """Keep each seat's whole observation row: its private part is the seat's own (the
+        handlers write it), its public part a stale copy that `observe` refreshes and copies
+        whole (one copy of a row costs less than building one from two pieces)."""
+        self._rows = rows
+        self._row = list(rows)
+        self.priv = rows[:, : self.layout.private_size]
 
     def _private_views(self, seat: int) -> dict[str, np.ndarray]:
         row = self.priv[seat]
@@ -207,39 +216,52 @@ class VectorObserver(FollowsTurns, Perceiver):
         """Return an independent copy at the same point (for a cloned game)."""
         other = VectorObserver.__new__(VectorObserver)
         other.__dict__.update(self.__dict__)
-        other.priv = self.priv.copy()
+        other._new_rows(self._rows.copy())
         other.pub = self.pub.copy()
-        other.priv_views = [other._private_views(i) for i in range(self.n)]
-        other.pub_views = other._public_views()
-        other.bind()
+        other._views()
         return other
 
-    def _on_speak(self, actor, target, value):  # a speech begins: K acts
-        self.actor, self.turn, self.turn_public = actor, value, True
-        self._acts = self._speech_acts
+    def _views(self) -> None:
+        """(Re)make the views into the rows and the handler tables."""
+        self.priv_views = [self._private_views(i) for i in range(self.n)]
+        self.pub_views = self._public_views()
+        self.bind()
+
+    def __deepcopy__(self, memo: dict) -> VectorObserver:
+        return self.copy()
+
+    def __getstate__(self) -> dict:
+        # the arrays, without the views into them (a pickle would make the views copies)
+        views = ("_row", "priv", "priv_views", "pub_views", "on_public", "on_private")
+        return {k: v for k, v in self.__dict__.items() if k not in views}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._new_rows(self._rows)
+        self._views()
 
     # one handler per kind of public event that changes an observation: (actor, target, value)
 
     def _on_claim_role(self, actor, target, value):
-        if actor == self.actor:  # a speech act: one fewer left
-            self._acts -= 1
+        if actor == self.actor:  # a speech act of the current speech
+            self.speech_acts_made += 1
         row = self.pub_views["claimed_role"][actor]
         row[:] = 0
         row[self.role_index[value]] = 1
 
     def _on_claim_check(self, actor, target, value):
-        if actor == self.actor:  # a speech act: one fewer left
-            self._acts -= 1
+        if actor == self.actor:  # a speech act of the current speech
+            self.speech_acts_made += 1
         self.pub_views["claimed_check"][actor, target, value] = 1
 
     def _on_accuse(self, actor, target, value):
-        if actor == self.actor:  # a speech act: one fewer left
-            self._acts -= 1
+        if actor == self.actor:  # a speech act of the current speech
+            self.speech_acts_made += 1
         self.pub_views["accused"][actor, target] = 1
 
     def _on_vouch(self, actor, target, value):
-        if actor == self.actor:  # a speech act: one fewer left
-            self._acts -= 1
+        if actor == self.actor:  # a speech act of the current speech
+            self.speech_acts_made += 1
         self.pub_views["vouched"][actor, target] = 1
 
     def _on_nominate(self, actor, target, value):
@@ -249,7 +271,7 @@ class VectorObserver(FollowsTurns, Perceiver):
         if actor >= 0:  # CLUB-E1 nominations by count have no nominator
             pub["nominations"][actor, target] += 1 / self._day_limit
             if actor == self.actor:
-                self._acts -= 1
+                self.speech_acts_made += 1
 
     def _on_name(self, actor, target, value):  # one name a player a day
         pub = self.pub_views
@@ -257,8 +279,8 @@ class VectorObserver(FollowsTurns, Perceiver):
         pub["nominations"][actor, target] += 1 / self._day_limit
 
     def _on_ask(self, actor, target, value):
-        if actor == self.actor:  # a speech act: one fewer left
-            self._acts -= 1
+        if actor == self.actor:  # a speech act of the current speech
+            self.speech_acts_made += 1
         row = self.pub_views["questions"][target]
         row[:] = 0
         row[self.role_index[value]] = 1
@@ -356,9 +378,42 @@ class VectorObserver(FollowsTurns, Perceiver):
         row[:] = 0
         row[self.role_index[value]] = 1
 
-    def observe(self, game: Game, seat: int) -> np.ndarray:
-        """Return `seat`'s observation as a new float32 vector."""
-        return self.observe_into(game, seat, np.empty(self.layout.size, dtype=np.float32))
+    def observe(self, game: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Return `seat`'s observation: a new float32 vector, or written into the float32 row
+        `out` (for batched trainers)."""
+        events = game.events
+        start = self.cursor
+        if start != len(events):
+            e = events[start]
+            if e[0] == _TURN and start + 1 == len(events):  # as `catch_up`: a turn began
+                _, self.actor, _, self.turn, seen_by = e
+                self.turn_public = seen_by < 0
+                self.cursor = start + 1
+            else:
+                self.catch_up(events)
+        p = self.layout.private_size
+        if out is None:
+            row = self._row[seat]
+            row[p:] = self.pub
+            out = row.copy()
+        else:
+            out[:p] = self.priv[seat]
+            out[p:] = self.pub
+        # the facts of the moment: whose turn, what kind, speech acts left
+        if self.over:
+            out[self._phase + self._over_phase] = 1
+            return out
+        pos = self._turn_pos[self.turn]
+        if seat == self.actor:
+            out[self._my_turn + pos] = 1
+        if not self.turn_public:  # who acts at night is nobody else's business
+            out[self._phase + self._night_phase] = 1
+            return out
+        out[self._phase + pos] = 1
+        out[self._speaker + self.actor] = 1
+        if self.turn in self._speech_turns:
+            out[self._acts_left] = (self._speech_acts - self.speech_acts_made) / self._speech_acts
+        return out
 
     def observe_turn(self, game: Game, seat: int, turn: Turn) -> np.ndarray:
         """Return `seat`'s observation as it will be when it takes its queued `turn` of the
@@ -373,27 +428,8 @@ class VectorObserver(FollowsTurns, Perceiver):
         return out
 
     def observe_into(self, game: Game, seat: int, out: np.ndarray) -> np.ndarray:
-        """Write `seat`'s observation into the float32 row `out` (for batched trainers)."""
-        if self.cursor != len(game.events):
-            self.catch_up(game.events)
-        p = self.layout.private_size
-        out[:p] = self.priv[seat]
-        out[p:] = self.pub
-        # the facts of the moment: whose turn, what kind, speech acts left
-        if self.over:
-            out[self._phase + self._over_phase] = 1
-            return out
-        pos = self._turn_pos[self.turn]
-        if seat == self.actor:
-            out[self._my_turn + pos] = 1
-        if not self.turn_public:  # who acts at night is nobody else's business
-            out[self._phase + self._night_phase] = 1
-            return out
-        out[self._phase + pos] = 1
-        out[self._speaker + self.actor] = 1
-        if self.turn in self._speech_turns:
-            out[self._acts_left] = self._acts / self._speech_acts
-        return out
+        """Write `seat`'s observation into the float32 row `out` (``observe(game, seat, out)``)."""
+        return self.observe(game, seat, out)
 
 
 __all__ = ["PHASES", "ObsLayout", "VectorObserver"]

@@ -109,10 +109,6 @@ class TextObserver(FollowsTurns, Perceiver):
         if line:
             self.lines[seat].append(line)
 
-    def _on_speak(self, actor: int, target: int, value: int) -> None:
-        super()._on_speak(actor, target, value)
-        self.public_default((Ev.SPEAK, actor, target, value, PUBLIC))
-
     def _on_game_over(self, actor: int, target: int, value: int) -> None:
         super()._on_game_over(actor, target, value)
         self.public_default((Ev.GAME_OVER, actor, target, value, PUBLIC))

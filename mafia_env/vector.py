@@ -75,6 +75,7 @@ class VectorMafia:
         self._rngs = [random.Random(base_seed + i) for i in range(B)]
         self.games: list[Game] = []
         self.obs = np.zeros((B, self.obs_size), dtype=np.float32)
+        self._obs_rows = list(self.obs)  # each game's row, a view made once
         self.masks = np.zeros((B, self.action_size), dtype=np.int8)
         self.rewards = np.zeros((B, n), dtype=np.float32)
         self.dones = np.zeros(B, dtype=bool)
@@ -127,7 +128,7 @@ class VectorMafia:
         self.winner[:] = -1
         decoded, shared_mask = self.layout.decoded, self.layout.shared_mask
         obs, masks, seats, teams, observers = (
-            self.obs,
+            self._obs_rows,
             self.masks,
             self.seat,
             self.team,
@@ -135,13 +136,13 @@ class VectorMafia:
         )
         for b, (game, a) in enumerate(zip(self.games, actions.tolist(), strict=True)):
             game.apply(*decoded[a])
-            if game.over:
+            if game.winner is not None or game.offender >= 0:  # `game.over`, inlined
                 self._finish(b, game)
                 game = self.games[b] = self._new_game(b)
             seat = game.actor  # as `_write`, inlined: once per game and step
             seats[b] = seat
             teams[b] = game.teams[seat]
-            observers[b].observe_into(game, seat, obs[b])
+            observers[b].observe(game, seat, obs[b])
             masks[b] = shared_mask(game)
         return self.obs, self.masks, self.rewards, self.dones, self._info()
 
@@ -149,7 +150,7 @@ class VectorMafia:
         """Return any seat's observation in game `b` (as the AEC env's observe would)."""
         if out is None:
             out = np.empty(self.obs_size, dtype=np.float32)
-        return self.observers[b].observe_into(self.games[b], seat, out)
+        return self.observers[b].observe(self.games[b], seat, out)
 
     # ---------------------------------------------------------------- internals
 
@@ -165,7 +166,7 @@ class VectorMafia:
         seat = game.actor
         self.seat[b] = seat
         self.team[b] = game.teams[seat]
-        self.observers[b].observe_into(game, seat, self.obs[b])
+        self.observers[b].observe(game, seat, self._obs_rows[b])
         self.layout.mask_into(game, self.masks[b])
 
     def _finish(self, b: int, game: Game) -> None:

@@ -155,6 +155,31 @@ def test_env_clone_is_independent():
     assert np.array_equal(env.observe(env.agent_selection)["observation"], before)
 
 
+@pytest.mark.parametrize(("variant", "n"), TABLES)
+def test_observer_copies_deep_copies_and_pickles_see_the_same_and_stay_apart(variant, n):
+    """A `VectorObserver` copied, deep-copied or pickled mid-game shows every seat what the
+    original shows; folding a later game into the copy leaves the original as it was."""
+    env = mafia_env.raw_env(variant, n)
+    env.reset(seed=7)
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        if env.game.over:
+            break
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    observer = env.observer
+    before = [observer.observe(env.game, s) for s in range(n)]
+    later = env.game.clone()
+    play_out(later, 7, limit=40)
+    for twin in (observer.copy(), copy.deepcopy(observer), pickle.loads(pickle.dumps(observer))):
+        assert all(np.array_equal(twin.observe(env.game, s), before[s]) for s in range(n))
+        twin.catch_up(later.events)
+        assert all(np.array_equal(observer.observe(env.game, s), before[s]) for s in range(n))
+        fresh = mafia_env.raw_env(variant, n).observer
+        fresh.reset(later)
+        for s in range(n):
+            assert np.array_equal(twin.observe(later, s), fresh.observe(later, s))
+
+
 @pytest.mark.parametrize("path", sorted((RECORDS / "v1").glob("*.json")), ids=lambda p: p.stem)
 def test_records_of_format_1_still_replay(path):
     """Records written before the game became data (format 1) replay to the same end."""

@@ -227,6 +227,25 @@ def test_aec_infos_mask_equals_the_observation_mask(variant):
     assert not env.infos or all(not m["action_mask"].any() for m in env.infos.values())
 
 
+def test_observation_masks_are_read_only_and_never_change_under_a_holder():
+    """`observe`'s mask is the shared read-only array of `infos` (no copy per move): writing
+    into it is refused, and a mask kept from an earlier move still says what it said."""
+    env = mafia_env.env("sport")
+    env.reset(seed=4)
+    kept = []
+    for _ in range(40):
+        agent = env.agent_selection
+        mask = env.observe(agent)["action_mask"]
+        assert mask is env.infos[agent]["action_mask"]
+        with pytest.raises(ValueError, match="read-only"):
+            mask[0] = 1
+        other = next(a for a in env.agents if a != agent)
+        assert not env.observe(other)["action_mask"].any()
+        kept.append((mask, mask.tolist()))
+        env.step(int(np.flatnonzero(mask)[0]))
+    assert all(m.tolist() == saved for m, saved in kept)
+
+
 @pytest.mark.parametrize("variant", ["sport", "online"])
 def test_aec_api_test_and_seed_test_flat(variant):
     from pettingzoo.test import api_test, seed_test

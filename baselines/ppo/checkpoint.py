@@ -151,7 +151,7 @@ class PPOPolicy:
     @torch.no_grad()
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
-        m = torch.as_tensor(np.asarray(masks)) > 0
+        m = torch.from_numpy(np.asarray(masks) > 0)  # a new array: masks may be read-only
         if not bool(m.any(dim=1).all()):
             raise ValueError("a mask allows no action")
         logits = self.agent.logits(x)

@@ -150,15 +150,21 @@ class Perceiver:
     ``public_default(event)`` / ``private_default(seat, event)`` where a subclass defines
     them, else nowhere. The vector and text observers, the narration and the table's view all
     perceive through this one path.
+
+    The events that begin turns have no handlers: `catch_up` follows them itself, for speed.
+    ``actor``, ``turn`` (a `Turn` value) and ``turn_public`` are the current turn's, as the
+    seats that saw it begin know it (a night turn is seen by its taker only: only the
+    taker's view may use them then); a SPEAK also sets ``speech_acts_made`` to 0 (a subclass
+    that counts speech acts adds 1 in their handlers) and then goes to ``public_default``;
+    a TURN goes nowhere else.
     """
 
     public_default: Callable[[Event], None] | None = None
     private_default: Callable[[int, Event], None] | None = None
-    # whose turn it is, from the TURN events (kept here, without a handler, for speed; a
-    # night turn is seen by its taker only, so only the taker's view may use it then)
     actor = -1
     turn = -1
     turn_public = False
+    speech_acts_made = 0
 
     def __init__(self) -> None:
         self.cursor = 0
@@ -168,67 +174,90 @@ class Perceiver:
         """Fill the handler tables from the ``_on_*`` and ``_saw_*`` methods (once, and on copy)."""
         names = _HANDLER_NAMES.get(type(self))
         if names is None:
+            for m in ("_on_speak", "_on_turn", "_saw_turn"):
+                if hasattr(self, m):
+                    raise TypeError(
+                        f"{type(self).__name__}.{m}: SPEAK and TURN have no handlers; "
+                        "catch_up follows them itself (actor, turn, turn_public), and a "
+                        "SPEAK goes on to public_default"
+                    )
             names = _HANDLER_NAMES[type(self)] = tuple(
                 [
                     (int(k), f"{prefix}{k.name.lower()}")
                     for k in Ev
-                    if hasattr(self, f"{prefix}{k.name.lower()}")
+                    if k not in (Ev.SPEAK, Ev.TURN) and hasattr(self, f"{prefix}{k.name.lower()}")
                 ]
                 for prefix in ("_on_", "_saw_")
             )
-        self.on_public: dict[int, Handler] = {k: getattr(self, m) for k, m in names[0]}
-        self.on_private: dict[int, Handler] = {k: getattr(self, m) for k, m in names[1]}
+        # the tables are lists by event kind (None: no handler): faster than dicts to index
+        self.on_public: list[Handler | None] = [None] * _KINDS
+        self.on_private: list[Handler | None] = [None] * _KINDS
+        for k, m in names[0]:
+            self.on_public[k] = getattr(self, m)
+        for k, m in names[1]:
+            self.on_private[k] = getattr(self, m)
 
     def catch_up(self, events: list[Event]) -> None:
         """Deliver the events logged since the last call to the seats that saw them."""
         start, end = self.cursor, len(events)
-        if end - start == 1 and events[start][0] == _TURN:  # the common case: a turn began
-            _, self.actor, _, self.turn, seen_by = events[start]
-            self.turn_public = seen_by < 0
-            self.cursor = end
-            return
-        pub, priv = self.on_public, self.on_private
-        pub_default, priv_default = self.public_default, self.private_default
-        for e in events[start:]:
-            kind, actor, target, value, seen_by = e
-            if kind == _TURN:  # whose turn it is, as each seat may know it (no handler)
+        if end - start == 1:  # the common cases: a turn began, or one public event
+            kind, actor, target, value, seen_by = events[start]
+            if kind == _TURN:
                 self.actor, self.turn, self.turn_public = actor, value, seen_by < 0
-                continue
+                self.cursor = end
+                return
+            h = self.on_public[kind] if seen_by < 0 else None
+            if h is not None:
+                self.cursor = end
+                h(actor, target, value)
+                return
+        pub, priv = self.on_public, self.on_private
+        for e in events[start:end]:
+            kind, actor, target, value, seen_by = e
             if seen_by < 0:  # PUBLIC
-                h = pub.get(kind)
+                h = pub[kind]
                 if h is not None:
                     h(actor, target, value)
-                elif pub_default is not None:
-                    pub_default(e)
+                    continue
+                if kind == _TURN:  # whose turn it is (no handler: kept here)
+                    self.actor, self.turn, self.turn_public = actor, value, True
+                    continue
+                if kind == _SPEAK:  # a speech begins (no handler: kept here)
+                    self.actor, self.turn, self.turn_public = actor, value, True
+                    self.speech_acts_made = 0
+                if self.public_default is not None:
+                    self.public_default(e)
                 continue
-            h = priv.get(kind)
+            if kind == _TURN:  # a night turn: its taker's alone
+                self.actor, self.turn, self.turn_public = actor, value, False
+                continue
+            h = priv[kind]
+            if h is None:
+                h = self.private_default
+                if h is None:
+                    continue
+                while seen_by:
+                    low = seen_by & -seen_by
+                    h(low.bit_length() - 1, e)
+                    seen_by ^= low
+                continue
             while seen_by:
                 low = seen_by & -seen_by
-                if h is not None:
-                    h(low.bit_length() - 1, actor, target, value)
-                elif priv_default is not None:
-                    priv_default(low.bit_length() - 1, e)
+                h(low.bit_length() - 1, actor, target, value)
                 seen_by ^= low
-        self.cursor = len(events)
+        self.cursor = end
 
 
 _HANDLER_NAMES: dict[type, tuple[list[tuple[int, str]], list[tuple[int, str]]]] = {}
 _TURN = int(Ev.TURN)
+_SPEAK = int(Ev.SPEAK)
+_KINDS = max(Ev) + 1
 
 
 class FollowsTurns:
-    """Follows whose turn it is from the events that begin turns (``SPEAK``, ``TURN``).
-
-    ``actor`` and ``turn`` (a `Turn` value) are the current turn's; ``turn_public`` says
-    whether the table saw it begin (a night turn is seen by its taker only: only the taker's
-    view may use ``actor`` then); ``over`` is set when the game ends. (`Perceiver.catch_up`
-    follows the TURN events itself; this mixin adds SPEAK and the end.)
-    """
+    """Adds ``over``, set when the game ends, to what a `Perceiver` follows of the turns."""
 
     over = False
-
-    def _on_speak(self, actor: int, target: int, value: int) -> None:
-        self.actor, self.turn, self.turn_public = actor, value, True
 
     def _on_game_over(self, actor: int, target: int, value: int) -> None:
         self.over = True

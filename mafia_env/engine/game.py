@@ -48,7 +48,7 @@ from mafia_env.engine.kinds import (
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.state import Night, Speech, Today, Vote
-from mafia_env.engine.turns import TURN_RULES
+from mafia_env.engine.turns import APPLY, TURN_RULES
 
 _Act = plain(Act)
 _Answer = plain(Answer)
@@ -247,11 +247,11 @@ class Game:
         """Carry out the acting player's action; it must be one that `legal()` allows."""
         t = self.turn
         try:
-            rule = TURN_RULES[t]
+            apply = APPLY[t]
         except TypeError:  # turn None
             raise RuntimeError("the game is over: nobody acts") from None
         self.inputs.append((self.actor, act, target, value, t, self.day))
-        rule.apply(self, act, target, value)
+        apply(self, act, target, value)
 
     def say(self, text: str) -> None:
         """Add the acting player's free-text remark to his speech (table talk): a public TALK.
@@ -632,7 +632,16 @@ class Game:
                     continue
                 if turn is _Turn.DOCTOR and any(h[0] == seat for h in night.hunts):
                     continue  # FORUM-N6: a doctor who requested a hunt cannot heal
-                self._hand(seat, turn)
+                self.actor, self.turn = seat, turn  # as `_hand`, inlined: the hot path
+                if _IS_SPEECH[turn]:
+                    sp = self.speech
+                    sp.acts_left = self.rules.speech_acts
+                    sp.nominated = False
+                    sp.asked = 0
+                    self.events.append((_Ev.SPEAK, seat, -1, turn, PUBLIC))
+                else:
+                    seen_by = PUBLIC if _IS_PUBLIC[turn] else 1 << seat
+                    self.events.append((_Ev.TURN, seat, -1, turn, seen_by))
                 return
             self._END[self.stage](self)
             night = self.night

@@ -429,5 +429,8 @@ TURN_RULES: tuple[TurnRule, ...] = (
     AnswerRule(),
 )
 assert [r.turn for r in TURN_RULES] == list(Turn), "TURN_RULES is indexed by Turn"
+# each rule's `legal` and `apply`, bound, by Turn: the hot path's one lookup a move
+LEGAL = tuple(r.legal for r in TURN_RULES)
+APPLY = tuple(r.apply for r in TURN_RULES)
 
-__all__ = ["PUBLIC", "TURN_RULES", "TurnRule"]
+__all__ = ["APPLY", "LEGAL", "PUBLIC", "TURN_RULES", "TurnRule"]
