@@ -427,9 +427,5 @@ class VectorObserver(FollowsTurns, Perceiver):
                 out[self._speaker + seat] = 1
         return out
 
-    def observe_into(self, game: Game, seat: int, out: np.ndarray) -> np.ndarray:
-        """Write `seat`'s observation into the float32 row `out` (``observe(game, seat, out)``)."""
-        return self.observe(game, seat, out)
-
 
 __all__ = ["PHASES", "ObsLayout", "VectorObserver"]

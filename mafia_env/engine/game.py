@@ -632,7 +632,7 @@ class Game:
                     continue
                 if turn is _Turn.DOCTOR and any(h[0] == seat for h in night.hunts):
                     continue  # FORUM-N6: a doctor who requested a hunt cannot heal
-                self.actor, self.turn = seat, turn  # as `_hand`, inlined: the hot path
+                self.actor, self.turn = seat, turn  # the floor is his; say so to who sees it
                 if _IS_SPEECH[turn]:
                     sp = self.speech
                     sp.acts_left = self.rules.speech_acts
@@ -646,19 +646,6 @@ class Game:
             self._END[self.stage](self)
             night = self.night
         self._end_turns()
-
-    def _hand(self, seat: int, turn: Turn) -> None:
-        """Give `seat` the floor for a turn of kind `turn`, and say so to whoever sees it."""
-        self.actor, self.turn = seat, turn
-        if _IS_SPEECH[turn]:
-            sp = self.speech
-            sp.acts_left = self.rules.speech_acts
-            sp.nominated = False
-            sp.asked = 0
-            self.events.append((_Ev.SPEAK, seat, -1, turn, PUBLIC))
-        else:
-            seen_by = PUBLIC if _IS_PUBLIC[turn] else 1 << seat
-            self.events.append((_Ev.TURN, seat, -1, turn, seen_by))
 
     def _resume_speech(self) -> None:
         """Hand the turn back to the speaker who asked a question (ONLINE-D4)."""

@@ -118,7 +118,8 @@ class SpeechRule(TurnRule):
             sp.asked += 1
             sp.acts_left -= 1
             sp.asker, sp.asker_turn = s, g.turn
-            g._hand(target, _Turn.ANSWER)
+            g.queue.appendleft((target, _Turn.ANSWER))  # his turn first; the speaker resumes
+            g._advance()
             return
         g._log(SPEECH_EVENT[act], s, target, value)
         if act is _Act.NOMINATE:
