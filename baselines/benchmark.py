@@ -219,17 +219,23 @@ def run_many(
 # ---------------------------------------------------------------- exploitability
 
 
+def json_items(path: str | Path, what: str) -> list[Any]:
+    """Return the items of a JSON result file: one object, or a list of them (`what` names the
+    kind of file in the error when it cannot be read)."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise ConfigError(f"cannot read {what} {path}: {e}") from None
+    return data if isinstance(data, list) else [data]
+
+
 def read_exploit(path: str | Path) -> dict[str, Any]:
     """Read an exploit result (`baselines.exploit`): task, policy, exploitability, sides.
 
     Only ``task``, ``policy`` and ``exploitability`` (a number) are required; ``sides`` (the
     best response's win rate against the policy per side) is kept if there.
     """
-    try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as e:
-        raise ConfigError(f"cannot read exploit result {path}: {e}") from None
-    items = data if isinstance(data, list) else [data]
+    items = json_items(path, "exploit result")
     for item in items:
         ok = (
             isinstance(item, dict)

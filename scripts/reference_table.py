@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from baselines.benchmark import attach_exploits, one_thread, read_exploits, run_many
+from baselines.benchmark import attach_exploits, json_items, one_thread, read_exploits, run_many
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.tasks import LATEST, TASKS_BY_VERSION, get_task
 
@@ -33,11 +33,7 @@ def load_results(paths: list[str | Path]) -> list[dict[str, Any]]:
     """Read benchmark result files (one result or a list each), in order."""
     out: list[dict[str, Any]] = []
     for path in paths:
-        try:
-            data = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError) as e:
-            raise ConfigError(f"cannot read benchmark result {path}: {e}") from None
-        items = data if isinstance(data, list) else [data]
+        items = json_items(path, "benchmark result")
         for item in items:
             if not (isinstance(item, dict) and {"task", "policy", "rows", "headline"} <= set(item)):
                 raise ConfigError(
