@@ -208,13 +208,20 @@ class Game:
 
     # ------------------------------------------------------------ copies of the game
 
-    def clone(self) -> Game:
-        """Return an independent copy that plays on exactly as this game would."""
+    def clone(self, rng: random.Random | None = None) -> Game:
+        """Return an independent copy that plays on exactly as this game would.
+
+        With `rng`, the copy draws its chance from `rng` instead of a copy of this game's
+        stream (cheaper: the belief's searches give each copy its own chance).
+        """
         g = Game.__new__(Game)
         d = g.__dict__
         d.update(self.__dict__)  # ints, enums, tuples and the rules are shared as they are
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
+        if rng is None:
+            g.rng = random.Random()
+            g.rng.setstate(self.rng.getstate())
+        else:
+            g.rng = rng
         for name in ("alive", "alive_seats", "team_alive", "fouls", "silenced_on"):
             d[name] = d[name][:]
         g.events = self.events[:]
