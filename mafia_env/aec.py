@@ -16,8 +16,12 @@ reaches the day limit is truncated as a draw. The mask of an agent that is not a
 zeros. In every mode ``infos[agent]["action_mask"]`` holds the same mask as the observation
 (the acting agent's legal actions, zeros for the others); ``obs_mode="flat"`` drops the Dict
 and returns the float vector alone, for tools that cannot take a Dict observation (SuperSuit's
-observation wrappers, vector envs). ``infos[agent]["acting"]`` says whether the agent is the
-one choosing now, and ``infos[agent]["illegal"]`` counts its illegal actions this game.
+observation wrappers, vector envs). In the flat mode, where the libraries read ``infos``,
+``infos[agent]["acting"]`` also says whether the agent is the one choosing now and
+``infos[agent]["illegal"]`` counts its illegal actions this game; the Dict modes keep
+``infos`` to the mask alone (TorchRL's PettingZoo wrapper turns every other key of ``infos``
+into a spec and fails on a Dict observation whose ``infos`` hold more: there the mask says who
+acts, and `illegal_counts` holds the counts in every mode).
 
 Illegal actions (COMMON-7, `mafia_env.illegal`): by default (knob ``illegal_action`` unset)
 the game ends, -1 to the offender and 0 to the others (``terminate``, PettingZoo's classic
@@ -113,6 +117,7 @@ class MafiaEnv(AECEnv):
         self.n = n
         self.render_mode = render_mode
         self.obs_mode = obs_mode
+        self._flat = obs_mode == "flat"
         self.possible_agents = [f"player_{i + 1}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.layout = ActionLayout.of(spec)
@@ -171,9 +176,11 @@ class MafiaEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {  # see _publish_mask
-            a: {"action_mask": self._no_mask, "acting": False, "illegal": 0} for a in self.agents
-        }
+        self.infos = {a: {"action_mask": self._no_mask} for a in self.agents}  # _publish_mask
+        self.illegal_counts = dict.fromkeys(self.agents, 0)  # COMMON-7: this game's, by agent
+        if self._flat:  # infos are where the flat mode's libraries look
+            for info in self.infos.values():
+                info["acting"], info["illegal"] = False, 0
         self._mask = None
         self._masked = None
         self._printed = 0
@@ -234,14 +241,12 @@ class MafiaEnv(AECEnv):
             infos = self.infos  # as `_publish_mask`, inlined: once per move
             last = self._masked
             if last is not None:
-                info = infos[last]
-                info["action_mask"] = self._no_mask
-                info["acting"] = False
+                infos[last]["action_mask"] = self._no_mask
             self._masked = agent
             m = self._mask = self.layout.shared_mask(game)  # observe() reads it from here
-            info = infos[agent]
-            info["action_mask"] = m
-            info["acting"] = True
+            infos[agent]["action_mask"] = m
+            if self._flat:
+                self._mark_acting(last, agent)
         if self.render_mode == "human":
             self.render()
 
@@ -440,10 +445,17 @@ class MafiaEnv(AECEnv):
         last = self._masked
         if last is not None:
             infos[last]["action_mask"] = self._no_mask
-            infos[last]["acting"] = False
         agent = self._masked = self.agent_selection
         infos[agent]["action_mask"] = self._legal_mask()
-        infos[agent]["acting"] = True
+        if self._flat:
+            self._mark_acting(last, agent)
+
+    def _mark_acting(self, last: str | None, agent: str | None) -> None:
+        """Move the flat mode's ``infos[...]["acting"]`` from `last` to `agent`."""
+        if last is not None:
+            self.infos[last]["acting"] = False
+        if agent is not None:
+            self.infos[agent]["acting"] = True
 
     def _check_index(self, agent: str, action: Any) -> int | None:
         if action is None:
@@ -478,7 +490,9 @@ class MafiaEnv(AECEnv):
         if mode == "raise":
             legal = ", ".join(f"{i} ({self.layout.describe(i)})" for i in np.flatnonzero(mask))
             raise IllegalActionError(f"{message}; legal actions: {legal}")
-        self.infos[agent]["illegal"] += 1
+        self.illegal_counts[agent] += 1
+        if self._flat:
+            self.infos[agent]["illegal"] = self.illegal_counts[agent]
         warn_illegal(self, message, mode)
         if mode == "foul":  # COMMON-7: a foul, then the turn's default action
             game.foul(seat)
@@ -498,6 +512,7 @@ class MafiaEnv(AECEnv):
         self._accumulate_rewards()
         if self._masked is not None:  # nobody acts any more
             self.infos[self._masked]["action_mask"] = self._no_mask
-            self.infos[self._masked]["acting"] = False
+            if self._flat:
+                self._mark_acting(self._masked, None)
             self._masked = None
         self.agent_selection = self.agents[0]

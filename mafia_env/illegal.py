@@ -16,8 +16,10 @@ takes the default its ecosystem's checkers expect:
 | `mafia_env.vector.VectorMafia` | ``raise`` (only) | none: trainers sample from masks |
 
 A learner's bug still shows where the mode is not ``raise``: every illegal action is counted
-in ``infos[agent]["illegal"]`` (the agent's count this game), the first one an env meets is
-warned once (`IllegalActionWarning`, with the agent, the phase and the legal actions), and
+in ``env.illegal_counts[agent]`` (this game's) and, in the flat modes, whose learners read
+``infos``, in ``infos[agent]["illegal"]`` (`single_agent`: ``info["illegal"]``); the first
+one an env meets is warned once (`IllegalActionWarning`: the agent, the action, the phase);
+and
 ``illegal_action="raise"`` turns it into an error. `mafia_env.openspiel` offers only legal
 actions (OpenSpiel checks them itself).
 """
@@ -47,8 +49,8 @@ def warn_illegal(env: Any, message: str, mode: str) -> None:
     done = "a foul and the turn's default action" if mode == "foul" else "the game ends"
     warnings.warn(
         f"{message}. Answered under illegal_action={mode!r}: {done} (counted in "
-        "infos[agent]['illegal']; set illegal_action='raise' to make it an error). "
-        "This env warns once.",
+        "env.illegal_counts, and the flat mode's infos[agent]['illegal']; set "
+        "illegal_action='raise' to make it an error). This env warns once.",
         IllegalActionWarning,
         stacklevel=3,
     )

@@ -68,6 +68,7 @@ from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.observe import ObsLayout, VectorObserver
+from mafia_env.tasks import get_tiny_task
 from mafia_env.variants import VARIANTS
 
 SHORT_NAME = "python_mafia"
@@ -157,6 +158,12 @@ def load(
         )
     params = {"variant": spec.variant, "num_players": spec.n, "seed": seed}
     return pyspiel.load_game(SHORT_NAME, {**params, "knobs": format_knobs(spec.knob_dict)})
+
+
+def load_tiny(name: str) -> MafiaGame:
+    """Return the game of a tiny task (`mafia_env.tasks.TINY_TASKS`), its exact values pinned."""
+    task = get_tiny_task(name)
+    return load(task.spec(), seed=task.seed)
 
 
 class MafiaGame(pyspiel.Game):
@@ -371,6 +378,7 @@ __all__ = [
     "MafiaState",
     "format_knobs",
     "load",
+    "load_tiny",
     "max_game_length",
     "parse_knobs",
 ]

@@ -25,11 +25,15 @@ Eliminated seats stay in ``agents`` (waiting) until the game ends; then every ag
 terminated (truncated at the day limit) with its team's reward, +1 win, -1 loss, 0 draw, and
 ``agents`` empties. Rewards are 0 before.
 
-Every step's ``infos[agent]`` also holds ``"acting"`` (whether the seat chooses in this step:
-`acting`), ``"illegal"`` (its illegal actions this game) and ``"env_defined_actions"``, the
-convention AgileRL reads: ``float(wait)`` for a waiting seat (the env defines its action),
-NaN for a seat that chooses. About nine agent-steps in ten are a forced ``wait``; a trainer
-may drop those rows from its loss (``infos[agent]["acting"]``): scripts/recipes show how.
+In the flat mode, where the libraries read ``infos`` (AgileRL, SuperSuit and SB3, TorchRL on
+a Box observation), every step's ``infos[agent]`` also holds ``"acting"`` (whether the seat
+chooses in this step: `acting`), ``"illegal"`` (its illegal actions this game) and
+``"env_defined_actions"``, the convention AgileRL reads: ``float(wait)`` for a waiting seat
+(the env defines its action), NaN for a seat that chooses. The vector (Dict) mode keeps
+``infos`` to the mask, as the AEC env does (TorchRL's wrapper fails on more there); its
+observation's mask says who acts (a seat acts iff an action other than ``wait`` is legal) and
+`illegal_counts` the counts. About nine agent-steps in ten are a forced ``wait``; a trainer
+may drop those rows from its loss: scripts/recipes show how.
 
 Illegal actions (COMMON-7, `mafia_env.illegal`): by default (knob ``illegal_action`` unset)
 a round member's illegal action (``wait`` included) ends the game, -1 to the offender and 0
@@ -66,12 +70,13 @@ from mafia_env.lang import DEFAULT
 PARALLEL_OBS_MODES = ("vector", "flat")
 
 
-class _Chooses(float):
-    """AgileRL's "no env-defined action" (NaN), equal to itself so that two equal steps'
-    infos compare equal (PettingZoo's seed test compares them with ``==``)."""
+class _Chooses(np.float64):
+    """AgileRL's "no env-defined action": a NaN (a numpy float, so that AgileRL's vector env
+    batches it as a float), equal to itself so that two equal steps' infos compare equal
+    (PettingZoo's seed test compares them with ``==``)."""
 
     def __new__(cls) -> _Chooses:
-        return super().__new__(cls, "nan")
+        return super().__new__(cls, np.nan)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, float) and math.isnan(other)  # any NaN
@@ -79,7 +84,7 @@ class _Chooses(float):
     def __ne__(self, other: object) -> bool:
         return not self == other
 
-    __hash__ = float.__hash__
+    __hash__ = np.float64.__hash__
 
     def __reduce__(self) -> tuple:
         return _Chooses, ()
@@ -249,6 +254,11 @@ class MafiaParallelEnv(ParallelEnv):
         return self.aec.winner
 
     @property
+    def illegal_counts(self) -> dict[str, int]:
+        """Every agent's illegal actions this game (COMMON-7)."""
+        return self.aec.illegal_counts
+
+    @property
     def acting(self) -> list[str]:
         """The agents asked to choose in this step (the others wait)."""
         return [self.possible_agents[s] for s in self._round]
@@ -337,7 +347,7 @@ class MafiaParallelEnv(ParallelEnv):
     def _observe(self) -> tuple[dict[str, Any], dict[str, dict]]:
         game, observer = self.aec.game, self.aec.observer
         flat = self.obs_mode == "flat"
-        counts = self.aec.infos
+        counts = self.aec.illegal_counts
         obs: dict[str, Any] = {}
         infos: dict[str, dict] = {}
         for seat, agent in enumerate(self.possible_agents):
@@ -347,12 +357,15 @@ class MafiaParallelEnv(ParallelEnv):
             else:
                 vec, mask = observer.observe_turn(game, seat, turn), self._masks[seat]
             obs[agent] = vec if flat else {"observation": vec, "action_mask": mask}
-            infos[agent] = {
-                "action_mask": mask,
-                "acting": turn is not None,
-                "illegal": counts[agent]["illegal"],
-                "env_defined_actions": self._waits if turn is None else CHOOSES,
-            }
+            if flat:
+                infos[agent] = {
+                    "action_mask": mask,
+                    "acting": turn is not None,
+                    "illegal": counts[agent],
+                    "env_defined_actions": self._waits if turn is None else CHOOSES,
+                }
+            else:
+                infos[agent] = {"action_mask": mask}
         return obs, infos
 
 

@@ -140,7 +140,7 @@ class SingleAgentEnv(gym.Env):
             "action_mask": self._mask,
             "seat": seat + 1,
             "role": game.roles[seat].label,
-            "illegal": aec.infos[self.agent]["illegal"],
+            "illegal": aec.illegal_counts[self.agent],
         }
 
 
