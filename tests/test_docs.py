@@ -237,3 +237,19 @@ def test_changelog_row_of_the_current_code_names_its_versions():
     got["RLlib sidecar"] = "v" + re.search(r"SIDECAR_VERSION = (\d+)", sidecar).group(1)
     for scheme, value in got.items():
         assert row.get(scheme) == value, (scheme, row.get(scheme), value)
+
+
+def test_the_recipes_table_names_every_recipe_and_the_versions_pinned():
+    """docs/guides/libraries.md lists every recipe of scripts/recipes, and each version the
+    recipes' extras pin in pyproject.toml."""
+    page = (DOCS / "guides" / "libraries.md").read_text(encoding="utf-8")
+    for path in (ROOT / "scripts" / "recipes").glob("*.py"):
+        if path.stem != "common":
+            assert f"scripts/recipes/{path.name}" in page, path.name
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    extras = ("recipes", "tianshou", "agilerl", "rllib")
+    for extra in extras:
+        block = re.search(rf"^{extra} = \[(.*?)\]", pyproject, re.M | re.S).group(1)
+        for name, version in re.findall(r'"([\w-]+)(?:\[\w+\])?==([\d.]+)"', block):
+            if name not in ("torch", "peft"):
+                assert version in page, f"{name}=={version} (extra {extra}) is not in the table"

@@ -403,16 +403,18 @@ def yaml_value(value: object) -> str:
 def knob_table(rules: Rules) -> list[str]:
     notes = knob_notes(rules)
     lines = [
-        "| knob | value | chosen by | rule | meaning | allowed | the variant file says |",
-        "|---|---|---|---|---|---|---|",
+        "| knob | value | chosen by | what it does (rule; allowed values) | the variant file "
+        "says |",
+        "|---|---|---|---|---|",
     ]
     values = rules.knob_values()
     for name in KNOBS:
-        who = "project (default)" if name in rules.defaults else "**seed**"
+        who = "project" if name in rules.defaults else "**seed**"
         k = KNOBS[name]
+        does = f"{k.doc} ({k.rule}; {allowed(name)})"
         lines.append(
-            f"| `{name}` | `{yaml_value(values[name])}` | {who} | {k.rule} | {cell(k.doc)} | "
-            f"{cell(allowed(name))} | {cell(notes.get(name, ''))} |"
+            f"| `{name}` | `{yaml_value(values[name])}` | {who} | {cell(does)} | "
+            f"{cell(notes.get(name, ''))} |"
         )
     return lines
 
