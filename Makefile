@@ -62,8 +62,9 @@ test: $(VENV)/.test $(TS_VENV)/.test $(AG_VENV)/.test docs
 	$(PY) -m pytest -q
 
 # the site, strictly: pages generated from the code, a warning or a broken link fails it
+# (not --quiet: it hides the warnings from the strict count)
 docs: $(VENV)/.docs
-	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict
 
 bench: $(VENV)/.run
 	$(PY) scripts/bench_env.py
