@@ -145,14 +145,14 @@ class SingleAgentEnv(gym.Env):
 
 
 def single_agent(
-    task_or_variant: str,
+    task_or_variant: Any,
     seat: int | None = None,
     role: str | None = None,
     opponents: Any = None,
     **kwargs: Any,
 ) -> SingleAgentEnv:
     """Return one seat of a task ("sport-10") or a variant ("sport") as a Gymnasium env."""
-    task = TASKS.get(task_or_variant)
+    task = TASKS.get(task_or_variant) if isinstance(task_or_variant, str) else None
     if task is None:
         return SingleAgentEnv(
             task_or_variant, kwargs.pop("num_players", None), seat, role, opponents, **kwargs

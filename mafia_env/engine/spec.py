@@ -31,7 +31,7 @@ from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules, parse_roles
 from mafia_env.engine.turns import TURN_RULES
 from mafia_env.errors import ConfigError
-from mafia_env.variants import get_variant
+from mafia_env.variants import VARIANTS, get_variant
 
 T = TypeVar("T")
 # Observation options a spec may carry (name -> what it does). They change what an encoder
@@ -104,9 +104,9 @@ class GameSpec:
         same_size = num_players is None or num_players == getattr(variant, "n", None)
         if isinstance(variant, GameSpec) and same_size and not (roles or obs or knobs):
             return variant
-        key = _make_key(variant, num_players, roles, obs, knobs)
+        key, anchor = _make_key(variant, num_players, roles, obs, knobs)
         hit = _MADE.get(key) if key is not None else None
-        if hit is not None and (not isinstance(variant, Rules | GameSpec) or hit[0] is variant):
+        if hit is not None and hit[0] is anchor:
             return hit[1]
         if isinstance(variant, GameSpec):
             base, given = variant.rules, dict(variant.knobs)
@@ -130,7 +130,7 @@ class GameSpec:
         if key is not None:
             if len(_MADE) >= 256:
                 _MADE.clear()
-            _MADE[key] = (variant, spec)
+            _MADE[key] = (anchor, spec)
         return spec
 
     def with_obs(self, **options: Any) -> GameSpec:
@@ -215,12 +215,18 @@ class GameSpec:
 
 
 _SPECS: dict[tuple[int, int], GameSpec] = {}
-_MADE: dict[tuple, tuple[Any, GameSpec]] = {}  # make's arguments -> (variant given, spec)
+_MADE: dict[tuple, tuple[Any, GameSpec]] = {}  # make's arguments -> (anchor, spec)
 
 
-def _make_key(variant: Any, n: Any, roles: Any, obs: Any, knobs: dict) -> tuple | None:
-    """Return a hashable key of `GameSpec.make`'s arguments, or None where one is not."""
-    base = variant if isinstance(variant, str) else id(variant)
+def _make_key(variant: Any, n: Any, roles: Any, obs: Any, knobs: dict) -> tuple:
+    """Return a hashable key of `GameSpec.make`'s arguments (None where there is none) and
+    the object a cached spec must have been made from (None: a variant file's rules)."""
+    if isinstance(variant, str):
+        base, anchor = variant, None
+    elif isinstance(variant, Rules) and VARIANTS.get(variant.name) is variant:
+        base, anchor = variant.name, None  # a variant file's rules: as its name
+    else:
+        base, anchor = id(variant), variant
     key = (
         base,
         n,
@@ -231,8 +237,8 @@ def _make_key(variant: Any, n: Any, roles: Any, obs: Any, knobs: dict) -> tuple 
     try:
         hash(key)
     except TypeError:
-        return None
-    return key
+        return None, anchor
+    return key, anchor
 
 
 __all__ = ["BASE_ACTS", "OBS_OPTIONS", "TARGETED", "GameSpec"]
