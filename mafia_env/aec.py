@@ -26,7 +26,8 @@ acts, and `illegal_counts` holds the counts in every mode).
 Illegal actions (COMMON-7, `mafia_env.illegal`): by default (knob ``illegal_action`` unset)
 the game ends, -1 to the offender and 0 to the others (``terminate``, PettingZoo's classic
 convention, which its checkers expect: `state_test` and `bombardment_test` sample without
-the mask); the first one warns (`IllegalActionWarning`) and each is counted in ``infos``.
+the mask); the first one warns (`IllegalActionWarning`) and each is counted
+(`illegal_counts`, and the flat mode's ``infos``).
 ``illegal_action="raise"`` raises `IllegalActionError` instead (name the agent, the phase,
 the legal actions): the setting for a trainer whose bug should stop it; ``"foul"`` gives a
 foul and plays the turn's default action.
@@ -123,7 +124,7 @@ class MafiaEnv(AECEnv):
         self.layout = ActionLayout.of(spec)
         self.obs_layout = ObsLayout.of(spec)
         self.observer = VectorObserver(rules, n, self.obs_layout)
-        self.state_layout = spec.cached(StateLayout, lambda s: StateLayout(self.obs_layout))
+        self.state_layout = spec.cached(StateLayout, lambda s: StateLayout(ObsLayout.of(s)))
         self.state_space = spaces.Box(0.0, 1.0, (self.state_layout.size,), np.float32)
         self._text: TextObserver | None = None
         if obs_mode == "text":
@@ -148,6 +149,7 @@ class MafiaEnv(AECEnv):
         self._no_mask = np.zeros(self.layout.size, dtype=np.int8)
         self._no_mask.flags.writeable = False
         self._masked: str | None = None  # the agent whose infos hold a nonzero mask
+        self.illegal_counts: dict[str, int] = {}  # COMMON-7: this game's, by agent
         self._printed = 0
 
     # ------------------------------------------------------------ PettingZoo API
@@ -398,6 +400,7 @@ class MafiaEnv(AECEnv):
         for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):
             setattr(other, name, dict(getattr(self, name)))
         other.infos = {a: dict(i) for a, i in self.infos.items()}
+        other.illegal_counts = dict(self.illegal_counts)
         return other
 
     def __setstate__(self, state: dict) -> None:

@@ -399,3 +399,21 @@ def test_checkers_and_env_defined_actions_in_the_agilerl_venv():
 
     out = run_with("agilerl", ".venv-agilerl", "AGILERL_PYTHON", "-c", AGILERL_CHECKS)
     assert "agilerl checks passed" in out
+
+
+def test_a_game_the_default_ended_records_and_replays():
+    """COMMON-7: the record of a game ended by an illegal action (the default) replays; an
+    old record (the variant files said raise) replays under raise."""
+    env = mafia_env.env("sport")
+    env.reset(seed=2)
+    env.step(env.action_id("pass"))
+    with pytest.warns(mafia_env.IllegalActionWarning):
+        env.step(env.action_id("vote", 3))
+    record = env.record()
+    assert record["moves"][-1][1] == "illegal" and record["rules"]["illegal_action"] is None
+    again = mafia_env.replay(record)
+    assert again.game.events == env.game.events and again.record() == record
+    old = dict(record, rules={**record["rules"], "illegal_action": "raise"})
+    old["moves"] = record["moves"][:-1]
+    old.pop("winner"), old.pop("events"), old.pop("checksum")
+    assert mafia_env.replay(old).illegal_action == "raise"
