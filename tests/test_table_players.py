@@ -36,13 +36,12 @@ def test_the_search_bot_is_offered_and_plays_from_an_information_set(tmp_path, c
     pytest.importorskip("baselines")
     with TestClient(create_app(records_dir=tmp_path)) as client:
         assert "ismcts" in client.get("/api/options").json()["bots"]
-        body = {"variant": "minimal", "humans": [], "bots": {"2": "ismcts", "5": "ismcts"}}
+        body = {"variant": "minimal", "humans": [], "bots": {"2": "ismcts"}}
         body |= {"default_bot": "rule", "bot_delay": 0, "seed": 4}
         with caplog.at_level(logging.INFO, "mafia_env"):
             table, end = play_bots_only(client, body)
     assert end["winner"] is not None
-    searched = [table.bots[s].searched for s in (1, 4)]
-    assert all(n > 0 for n in searched), searched  # it searched, not the default move
+    assert table.bots[1].searched > 0  # it searched, and played its own moves
     bad = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert not bad, [r.getMessage() for r in bad]
     record = json.loads((tmp_path / end["record"]).read_text())
