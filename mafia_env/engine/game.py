@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from mafia_env.engine.events import (
     PUBLIC,
@@ -251,6 +251,14 @@ class Game:
 
     def __deepcopy__(self, memo: dict) -> Game:
         return self.clone()
+
+    def belief(self, seat: int, model: Any = None) -> Any:
+        """Return what `seat` can know of the deal now (`mafia_env.belief.Belief`): exact
+        deduction, or with `model` (a policy, or its registry name) a Bayesian belief that
+        weighs each deal by how likely the model makes what `seat` saw."""
+        from mafia_env.belief import belief
+
+        return belief(self, seat, model)
 
     def resample(self, seat: int, rng: random.Random, tries: int = 1000) -> Game:
         """Return a copy whose hidden facts are re-dealt, consistent with what `seat` saw.
