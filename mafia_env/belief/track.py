@@ -385,6 +385,12 @@ class Tracker:
             ok[idx[~good[inverse]]] = False
         return ok
 
+    def possible(self, deal: np.ndarray) -> bool:
+        """Return whether the seat cannot rule out the deal `deal` (role indices by seat):
+        every segment so far accepts it (with particles too, whether drawn or not)."""
+        self.update()
+        return bool(self._consistent(np.asarray(deal, dtype=np.int8)[None])[0])
+
     def _rejuvenate(self) -> None:
         """Replace the ruled-out particles by moved copies of live ones."""
         dead = np.flatnonzero(~self.live)
