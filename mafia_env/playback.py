@@ -17,6 +17,7 @@ from mafia_env.engine.game import Game
 from mafia_env.engine.rules import earlier_rules
 from mafia_env.errors import MafiaError, RecordError
 from mafia_env.record import (
+    FORMAT,
     FOUL,
     ILLEGAL,
     REMOVE,
@@ -40,14 +41,15 @@ def _build(record: dict[str, Any], **options: Any) -> Any:
     if "roles" in record["knobs"]:
         raise RecordError("record 'knobs' must not hold 'roles': the deal is under 'deal'")
     knobs = dict(record["knobs"])
-    if record["format"] < 2:  # played under the rules of its time
-        knobs = {**earlier_rules(name), **knobs}
+    old = record["format"] < FORMAT
+    if old:  # played under the rules of its time (format 1: era 1, format 2: era 2)
+        knobs = {**earlier_rules(name, record["format"]), **knobs}
     try:
         env = MafiaEnv(name, record["num_players"], roles=record["deal"], **options, **knobs)
     except MafiaError as e:
         raise RecordError(f"record does not describe a game of {name!r}: {e}") from None
     now = env.rules.knob_values()
-    if record["format"] < 2:  # knobs added since are set above
+    if old:  # knobs added since are set above
         now = {k: v for k, v in now.items() if k in record.get("rules", now)}
     if "rules" in record and record["rules"] != now:
         diff = sorted(

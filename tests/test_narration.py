@@ -21,7 +21,7 @@ from tests.scripting import SPORT_DEAL, Table, random_playout
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("MAFIA_UPDATE_GOLDEN") == "1"
-FIELDS = {"a", "t", "v", "role", "color", "seats", "order", "hunt_as", "text"}  # text: TALK's
+FIELDS = {"a", "t", "v", "role", "color", "seats", "order", "hunt_as", "text", "hands"}
 
 
 def _fields(template: str) -> set[str]:

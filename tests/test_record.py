@@ -132,7 +132,7 @@ def test_bad_json_says_where():
     ("changes", "message"),
     [
         ({"seed": KeyError}, r"record is missing \['seed'\]"),
-        ({"format": 3}, r"'format' is 3; supported: 1, 2"),
+        ({"format": 4}, r"'format' is 4; supported: 1, 2, 3"),
         ({"variant": 7}, r"'variant' must be a string; got 7"),
         ({"variant": "nonesuch"}, r"unknown variant 'nonesuch'; variants are: .*sport"),
         ({"num_players": "10"}, r"'num_players' must be a non-negative integer; got '10'"),

@@ -60,6 +60,8 @@ class Ev(IntEnum):
     # at night
     MORNING = 38  # the night is over: the moderator announces the morning
     TALK = 39  # actor adds a free-text remark to his speech: value indexes `Game.talk`
+    COUNT = 40  # an open count (CLUB-E7, ONLINE-V7) of the votes for target is over: the
+    # seats of bitmask value raised a hand for him
 
 
 TALK_LIMIT = 280  # characters in one remark of table talk
