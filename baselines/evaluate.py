@@ -34,6 +34,7 @@ from baselines.stats import wilson
 from mafia_env import config
 from mafia_env.config import NonNegativeInt, PositiveInt
 from mafia_env.engine.events import OUTCOME_NAMES, Ev
+from mafia_env.engine.kinds import seats
 from mafia_env.engine.roles import TEAM_NAMES, Role, Team
 from mafia_env.errors import ConfigError
 from mafia_env.match import Seating, play_game
@@ -217,6 +218,11 @@ def summarize(game: Any, index: int) -> dict[str, Any]:
         if kind == Ev.BALLOT and target >= 0 and teams[actor] is Team.TOWN:
             town_votes += 1
             town_hits += teams[target] is Team.MAFIA
+        elif kind == Ev.COUNT:  # an open count (CLUB-E7): the hands raised for target
+            for voter in seats(value):
+                if teams[voter] is Team.TOWN:
+                    town_votes += 1
+                    town_hits += teams[target] is Team.MAFIA
         elif kind == Ev.CHECK and actor == sheriff and value:
             found = True
         elif kind == Ev.SHOT:

@@ -179,8 +179,8 @@ KNOBS: dict[str, Knob] = {
     "mafia_see_shots": Knob(
         bool,
         "CITY-N3",
-        "the mafia see each other's shots as they are made (CLUB-N4, ONLINE-N8: they are awake "
-        "together; false: they shoot blind, as with closed eyes)",
+        "the mafia see each other's shots as they are made, awake together (false: they "
+        "shoot blind, as with closed eyes)",
     ),
     "don_known": Knob(
         bool, "ONLINE-N2", "the mafia know who the don is (false: until he introduces himself)"
