@@ -614,8 +614,6 @@ def other_reading(variant: str) -> dict:
 def check_random_game(variant: str, seed: int, knobs: dict) -> None:
     """Play one game of random legal moves (with moderator fouls); check the open count's
     turns and events, the masks, and that the winner is the rules' (`winner`)."""
-    from mafia_env.engine.game import winner
-
     env = mafia_env.raw_env(variant, **knobs)
     env.reset(seed=seed)
     game, rng = env.game, np.random.default_rng(seed)
@@ -660,7 +658,7 @@ def check_random_game(variant: str, seed: int, knobs: dict) -> None:
         elif kind == Ev.ELIMINATED and value == Cause.COMPANION:
             assert rules.companion_reason
     if not game.truncated and env.winner != "draw":
-        assert game.winner == winner(rules, *game.team_alive)
+        assert game.winner == rules.winner(*game.team_alive)
 
 
 @pytest.mark.parametrize("reading", ["seed", "other"])

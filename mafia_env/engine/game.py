@@ -85,30 +85,6 @@ def claim_options(n: int) -> tuple[Options, ...]:
     return opts
 
 
-def winner(rules: Rules, town: int, black: int, maniac: int) -> Outcome | None:
-    """Return who has won with these many players alive per team, or None (COMMON-4).
-
-    The town wins when no mafia and no maniac is left. The mafia win at parity (mafia >= the
-    others, SPORT-W1) or at a clear majority (mafia > the others, FORUM-W1, knob mafia_win),
-    once the maniac is dead (COMMON-4) or with the maniac counted among the others (FORUM-W1,
-    knob mafia_win_maniac). The maniac wins alive with at most one other player, the mafia
-    gone; one mafia member and the maniac alone can never resolve: a draw.
-    """
-    if black == 0 and maniac == 0:
-        return _Outcome.TOWN
-    if rules.mafia_win_maniac == "dead":
-        others = town if maniac == 0 else -1  # (never: the maniac must be dead first)
-    else:
-        others = town + maniac
-    if others >= 0 and (black > others or (black == others and rules.mafia_win == "parity")):
-        return _Outcome.MAFIA
-    if black == 0 and town <= 1:
-        return _Outcome.MANIAC
-    if town == 0 and black + maniac <= 2:  # one mafia and the maniac: stalemate
-        return _Outcome.DRAW
-    return None
-
-
 def _hunt_names(rules: Rules, role: Role) -> bool:
     """Return whether the morning names the role of `role`, killed on the hunt (FORUM-M1)."""
     return rules.hunted_reveal == "all" or role.team is Team.MAFIA
@@ -771,7 +747,7 @@ class Game:
 
     def _check_win(self) -> bool:
         """End the game if a team has won (COMMON-4, SPORT-W1); return whether it ended."""
-        outcome = winner(self.rules, *self.team_alive)
+        outcome = self.rules.winner(*self.team_alive)
         if outcome is None:
             return False
         self._finish(outcome)

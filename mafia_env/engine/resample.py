@@ -28,7 +28,6 @@ import random
 from typing import Any
 
 from mafia_env.engine.events import PUBLIC, Ev
-from mafia_env.engine.game import winner
 from mafia_env.engine.kinds import NIGHT_TURNS, Act, Turn
 from mafia_env.engine.roles import Role, Team
 
@@ -117,7 +116,7 @@ def plausible(game: Game, deal: list[Role]) -> bool:
             if events[i][0] == Ev.ELIMINATED:
                 alive[deal[events[i][2]].team] -= 1
             i += 1
-        if (i < last or not game.over) and winner(game.rules, *alive) is not None:
+        if (i < last or not game.over) and game.rules.winner(*alive) is not None:
             return False
     return True
 

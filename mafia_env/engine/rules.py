@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from mafia_env.engine.events import Outcome
 from mafia_env.engine.roles import ROLE_NAMES, Role, Team, role_from_name
 from mafia_env.errors import ConfigError
 
@@ -404,6 +405,29 @@ class Rules:
         """Return every role some table of this variant deals, in Role order."""
         present = {r for table in self.role_tables.values() for r in table if table[r]}
         return tuple(r for r in Role if r in present)
+
+    def winner(self, town: int, black: int, maniac: int) -> Outcome | None:
+        """Return who has won with these many players alive per team, or None (COMMON-4).
+
+        The town wins when no mafia and no maniac is left. The mafia win at parity (mafia >=
+        the others, SPORT-W1) or at a clear majority (mafia > the others, FORUM-W1, knob
+        mafia_win), once the maniac is dead (COMMON-4) or with the maniac counted among the
+        others (FORUM-W1, knob mafia_win_maniac). The maniac wins alive with at most one other
+        player, the mafia gone; one mafia member and the maniac alone never resolve: a draw.
+        """
+        if black == 0 and maniac == 0:
+            return Outcome.TOWN
+        if self.mafia_win_maniac == "dead":
+            others = town if maniac == 0 else -1  # (never: the maniac must be dead first)
+        else:
+            others = town + maniac
+        if others >= 0 and (black > others or (black == others and self.mafia_win == "parity")):
+            return Outcome.MAFIA
+        if black == 0 and town <= 1:
+            return Outcome.MANIAC
+        if town == 0 and black + maniac <= 2:  # one mafia and the maniac: stalemate
+            return Outcome.DRAW
+        return None
 
     def day_limit(self, n: int) -> int:
         """Return the last day a game of `n` players may reach before it is truncated."""
