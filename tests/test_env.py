@@ -47,6 +47,8 @@ def check_outcome(env, rewards) -> None:
     winner = env.winner
     if winner == "town":
         assert black == 0 and maniac == 0
+    elif winner == "mafia" and game.rules.mafia_win_maniac == "counted":  # FORUM-W1
+        assert black >= town + maniac and black > 0
     elif winner == "mafia":
         assert maniac == 0 and black >= town + maniac and black > 0
     elif winner == "maniac":
