@@ -15,7 +15,15 @@ from __future__ import annotations
 from typing import Any
 
 from mafia_env.aec import MafiaEnv
-from mafia_env.errors import ConfigError, IllegalActionError, MafiaError, RecordError
+from mafia_env.engine.rules import Rules
+from mafia_env.engine.spec import GameSpec
+from mafia_env.errors import (
+    ConfigError,
+    IllegalActionError,
+    IllegalActionWarning,
+    MafiaError,
+    RecordError,
+)
 from mafia_env.parallel import MafiaParallelEnv
 from mafia_env.playback import replay
 from mafia_env.single import single_agent
@@ -26,7 +34,7 @@ __version__ = "0.1.0"
 
 
 def env(
-    variant: str = "sport",
+    variant: str | Rules | GameSpec = "sport",
     num_players: int | None = None,
     render_mode: str | None = None,
     obs_mode: str = "vector",
@@ -34,6 +42,8 @@ def env(
     **knobs: Any,
 ) -> MafiaEnv:
     """Return a Mafia AEC environment. Knobs override the variant file; unknown knob -> error.
+
+    `variant` is a variant's name or a `GameSpec` (``GameSpec.make("sport", 10, **knobs)``).
 
     The checks PettingZoo's wrappers make (order of calls, bounds, legal actions) are made
     inside the environment, so `env()` costs no wrapper layers.
@@ -44,7 +54,7 @@ def env(
 
 
 def raw_env(
-    variant: str = "sport",
+    variant: str | Rules | GameSpec = "sport",
     num_players: int | None = None,
     render_mode: str | None = None,
     obs_mode: str = "vector",
@@ -56,7 +66,7 @@ def raw_env(
 
 
 def parallel_env(
-    variant: str = "sport",
+    variant: str | Rules | GameSpec = "sport",
     num_players: int | None = None,
     render_mode: str | None = None,
     obs_mode: str = "vector",
@@ -78,7 +88,9 @@ __all__ = [
     "TASKS",
     "VARIANTS",
     "ConfigError",
+    "GameSpec",
     "IllegalActionError",
+    "IllegalActionWarning",
     "MafiaEnv",
     "MafiaError",
     "MafiaParallelEnv",
