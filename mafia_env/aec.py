@@ -34,7 +34,8 @@ from pettingzoo.utils.env import AECIterable
 
 from mafia_env.actions import ActionLayout
 from mafia_env.engine.events import OUTCOME_NAMES, Outcome
-from mafia_env.engine.game import SPEECH_TURNS, Game
+from mafia_env.engine.game import Game
+from mafia_env.engine.kinds import SPEECH_TURNS
 from mafia_env.engine.rules import Rules, parse_roles
 from mafia_env.errors import ConfigError, IllegalActionError, MafiaError
 from mafia_env.lang import DEFAULT, charset, check_lang
