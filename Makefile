@@ -88,11 +88,13 @@ test: venvs
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(MKDOCS)
-	$(PY) $(PYTEST)
+	$(PY) $(PYTEST) -m "not serial"
+	$(PY) -m pytest -q -m serial
 	$(CORE_PY) $(PYTEST) $(CORE_TESTS)
 
 test-long: venvs
-	$(PY) $(PYTEST) --long
+	$(PY) $(PYTEST) --long -m "not serial"
+	$(PY) -m pytest -q -m serial
 
 # the site, strictly: pages generated from the code, a warning or a broken link fails it
 # (not --quiet: it hides the warnings from the strict count)

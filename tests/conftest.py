@@ -14,6 +14,8 @@ How long a test may play (`make test` runs everything, on both cores, in under 8
 - Tests run in parallel (pytest-xdist, `-n 2`): each gets its own `tmp_path`, binds port
   0, and writes nothing in the repository. Tests that must not share the machine with each
   other (a Ray cluster) carry `@pytest.mark.xdist_group("ray")`: one worker runs them in turn.
+  A test that times something (a server's latency) is `@pytest.mark.serial`: `make test`
+  runs it alone, after the parallel run.
 - A test that needs an extra (torch, the table, Ray, OpenSpiel...) skips without it
   (`pytest.importorskip`): `make test` also runs the suite in `.venv-core`, which has only
   the core dependencies at their newest versions.
