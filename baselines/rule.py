@@ -77,7 +77,7 @@ from typing import Any
 import numpy as np
 
 from mafia_env.actions import ActionLayout
-from mafia_env.engine.game import Act
+from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
