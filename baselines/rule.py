@@ -81,7 +81,7 @@ from typing import Any
 import numpy as np
 
 from mafia_env.actions import ActionLayout
-from mafia_env.engine.game import Act
+from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import ERAS, Rules, earlier_rules
 from mafia_env.engine.spec import GameSpec

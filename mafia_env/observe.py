@@ -19,7 +19,8 @@ from mafia_env.engine.events import (
     Perceiver,
     seat_sequence,
 )
-from mafia_env.engine.game import Game, Turn, seats
+from mafia_env.engine.game import Game
+from mafia_env.engine.kinds import Turn, seats
 from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec

@@ -8,7 +8,7 @@ import numpy as np
 
 import mafia_env
 from mafia_env.engine.events import Ev
-from mafia_env.engine.game import NIGHT_TURNS, Act
+from mafia_env.engine.kinds import NIGHT_TURNS, Act
 
 NIGHT_PHASES = tuple(t.name.lower() for t in NIGHT_TURNS)
 SPEECH_PHASES = ("speech", "last_word", "tie_speech", "monologue")

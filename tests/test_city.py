@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mafia_env.engine.events import Cause, Ev
-from mafia_env.engine.game import Turn
+from mafia_env.engine.kinds import Turn
 from mafia_env.engine.roles import Role
 from mafia_env.variants import get_variant
 from tests.scripting import Table

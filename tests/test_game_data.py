@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mafia_env
-from mafia_env.engine.game import FOLLOWS, Game, Stage
+from mafia_env.engine.game import Game
+from mafia_env.engine.kinds import FOLLOWS, Stage
 from mafia_env.record import FORMAT
 from mafia_env.variants import VARIANTS
 

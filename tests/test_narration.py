@@ -12,7 +12,7 @@ import pytest
 
 import mafia_env
 from mafia_env.engine.events import PUBLIC, Ev, sequence_code
-from mafia_env.engine.game import NIGHT_TURNS, Act, Turn
+from mafia_env.engine.kinds import NIGHT_TURNS, Act, Turn
 from mafia_env.engine.roles import Role
 from mafia_env.errors import ConfigError
 from mafia_env.lang import LANGS, SILENT, SUBKEYS, describe, say, table

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mafia_env.engine.events import Cause, Ev, Spared
-from mafia_env.engine.game import Act
+from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Role
 from tests.scripting import Table, compare_views
 

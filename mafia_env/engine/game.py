@@ -135,6 +135,7 @@ class Game:
         self.night = Night()
         self.heal_prev = -1  # the doctor's last heal that counts for the no-repeat rule
         self.self_heals = 0
+        self.saves = 0  # nights whose heal cancelled a kill, the healed player surviving
         self.don_introduced = rules.don_known
         self._start()
 
@@ -611,6 +612,7 @@ class Game:
                     maniac = -1
         heal = night.heal  # a blocked doctor healed nobody (CITY-N2)
         shot_made = victim >= 0
+        cancels = heal >= 0 and (heal == victim or (heal == maniac and r.heal_against == "all"))
         if victim == heal:  # ONLINE-N5: "nobody died"
             victim = -1
         if maniac == heal and r.heal_against == "all":  # FORUM-N2
@@ -644,6 +646,7 @@ class Game:
                 self._eliminate(seat, cause)
                 if cause is not _Cause.FORFEIT:
                     night.victims.append(seat)
+        self.saves += cancels and heal not in gone
         if not gone:
             self._log(_Ev.MISS)
         if not self._check_win():

@@ -29,7 +29,7 @@ from mafia_env.engine.events import (
     Spared,
     seat_sequence,
 )
-from mafia_env.engine.game import SPEECH_TURNS, Act, Turn
+from mafia_env.engine.kinds import SPEECH_TURNS, Act, Turn
 from mafia_env.engine.roles import Role
 from mafia_env.errors import ConfigError
 
