@@ -608,6 +608,13 @@ class Tracker:
                         return ("act", me, Act.VOTE, f[2], -1)
                     return ("act", me, Act.PASS, -1, -1)
             return None
+        if turn is Turn.OPEN_VOTE:  # CLUB-E7, ONLINE-V7: the count shows the hands raised
+            for f in seen[pos:]:
+                if f[0] == Ev.COUNT:
+                    if f[3] >> me & 1:
+                        return ("act", me, Act.VOTE, f[2], -1)
+                    return ("act", me, Act.PASS, -1, -1)
+            return None
         if turn is Turn.CRASH_VOTE:
             for f in seen[pos:]:
                 if f[0] == Ev.CRASH_BALLOT and f[1] == me:
