@@ -307,3 +307,48 @@ def test_bayes_keeps_the_seats_own_knowledge_and_the_truth():
         assert b.prob([r.label for r in g.roles]) > 0
         d = belief(g, s)
         assert np.all(b.matrix()[d.matrix() == 0] < 1e-12)  # never beyond deduction
+
+
+# ---------------------------------------------------------------- search
+
+
+def test_resample_from_infostate_draws_from_the_posterior():
+    """python_mafia: with a model, the world drawn is in the player's information set and
+    its deal one the player's Bayes belief gives weight."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import mafia_env.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_mafia", {"variant": "sport", "num_players": 10})
+    st = game.new_initial_state()
+    rng = random.Random(0)
+    while st.move_number() < 60:
+        if st.is_chance_node():
+            st.apply_action(st.chance_outcomes()[0][0])
+        else:
+            st.apply_action(rng.choice(st.legal_actions()))
+    p = st.current_player()
+    b = belief(st.game, p, "rule")
+    for model in (None, "rule"):
+        w = st.resample_from_infostate(p, rng.random, model=model)
+        assert w.information_state_string(p) == st.information_state_string(p)
+        if model:
+            assert b.prob([r.label for r in w.game.roles]) > 0
+
+
+def test_the_search_bot_draws_worlds_from_the_posterior():
+    from baselines.search import SearchPolicy
+    from mafia_env.match import observation
+
+    env = mafia_env.raw_env("sport", 10)
+    env.reset(seed=4)
+    for _ in range(40):
+        obs = env.observe(env.agent_selection)
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    seat = env.unwrapped.game.actor
+    info, mask = observation(env, seat, "infoset")
+    bot = SearchPolicy("sport", 10, 0, worlds=2, width=2, model="rule")
+    assert bot.config.model == "rule"
+    assert mask[bot.act(info, mask)]
+    b = info.belief("rule")
+    for world in b.sample(random.Random(0), 2):
+        assert seen_events(world, seat) == seen_events(env.unwrapped.game, seat)
