@@ -105,8 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     tasks = [t for t in args.tasks.split(",") if t]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    results: dict[str, dict] = {}
     path = out / "calibration.json"
+    # cells measured before (another run's) are kept; the ones run now replace theirs
+    results: dict[str, dict] = json.loads(path.read_text()) if path.exists() else {}
     for task in tasks:
         variant, n = task.rsplit("-", 1)
         for opp in [o for o in args.opponents.split(",") if o]:
