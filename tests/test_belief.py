@@ -299,6 +299,17 @@ def test_bayes_is_calibrated_under_the_model_that_plays(opponent):
     assert r["bayes"]["ece"] < 0.05
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("opponent", ["random", "rule"])
+def test_bayes_is_calibrated_at_20000_predictions(opponent):
+    """Issue 27's bar: ECE under 0.03 at 20,000 predictions, log-loss below deduction's and
+    the uniform prior's (sport-10; every task: scripts/belief_calibration.py)."""
+    r = play_and_score("sport", 10, opponent, games=70, queries=10, seed=5)
+    assert r["bayes"]["predictions"] >= 20_000
+    assert r["bayes"]["ece"] < 0.03
+    assert r["bayes"]["log_loss"] < r["deduction"]["log_loss"] < r["prior"]["log_loss"]
+
+
 def test_bayes_keeps_the_seats_own_knowledge_and_the_truth():
     g, _ = played("sport", 10, 4, 110, seats=[])
     for s in range(10):
