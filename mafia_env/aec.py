@@ -394,6 +394,10 @@ class MafiaEnv(AECEnv):
             self._mask = self.layout.shared_mask(self.game)
         return self._mask
 
+    def _mask_for(self, seat: int, turn: Any) -> np.ndarray:
+        """Return the mask `seat` gets for its queued `turn` of the open round (`legal_for`)."""
+        return self.layout.options_mask(self.game.legal_for(seat, turn))
+
     def _publish_mask(self) -> None:
         """Put the acting agent's mask in its ``infos`` (and zeros back in the last one's).
 
