@@ -26,6 +26,7 @@ Set ``MAFIA_ENV_NO_CCORE=1`` to act as if the core were not built.
 
 from __future__ import annotations
 
+import importlib
 import os
 import warnings
 from typing import Any
@@ -108,9 +109,7 @@ def _load() -> Any:
             _load_error = "MAFIA_ENV_NO_CCORE is set"
         else:
             try:
-                from mafia_env import _ccore
-
-                _module = _ccore
+                _module = importlib.import_module("mafia_env._ccore")
             except ImportError as e:  # no compiler at install: the Python engine plays
                 _load_error = f"the C core is not built ({e})"
     return _module
@@ -511,14 +510,19 @@ SPEECH = frozenset({Turn.SPEECH, Turn.LAST_WORD, Turn.TIE_SPEECH, Turn.MONOLOGUE
 class CoreObserver:
     """``env.observer`` of an env on the C core: `VectorObserver`'s calls, answered by the core.
 
-    `observe(game, seat)` of the env's own game reads the core's rows; of another game (a
-    Python `Game`: a clone, a resampled world) it encodes that game with a `VectorObserver`.
+    `observe(game, seat)` and `observe_turn` of the env's own game read the core's rows; of
+    another game (a Python `Game`: a clone, a resampled world) they encode that game with a
+    `VectorObserver`. Everything else (`copy()`, pickling, `catch_up`, the rows) is the
+    Python `VectorObserver` of the env's game, brought up to date from its shadow game first.
     """
 
     def __init__(self, env: Any):
-        self.env = env
-        self.layout: ObsLayout = env.obs_layout
-        self._size = self.layout.size
+        d = self.__dict__
+        d["env"] = env
+        d["layout"] = env.obs_layout
+        d["_size"] = env.obs_layout.size
+        d["_py"] = None  # the Python observer of the shadow game, made on first use
+        d["_py_game"] = None
 
     def reset(self, game: Any) -> None:
         pass
@@ -526,8 +530,30 @@ class CoreObserver:
     def update(self, game: Any) -> None:
         pass
 
-    def copy(self) -> CoreObserver:
-        return CoreObserver(self.env)
+    def python(self) -> VectorObserver:
+        """Return the Python `VectorObserver` of the env's game, brought up to date."""
+        env = self.env
+        shadow = env.game.shadow()
+        if self._py is None or self._py_game is not shadow:
+            self.__dict__["_py"] = VectorObserver(env.rules, env.n)
+            self.__dict__["_py_game"] = shadow
+            self._py.reset(shadow)
+        self._py.update(shadow)
+        return self._py
+
+    def copy(self) -> VectorObserver:
+        return self.python().copy()
+
+    def __deepcopy__(self, memo: dict) -> VectorObserver:
+        return self.copy()
+
+    def __reduce__(self):
+        return (_unpickle_shadow, (self.python(),))
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.python(), name)
 
     def _other(self, game: Any) -> VectorObserver:
         obs = VectorObserver(self.env.rules, self.env.n)

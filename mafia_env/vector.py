@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from mafia_env import ccore
 from mafia_env.actions import ActionLayout
+from mafia_env.ccore import CoreBatch, resolve
 from mafia_env.engine.events import Outcome
 from mafia_env.engine.game import Game
 from mafia_env.engine.rules import Rules, parse_roles
@@ -74,7 +74,7 @@ class VectorMafia:
         self.n = n
         self.num_envs = B = num_envs
         self.layout = ActionLayout(rules, n)
-        self.backend = ccore.resolve(backend, rules, n)
+        self.backend = resolve(backend, rules, n)
         on_core = self.backend == "c"
         self.observers = [] if on_core else [VectorObserver(rules, n) for _ in range(B)]
         self.obs_layout = ObsLayout(rules, n) if on_core else self.observers[0].layout
@@ -83,7 +83,7 @@ class VectorMafia:
         base_seed = random.randrange(2**62) if seed is None else seed
         self._rngs = [] if on_core else [random.Random(base_seed + i) for i in range(B)]
         self.games: list[Game] = []
-        self._core: ccore.CoreBatch | None = None
+        self._core: CoreBatch | None = None
         self._started = False
         self.obs = np.zeros((B, self.obs_size), dtype=np.float32)
         self._obs_rows = list(self.obs)  # each game's row, a view made once
@@ -97,7 +97,7 @@ class VectorMafia:
         self.teams = np.zeros((B, n), dtype=np.int64)  # team of every seat, current games
         self.done_teams = np.zeros((B, n), dtype=np.int64)  # teams of the games just ended
         if on_core:
-            self._core = ccore.CoreBatch(self, base_seed)
+            self._core = CoreBatch(self, base_seed)
 
     # ----------------------------------------------------------------- the API
 
