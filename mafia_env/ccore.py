@@ -106,7 +106,7 @@ def _load() -> Any:
     global _module, _load_error
     if _module is None and _load_error is None:
         if os.environ.get("MAFIA_ENV_NO_CCORE"):
-            _load_error = "MAFIA_ENV_NO_CCORE is set"
+            _load_error = "the C core is switched off (MAFIA_ENV_NO_CCORE is set)"
         else:
             try:
                 _module = importlib.import_module("mafia_env._ccore")
