@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine:
 #   make run    train and evaluate the default bot on the default config
-#   make test   lint and run the test suite (what CI runs: .ci/run)
+#   make test   lint, build the docs and run the test suite (what CI runs: .ci/run)
+#   make docs   build the documentation site into site/ (strict: a warning fails it)
 # Each creates .venv and installs what it needs, torch 2.13.0 (the CPU wheel) first.
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -30,6 +31,11 @@ $(VENV)/.test: pyproject.toml | $(PY)
 	  || echo "chromium not installed: the browser test will be skipped"; fi
 	touch $@
 
+# the documentation site's tools (extra docs)
+$(VENV)/.docs: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[docs]'
+	touch $@
+
 # the Tianshou recipe's venv (tests/test_recipes.py finds it; TIANSHOU_PYTHON overrides)
 $(TS_VENV)/.test: pyproject.toml
 	python3 -m venv $(TS_VENV)
@@ -46,14 +52,19 @@ $(AG_VENV)/.test: pyproject.toml
 	$(AG_PY) -m pip install -q -e '.[agilerl]'
 	touch $@
 
-.PHONY: run test bench lint
+.PHONY: run test bench lint docs
 run: $(VENV)/.run
 	$(PY) -m baselines.train --config configs/ppo/sport.yaml
 
-test: $(VENV)/.test $(TS_VENV)/.test $(AG_VENV)/.test
+test: $(VENV)/.test $(TS_VENV)/.test $(AG_VENV)/.test docs
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m pytest -q
+
+# the site, strictly: pages generated from the code, a warning or a broken link fails it
+# (not --quiet: it hides the warnings from the strict count)
+docs: $(VENV)/.docs
+	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict
 
 bench: $(VENV)/.run
 	$(PY) scripts/bench_env.py

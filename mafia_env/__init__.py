@@ -1,11 +1,13 @@
 """mafia_env: the social deduction game Mafia as a PettingZoo AEC environment.
 
+```python
 import mafia_env
 env = mafia_env.env(variant="sport", num_players=10)
 env.reset(seed=7)
 for agent in env.agent_iter():
     obs, reward, termination, truncation, info = env.last()
     ...
+```
 """
 
 from __future__ import annotations

@@ -74,7 +74,7 @@ class ObsLayout:
             ("day", (1,)),  # day / day limit
             ("speaker", (n,)),  # who is taking the current public turn
             ("acts_left", (1,)),  # speech acts left in the current speech / K
-            ("alive", (n,)),
+            ("alive", (n,)),  # 1 while the seat is in the game
             ("eliminated", (n, CAUSES if extra_causes else int(Cause.MAFIA))),  # as announced
             ("fouls", (n,)),  # fouls / 4
             ("revealed", (n, r)),  # roles shown to the table

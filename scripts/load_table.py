@@ -1,6 +1,7 @@
 """Load the table server: many games at once, two scripted people each, bots in the rest.
 
-    python scripts/load_table.py [--games 20] [--bots ppo] [--bot-delay 0.05] [--out FILE]
+    python scripts/load_table.py [--games 20] [--bots ppo] [--bot-delay 0.05]
+                                 [--night-turn 1] [--out FILE]
 
 It starts ``python -m mafia_env.table`` on a free port of 127.0.0.1 (loopback only, a fresh
 SQLite file in a temporary folder), creates the tables at once, and plays every person's
@@ -8,8 +9,9 @@ seat over a WebSocket with random moves (mostly "pass", so games move on). It me
 
 - connections that failed: a WebSocket that did not open, or closed before its game ended;
 - move-to-state latency: from a person's move to the state the server answers it with, p50, p95
-  and max; a move that ends a night is counted apart (the server holds the morning back on
-  purpose, so the length of a night tells nothing: see `Table.run`);
+  and max; a move that ends a night is counted apart (the night keeps its schedule on
+  purpose, so its length tells nothing: with two people at a table each night turn lasts
+  `--night-turn` seconds, see `mafia_env.table.night`);
 - the server's resident memory (VmRSS) at the start, once the first tables are made (the
   models loaded: torch alone is some 200 MB), at the peak, and after each round of games
   has ended (`--rounds`: the same games again, so a leak would show as growth).
@@ -108,6 +110,7 @@ async def run_games(args, base: str, pid: int, memory: dict, round_: int) -> lis
         "default_bot": args.bots,
         "bot_delay": args.bot_delay,
         "turn_timeout": 30,
+        "night_turn": args.night_turn,
     }
     async with httpx.AsyncClient(base_url=base, timeout=120) as http:
         made = await asyncio.gather(
@@ -162,6 +165,7 @@ async def main_async(args, server: subprocess.Popen) -> dict:
         "people": len(people),
         "bots": args.bots,
         "bot_delay": args.bot_delay,
+        "night_turn": args.night_turn,
         "seconds": round(took, 1),
         "failed_connections": sum(1 for p in people if p.failed),
         "failures": sorted({p.failed for p in people if p.failed}),
@@ -187,6 +191,7 @@ def start_server(args, folder: Path) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "mafia_env.table", "--host", HOST, "--port", str(args.port)]
     cmd += ["--db", str(folder / "tables.sqlite3"), "--records", str(folder / "records")]
     cmd += ["--tables-per-client", str(args.games), "--max-tables", str(args.games)]
+    cmd += ["--creates-per-client", str(args.games * args.rounds + 1)]
     server = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     for _ in range(300):
         try:
@@ -206,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--variant", default="sport")
     p.add_argument("--bots", default="ppo", help="the bot in every seat but the people's")
     p.add_argument("--bot-delay", type=float, default=0.05, help="seconds a bot waits")
+    p.add_argument(
+        "--night-turn", type=float, default=1.0, help="seconds each night turn lasts (2 people)"
+    )
     p.add_argument("--timeout", type=float, default=900, help="seconds for all the games")
     p.add_argument("--rounds", type=int, default=2, help="times to play all the games")
     p.add_argument("--settle", type=float, default=3, help="seconds to wait after a round")

@@ -46,7 +46,10 @@ def client(tmp_path):
 
 
 def new_table(client, **config):
-    body = {"variant": "sport", "bot_delay": 0, "turn_timeout": None, "seed": 11, **config}
+    # night_turn None: a person's night turn lasts as long as he takes (tests/test_table_night.py
+    # times the fixed slots of two people)
+    body = {"variant": "sport", "bot_delay": 0, "turn_timeout": None, "seed": 11}
+    body = {**body, "night_turn": None, **config}
     r = client.post("/api/tables", json=body)
     assert r.status_code == 200, r.text
     links = r.json()

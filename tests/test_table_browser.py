@@ -238,3 +238,120 @@ def test_the_page_fits_a_phone_and_a_desktop_in_every_language(server, viewport)
                 page.close()
         finally:
             browser.close()
+
+
+def last_line_in_view(page) -> bool:
+    """Return whether the moderator's last line is on screen and not covered by anything."""
+    return page.evaluate(
+        """() => {
+            const items = document.querySelectorAll('#narration li');
+            const li = items[items.length - 1];
+            if (!li) return false;
+            const r = li.getBoundingClientRect();
+            const x = r.left + Math.min(20, r.width / 2), y = r.top + r.height / 2;
+            if (y < 0 || y > innerHeight || x < 0 || x > innerWidth) return false;
+            const hit = document.elementFromPoint(x, y);
+            return hit === li || li.contains(hit);
+        }"""
+    )
+
+
+@pytest.mark.parametrize("viewport", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_the_log_stays_in_view_messages_are_translated_and_a_lost_link_shows(server, viewport):
+    """Issue 30, items 11-13, in every language: the log in view during a speech, a labelled
+    talk box that sends on Enter; the server's messages and the seat link in the host's
+    language; a busy create button, and a page that stops its actions while disconnected."""
+    from mafia_env.lang import table as words
+    from mafia_env.table.words import PAGE, message
+
+    base, _ = server
+    width, height = viewport
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            for lang in ("en", "ru", "uk"):
+                mine = PAGE[lang]
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.goto(f"{base}/?lang={lang}")
+                page.locator("#variant option").first.wait_for(state="attached")
+                page.select_option("#variant", "sport")
+                page.fill("#bot-delay", "0.01")
+                page.fill("#turn-timeout", "300")
+                page.fill("#seed", "7")
+                # 13. creating takes a while (held here until released): the page shows it
+                held: list = []
+                page.route("**/api/tables**", lambda route, held=held: held.append(route))
+                create = page.locator("#host-form button[type=submit]")
+                create.click()
+                while not held:
+                    page.wait_for_timeout(20)
+                assert page.evaluate("document.querySelector('#host-form').ariaBusy") == "true"
+                assert create.is_disabled() and create.inner_text() == mine["creating"]
+                page.wait_for_timeout(300)
+                assert create.is_disabled()  # still at work
+                held[0].continue_()
+                link = page.locator("#link-list a").first
+                link.wait_for()
+                assert not create.is_disabled()
+                assert create.inner_text() == words(lang).PAGE["create"]
+                page.unroute("**/api/tables**")
+                # 12. the seat's link carries the host's language
+                href = link.get_attribute("href")
+                assert f"lang={lang}" in href, href
+                page.goto(base + href)
+                passing = page.locator("#actions .group[data-kind=pass] button")
+                passing.wait_for()
+                assert page.evaluate("document.documentElement.lang") == lang
+                # 11. during the speech the log is in view, at the top and by the buttons
+                page.wait_for_timeout(200)
+                assert last_line_in_view(page), (lang, viewport, "top")
+                passing.scroll_into_view_if_needed()
+                assert last_line_in_view(page), (lang, viewport, "by the buttons")
+                label = page.locator("label[for=say]")
+                assert label.is_visible() and label.inner_text() == mine["say_label"]
+                page.fill("#say", "Hello, table!")
+                page.press("#say", "Enter")
+                page.locator("#narration li", has_text="Hello, table!").wait_for()
+                assert page.input_value("#say") == ""
+                assert passing.is_visible()  # a remark is not a move: the speech goes on
+                assert last_line_in_view(page), (lang, viewport, "after the remark")
+                page.screenshot(path=str(ARTIFACTS / f"table_speech_{lang}_{width}x{height}.png"))
+                # 12. the server's messages come in the page's language
+                page.evaluate("ws.send(JSON.stringify({type: 'hello'}))")
+                toast = page.locator("#toast.show")
+                toast.wait_for()
+                assert toast.inner_text() == message("unknown_message", lang)
+                # 13. the connection drops (and stays down): the page says so and stops
+                clock = page.inner_text("#clock")
+                assert clock, "a person's turn with a time limit shows its clock"
+                page.evaluate(
+                    """() => {
+                        window.RealWebSocket = WebSocket;
+                        window.WebSocket = function (url) {
+                            return new RealWebSocket(url.replace('/ws/', '/nowhere/'));
+                        };
+                        ws.close();
+                    }"""
+                )
+                offline = page.locator("#offline")
+                offline.wait_for()
+                assert offline.inner_text() == mine["offline"]
+                buttons = page.locator("#actions button")
+                assert buttons.count() > 0
+                assert all(b.is_disabled() for b in buttons.all())
+                assert page.locator("#say").is_disabled()
+                stopped = page.inner_text("#clock")
+                page.wait_for_timeout(1300)
+                assert page.inner_text("#clock") == stopped  # the clock stands still
+                assert page.locator("#clock.stopped").count() == 1
+                page.screenshot(path=str(ARTIFACTS / f"table_offline_{lang}_{width}x{height}.png"))
+                # it comes back: the same seat, live again
+                page.evaluate("() => { window.WebSocket = window.RealWebSocket; }")
+                offline.wait_for(state="hidden", timeout=15_000)
+                passing.wait_for()
+                assert not passing.is_disabled() and not page.locator("#say").is_disabled()
+                assert page.locator("#clock.stopped").count() == 0
+                page.close()
+        finally:
+            browser.close()

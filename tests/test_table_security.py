@@ -83,12 +83,13 @@ def test_an_operator_folder_offers_checkpoints_by_file_name(tmp_path):
     evil_checkpoint(bots / "evil.pt", tmp_path / "ran")
     (tmp_path / "outside.pt").write_bytes((bots / "mine.pt").read_bytes())
     with TestClient(create_app(records_dir=None, bot_dir=bots)) as c:
-        assert c.get("/api/options").json()["bots"][-2:] == ["evil.pt", "mine.pt"]
+        # issue 30 item 9: a file that does not load is not offered (evil.pt was, before)
+        assert c.get("/api/options").json()["bots"][-1:] == ["mine.pt"]
         r = c.post("/api/tables", json={**BODY, "default_bot": "mine.pt", "seed": 1})
         assert r.status_code == 200, r.text
         r = c.post("/api/tables", json={**BODY, "default_bot": "evil.pt"})
         assert r.status_code == 400
-        assert r.json()["error"].startswith("bot 'evil.pt' cannot play minimal")
+        assert r.json()["error"].startswith("unknown policy 'evil.pt'")
         assert str(bots) not in r.json()["error"]
         for name in ["../outside.pt", str(tmp_path / "outside.pt"), "bots/mine.pt"]:
             r = c.post("/api/tables", json={**BODY, "default_bot": name})

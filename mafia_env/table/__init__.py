@@ -1,10 +1,12 @@
 """The table where people play with bots in the empty seats (extra: ``table``).
 
 ``python -m mafia_env.table`` serves the page. What needs no web framework: `view` (what a
-seat may know, in its words), `config` (what a host may choose), `seats` (links, tokens,
-connections), `core` (one game's host), `bots` (the bots offered, loaded once), `store`
-(SQLite) and `tables` (limits, expiry, restart); the terminal mode (`mafia_env.play`) uses
-`view` too. `server` is the web app.
+seat may know, in its words), `words` (the table's own words: the server's messages in every
+language), `config` (what a host may choose), `seats` (links, tokens, connections), `core`
+(one game's host), `night` (a night's schedule, fixed by the public rules), `bots` (the bots
+and models offered, loaded once), `store` (SQLite: moves and table talk) and `tables`
+(limits, expiry, retention, restart); the terminal mode (`mafia_env.play`) uses `view` too.
+`server` is the web app.
 """
 
 from __future__ import annotations

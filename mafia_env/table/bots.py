@@ -1,14 +1,20 @@
-"""The bots a table server offers: named policies, and checkpoints from one folder if allowed.
+"""The bots a table server offers: named policies, the operator's language models, and
+checkpoints from one folder if allowed.
 
-A client names a bot; it never gives a path. The names are the policies of the registry
-(`mafia_env.policy`: "random", and "rule", "ppo", ... from the baselines' plugin) and,
-where the operator allows a folder of checkpoints (``--bot-dir``), the ``*.pt`` files
-directly in it, by file name. A checkpoint is
-read with ``torch.load(weights_only=True)``. Trained bots (the "ppo" checkpoints and the
-folder's files) are loaded once per (bot, variant, table size) and shared by every seat and
-table that plays them; loading and every bot's thinking run in worker threads, so the
-server's event loop never waits on a model. A bot that cannot be loaded is reported to the
-client by its name only: what went wrong on disk goes to the server's log.
+A client names a bot; it never gives a path, a URL or a key. The names are the policies of
+the registry (`mafia_env.policy`: "random", and "rule", "ppo", "ismcts", ... from the
+baselines' plugin), the language models the operator set up when he started the server
+(``--llm NAME=BASE_URL,MODEL[,KEY_ENV]``: `parse_llm`; each seat gets its own ``llm``
+policy, which reads its text observation and falls back on the rule bot, its stats logged
+at the end of the game), and, where the operator allows a folder of checkpoints
+(``--bot-dir``), the ``*.pt`` files directly in it that load, by file name (a symlink out
+of the folder is no file of it). A checkpoint is read with ``torch.load(weights_only=True)``.
+Trained bots (the "ppo" checkpoints and the folder's files) are loaded once per (bot,
+variant, table size) and shared by every seat and table that plays them; loading and every
+bot's thinking run in worker threads (`think`, which seats the bot through
+`mafia_env.match.ask` with the observation it takes), so the server's event loop never waits
+on a model. A bot that cannot be loaded is reported to the client by its name only: what
+went wrong on disk goes to the server's log.
 
 The seats a host leaves to the default bot get ``league`` (the league-trained seat-filler);
 where no league file is shipped for the variant and table size, or torch is not installed,
@@ -23,12 +29,15 @@ import copy
 import dataclasses
 import itertools
 import logging
+import os
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from mafia_env.errors import ConfigError, MafiaError
+from mafia_env.match import ask
 from mafia_env.policy import load_policy, policy_names
 from mafia_env.table.config import DEFAULT_BOTS, TableConfig
 
@@ -38,42 +47,141 @@ NOT_BY_NAME = {"checkpoint", "llm"}  # a path's loader; a model needs its server
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="mafia-bot")
 
 
-async def think(policy: Any, obs: Any, mask: Any) -> int:
-    """Return a bot's action, chosen in a worker thread."""
+async def think(env: Any, seat: int, policy: Any) -> Any:
+    """Return the move of the bot at seat index `seat`, chosen in a worker thread from the
+    observation it takes (`mafia_env.match.ask`: a vector, a text, an information set)."""
     loop = asyncio.get_running_loop()
-    return int(await loop.run_in_executor(_POOL, policy.act, obs, mask))
+    return await loop.run_in_executor(_POOL, ask, env, seat, policy)
+
+
+LLM_FORM = "NAME=BASE_URL,MODEL[,KEY_ENV]"
+_MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+
+
+@dataclasses.dataclass(frozen=True)
+class LLMEndpoint:
+    """A language model the operator offers: hosts seat it by `name` only."""
+
+    name: str
+    base_url: str
+    model: str
+    key_env: str | None = None  # the environment variable holding its API key; None: none
+
+
+def parse_llm(text: str) -> LLMEndpoint:
+    """Read one ``--llm NAME=BASE_URL,MODEL[,KEY_ENV]``; a bad one is a ConfigError."""
+    name, eq, rest = str(text).partition("=")
+    parts = [p.strip() for p in rest.split(",")]
+    if not eq or len(parts) not in (2, 3) or not all(parts):
+        raise ConfigError(f"--llm takes {LLM_FORM}; got {text!r}")
+    if not _MODEL_NAME.fullmatch(name):
+        raise ConfigError(
+            f"--llm {name!r}: a model's name is 1..40 letters, digits, '-' or '_' (the name "
+            "hosts choose it by)"
+        )
+    if not parts[0].startswith(("http://", "https://")):
+        raise ConfigError(
+            f"--llm {name}: BASE_URL begins with http:// or https://; got {parts[0]!r}"
+        )
+    return LLMEndpoint(name, parts[0], parts[1], parts[2] if len(parts) == 3 else None)
 
 
 class BotShelf:
     """The bots one server offers, and the trained ones already loaded."""
 
-    def __init__(self, bot_dir: str | Path | None = None):
+    def __init__(self, bot_dir: str | Path | None = None, llms: Any = ()):
         self.bot_dir = None if bot_dir is None else Path(bot_dir).resolve()
         if self.bot_dir is not None and not self.bot_dir.is_dir():
             raise ConfigError(f"--bot-dir {bot_dir} is not a folder")
-        self._loaded: dict[tuple[str, str, int], Any] = {}
+        self._loaded: dict[tuple, Any] = {}
         self._lock = threading.Lock()
+        # the folder's files: name -> ((mtime, size), (variant, n) it plays, or None)
+        self._checked: dict[str, tuple[tuple[int, int], tuple[str, int] | None]] = {}
+        self._loaded_once: set[str] = set()  # files offered once (to say when one goes bad)
+        self.llms: dict[str, LLMEndpoint] = {}
+        taken = set(self.named())
+        for e in llms:
+            if e.name in self.llms:
+                raise ConfigError(f"--llm {e.name!r} is given twice")
+            if e.name in taken:
+                raise ConfigError(f"--llm {e.name!r}: {e.name!r} is a bot's name already")
+            if e.key_env is not None and not os.environ.get(e.key_env):
+                raise ConfigError(
+                    f"--llm {e.name}: the environment variable {e.key_env} is not set (it "
+                    "holds the model's API key)"
+                )
+            self.llms[e.name] = e
+        self.files()  # read the folder now, before the server takes requests
 
     def named(self) -> list[str]:
         """Return the registered policy names ("random" first) a host may seat by name."""
         names = set(policy_names()) - NOT_BY_NAME
         return sorted(names, key=lambda x: (x != "random", x))
 
+    def models(self) -> list[str]:
+        """Return the names of the operator's language models."""
+        return sorted(self.llms)
+
     def files(self) -> list[str]:
-        """Return the checkpoint files the operator's folder offers, by file name."""
+        """Return the checkpoint files of the operator's folder that load, by file name.
+
+        A file is read once (and again when it changes); one that does not load, or a
+        symlink that leads out of the folder, is not offered (the log says why).
+        """
         if self.bot_dir is None:
             return []
-        return sorted(p.name for p in self.bot_dir.glob("*.pt") if p.is_file())
+        out = []
+        for p in sorted(self.bot_dir.glob("*.pt")):
+            if self._plays(p) is not None:
+                out.append(p.name)
+                self._loaded_once.add(p.name)
+        return out
+
+    def _plays(self, path: Path) -> tuple[str, int] | None:
+        """Return the (variant, table size) the folder's file `path` plays, None if none."""
+        try:
+            real = path.resolve(strict=True)
+            st = real.stat()
+        except OSError:
+            return None
+        if real.parent != self.bot_dir or not real.is_file():
+            return None  # a symlink out of the folder (or a folder named *.pt)
+        key = (st.st_mtime_ns, st.st_size)
+        known = self._checked.get(path.name)
+        if known is not None and known[0] == key:
+            return known[1]
+        plays = self._read_table(path)
+        self._checked[path.name] = (key, plays)
+        return plays
+
+    def _read_table(self, path: Path) -> tuple[str, int] | None:
+        """Read which table a checkpoint was trained for, and load it through the registry."""
+        try:
+            import torch
+
+            head = torch.load(path, map_location="cpu", weights_only=True)
+            variant, n = head["variant"], int(head["num_players"])
+            load_policy(path.resolve(), variant=variant, num_players=n)
+        except Exception as e:
+            log.warning("bot folder: %s does not load, not offered: %s", path.name, e)
+            return None
+        return variant, n
 
     def names(self) -> list[str]:
         """Return every bot a host may seat here."""
-        return self.named() + self.files()
+        return self.named() + self.models() + self.files()
 
     def check(self, config: TableConfig) -> None:
         """Raise a ConfigError naming the bots offered unless every bot of `config` is one."""
         offered = self.names()
         wanted = [config.default_bot, *config.bots.values()]
         unknown = sorted({b for b in wanted if b not in offered})
+        gone = [b for b in unknown if b in self._loaded_once]
+        if gone:
+            raise ConfigError(
+                f"bot {gone[0]!r} cannot be read: it is not a checkpoint this server loads "
+                "now (the server's log says why)"
+            )
         if unknown:
             where = "" if self.bot_dir else " (this server loads no checkpoint files)"
             raise ConfigError(
@@ -150,7 +258,21 @@ class BotShelf:
         return await loop.run_in_executor(_POOL, self.seat_bots, config, n, seed)
 
     def policy(self, name: str, variant: str, n: int, seed: int) -> Any:
-        """Return one seat's policy: trained ones share the loaded network."""
+        """Return one seat's policy: trained ones share the loaded network; each seat of a
+        language model has its own (its own stats), over one client per server."""
+        if name in self.llms:
+            e = self.llms[name]
+            model = load_policy(
+                "llm",
+                variant=variant,
+                num_players=n,
+                seed=seed,
+                model=e.model,
+                base_url=e.base_url,
+                api_key_env=e.key_env or "",  # none: no key is sent (a local server)
+            )
+            model.name = e.name  # its stats in the log name it as hosts know it
+            return model
         if name not in SHARED and name not in self.files():
             try:
                 return load_policy(name, variant=variant, num_players=n, seed=seed)
@@ -165,14 +287,33 @@ class BotShelf:
         return seat
 
     def _template(self, name: str, variant: str, n: int) -> Any:
-        key = (name, variant, n)
+        key: tuple = (name, variant, n)
+        if name not in SHARED:  # a file: what it plays, and its version on disk
+            path = self.bot_dir / name
+            plays = self._plays(path)
+            if plays is None:
+                raise ConfigError(
+                    f"bot {name!r} cannot be read: it is not a checkpoint this server loads "
+                    "now (the server's log says why)"
+                )
+            if plays != (variant, n):
+                raise ConfigError(
+                    f"bot {name!r} plays {plays[0]} with {plays[1]} players, not {variant} "
+                    f"with {n} (a trained bot plays the table it was trained for)"
+                )
+            key += self._checked[name][0]
         with self._lock:
             if key not in self._loaded:
-                source = name if name in SHARED else self.bot_dir / name
+                source = name if name in SHARED else (self.bot_dir / name).resolve()
                 try:
                     self._loaded[key] = load_policy(source, variant=variant, num_players=n)
                 except Exception as e:
                     log.warning("bot %r cannot play %s with %d players: %s", name, variant, n, e)
+                    if name not in SHARED:
+                        raise ConfigError(
+                            f"bot {name!r} cannot be read: it is not a checkpoint this server "
+                            "loads now (the server's log says why)"
+                        ) from None
                     raise ConfigError(
                         f"bot {name!r} cannot play {variant} with {n} players (a trained bot "
                         "plays the variant and table size it was trained for; the server's "
@@ -181,4 +322,4 @@ class BotShelf:
             return self._loaded[key]
 
 
-__all__ = ["BotShelf", "think"]
+__all__ = ["LLM_FORM", "BotShelf", "LLMEndpoint", "parse_llm", "think"]

@@ -19,9 +19,11 @@ from mafia_env.variants import VARIANTS
 
 MAX_BOT_DELAY = 60.0  # seconds
 MAX_TURN_TIMEOUT = 3600.0  # seconds; null (None) means no limit
+MAX_NIGHT_TURN = 600.0  # seconds; null (None): a person's night turn lasts as he takes
 MAX_SEED = 2**32 - 1
 MAX_NAME = 200  # characters of a bot's name
 MAX_BODY = 16_384  # bytes of a create request
+MAX_DEPTH = 32  # levels of nesting in a client's JSON (a table config needs 3)
 # The table's default bot, then what sits instead where it cannot play the table (no league
 # file shipped for the variant and table size, or torch not installed): `bots.BotShelf.settle`
 DEFAULT_BOTS = ("league", "rule", "random")
@@ -43,6 +45,10 @@ class TableConfig:
     seed: int | None = None
     bot_delay: float = 1.0  # seconds a bot waits before it acts, so people can follow
     turn_timeout: float | None = 60.0  # seconds a person may think; None: no limit
+    # seconds every night turn lasts where two or more people are alive, whoever takes it
+    # (a person moves within it), so no person can time another's night (`night`); None:
+    # a person's night turn lasts as long as he takes, and the night waits for him
+    night_turn: float | None = 10.0
     knobs: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -72,6 +78,10 @@ class TableConfig:
             d["turn_timeout"] = _seconds(
                 "turn_timeout", d.get("turn_timeout", cls.turn_timeout), MAX_TURN_TIMEOUT, 0.0
             )
+        if d.get("night_turn", cls.night_turn) is not None:
+            d["night_turn"] = _seconds(
+                "night_turn", d.get("night_turn", cls.night_turn), MAX_NIGHT_TURN, 0.0
+            )
         seed = d.get("seed")
         if seed is not None and not (_is_int(seed) and 0 <= seed <= MAX_SEED):
             raise ConfigError(f"seed must be an integer 0..{MAX_SEED} or null; got {seed!r}")
@@ -98,6 +108,7 @@ class TableConfig:
             "seed": self.seed,
             "bot_delay": self.bot_delay,
             "turn_timeout": self.turn_timeout,
+            "night_turn": self.night_turn,
             "knobs": dict(self.knobs),
         }
 
@@ -111,9 +122,40 @@ def parse_body(body: bytes) -> Any:
         raise ConfigError(f"the body is not JSON: {word} is not a number (numbers are finite)")
 
     try:
-        return json.loads(body, parse_constant=refuse)
+        text = body.decode("utf-8") if isinstance(body, bytes) else body
+        if json_depth(text) > MAX_DEPTH:
+            raise ConfigError(f"the body is nested too deeply (JSON at most {MAX_DEPTH} levels)")
+        return json.loads(text, parse_constant=refuse)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(f"the body is not JSON: {e}") from None
+    except RecursionError:
+        raise ConfigError(
+            f"the body is nested too deeply (JSON at most {MAX_DEPTH} levels)"
+        ) from None
+
+
+def json_depth(text: str) -> int:
+    """Return how deep the arrays and objects of JSON `text` nest (strings skipped), without
+    parsing it: a client's message is refused before a parser recurses into it."""
+    depth = most = 0
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > most:
+                most = depth
+        elif c in "]}":
+            depth -= 1
+    return most
 
 
 def _is_int(x: Any) -> bool:
@@ -126,6 +168,8 @@ def _seconds(key: str, v: Any, most: float, least_excl: float | None = None) -> 
     what = f"{key} must be a number of seconds from {lo} to {most:g}"
     if key == "turn_timeout":
         what += " (null: no limit)"
+    elif key == "night_turn":
+        what += " (null: as long as a person takes)"
     if not isinstance(v, int | float) or isinstance(v, bool) or not math.isfinite(v):
         raise ConfigError(f"{what}; got {v!r}")
     if v > most or v < 0 or (least_excl is not None and v <= least_excl):
@@ -167,4 +211,12 @@ def _knobs(value: Any) -> dict[str, Any]:
     return dict(value)
 
 
-__all__ = ["DEFAULT_BOTS", "MAX_BODY", "TABLE_KNOBS", "TableConfig", "parse_body"]
+__all__ = [
+    "DEFAULT_BOTS",
+    "MAX_BODY",
+    "MAX_DEPTH",
+    "TABLE_KNOBS",
+    "TableConfig",
+    "json_depth",
+    "parse_body",
+]

@@ -1,12 +1,17 @@
 """A table where people and bots play one game: seats, secret tokens, bots and turn timers.
 
 `Table` knows nothing of HTTP: the server attaches a connection per seat and passes on what
-the seat sent. The game runs in one asyncio task (`Table.run`): a bot acts after `bot_delay`
-seconds (its choice is computed in a worker thread, so the server never waits on a model),
-a person's turn that runs past `turn_timeout` takes the rule's default action
-(`Game.default_action`). Every message a seat receives is built by `view.seat_view`, so a
-seat is only ever told what it may know; the moderator's lines go out as they come (a
-connection gets them all once, then only the new ones).
+the seat sent. The game runs in one asyncio task (`Table.run`): by day a bot acts after
+`bot_delay` seconds (its choice is computed in a worker thread, so the server never waits on
+a model: `bots.think`, which seats it through `mafia_env.match.ask` with the observation it
+takes: a vector, a text for a language model, an information set for the search bot), a
+person's turn that runs past `turn_timeout` takes the rule's default action
+(`Game.default_action`). A night keeps the schedule of `night.NightPlan`, so its timing
+tells nobody who holds which role. Every message a seat receives is built by
+`view.seat_view`, so a seat is only ever told what it may know; the moderator's lines go out
+as they come (a connection gets them all once, then only the new ones). Errors a seat gets
+are in its language (`words`). A bot that fails is logged once per table and kind of
+fault, with a count at the end of the game.
 """
 
 from __future__ import annotations
@@ -17,19 +22,26 @@ import json
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import mafia_env
+from mafia_env.engine.events import TALK_LIMIT
 from mafia_env.errors import MafiaError
-from mafia_env.match import default_action
+from mafia_env.match import default_action, speak
+from mafia_env.policy import observes
 from mafia_env.table.config import TableConfig
+from mafia_env.table.night import Clock, NightPlan
 from mafia_env.table.seats import Close, Closer, Conn, Send, TableError, seat_for, token_hash
 from mafia_env.table.view import NIGHT, SeatLog, languages, public_phase, seat_view
+from mafia_env.table.words import message
 
 log = logging.getLogger(__name__)
 SEND_TIMEOUT = 5.0  # seconds a connection may take to accept a message before it is dropped
+MAX_REMARKS = 5  # remarks of table talk one person may make in one turn
+_BY_THE_CLOCK = object()  # `_open_turn`: the deadline of the turn's own clock
 
 
 class Table:
@@ -38,6 +50,7 @@ class Table:
     `bots` maps each bot's seat (0-based) to its policy; without it the bots are loaded here
     (`bots.BotShelf`), which may take a while for trained bots: a server loads them in a
     worker thread first. `env` is a game already under way (rebuilt from its record).
+    `clock` is the table's time (`night.Clock`; tests give a virtual one).
     """
 
     def __init__(
@@ -47,6 +60,7 @@ class Table:
         records_dir: Path | None = None,
         bots: dict[int, Any] | None = None,
         env: Any = None,
+        clock: Clock | None = None,
     ):
         self.config = config
         self.id = table_id or secrets.token_hex(8)
@@ -69,6 +83,7 @@ class Table:
             s: config.bots.get(s + 1, config.default_bot) for s in range(n) if s not in self.humans
         }
         self.bots = bots
+        self.clock = clock or Clock()
         # the plain tokens are known only to the process that made them, for the links;
         # a seat is opened by the hash of its token (a store keeps only the hashes)
         self.tokens = {s: secrets.token_urlsafe(18) for s in self.humans}
@@ -77,26 +92,31 @@ class Table:
         self.host_hash = token_hash(self.host_token)
         self.conns: dict[int | None, dict[int, Conn]] = {}
         self.joined: set[int] = set()
+        self.max_watchers: int | None = None  # connections of the host's view at most
         self.records_dir = records_dir
         self.record_path: Path | None = None
         self.moves = 0  # moves made at this table since it was built
+        game = env.unwrapped.game
+        self.recorded = len(game.inputs) + len(game.talk)  # the record's moves so far
         self.created = self.last_active = time.monotonic()
-        self.deadline: float | None = None  # loop time when the acting person's turn ends
-        # what the server keeps: called after every move (with its place in the game, the
-        # seat 1..n and the action), when a person first sits down, and with the record
-        self.on_move: Callable[[Table, int, int, int], None] | None = None
+        self.deadline: float | None = None  # clock time when the acting person's turn ends
+        # what the server keeps: called with every entry of the record's moves as it is made
+        # (its place, and [seat 1..n, action] or [seat, "say", text]), when a person first
+        # sits down, and with the record at the end
+        self.on_move: Callable[[Table, int, list], None] | None = None
         self.on_join: Callable[[Table], None] | None = None
         self.on_end: Callable[[Table, dict[str, Any]], None] | None = None
         self._moved = asyncio.Event()
         self._awaiting: int | None = None  # the person's seat whose move the game awaits
-        self._turn = env.unwrapped.game.actor  # the seat whose turn was last opened
+        self._turn = game.actor  # the seat whose turn was last opened
+        self._remarks = 0  # remarks made in the open turn
         self._all_joined = asyncio.Event()
         self._logs: dict[tuple[int | None, str], SeatLog] = {}
         self._tasks: set[asyncio.Task] = set()
         self._next_conn = 0
+        self._faults: Counter[str] = Counter()  # bot faults by kind, logged once each
+        self._reported = False
         self._check_joined()
-        # the most turns a night can have: every black player shoots, then the checks
-        self.night_turns = len(env.unwrapped.game.mafia_seats()) + 2
         self.task: asyncio.Task | None = None
 
     # ------------------------------------------------------------- seats
@@ -117,14 +137,13 @@ class Table:
         """Attach a connection to a seat; return its id. A seat may come back at any time.
 
         A seat is played from one connection: a newer one takes it, and the older one is
-        told so and closed. The host's view may be open in many places.
+        told so and closed. The host's view may be open in `max_watchers` places.
         """
         if lang not in languages():
-            raise TableError(
-                f"language {lang!r} is not offered; languages: {', '.join(languages())}",
-                Close.BAD_LANG,
-            )
+            raise TableError("bad_lang", Close.BAD_LANG, lang=lang, langs=", ".join(languages()))
         conns = self.conns.setdefault(seat, {})
+        if seat is None and self.max_watchers is not None and len(conns) >= self.max_watchers:
+            raise TableError("watchers_full", Close.FULL, most=self.max_watchers)
         if seat is not None:
             for cid in list(conns):
                 self._later(self._replace(conns.pop(cid)))
@@ -163,10 +182,10 @@ class Table:
             self._all_joined.set()
 
     async def _replace(self, conn: Conn) -> None:
-        message = "this seat was opened in another window; this one is closed"
-        await self._send(conn, {"type": "error", "message": message, "fatal": True})
+        text = message("replaced", conn.lang)
+        await self._send(conn, {"type": "error", "message": text, "fatal": True})
         if conn.close is not None:
-            await _quietly(conn.close(Close.REPLACED, message))
+            await _quietly(conn.close(Close.REPLACED, message("replaced")))
 
     def _later(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)
@@ -185,6 +204,10 @@ class Table:
             v["your_turn"], v["actions"], v["actor"] = False, [], None
             for card in v["seats"]:
                 card["acting"] = False
+        elif v["your_turn"] and self._awaiting != seat:
+            # the game has come to this seat, but the table has not opened its turn yet
+            # (a night turn opens in its slot): no buttons before then
+            v["your_turn"], v["actions"], v["may_talk"] = False, [], False
         v["waiting_for"] = sorted(h + 1 for h in self.humans - self.joined)
         for s, card in enumerate(v["seats"]):
             card["kind"] = "person" if s in self.humans else "bot"
@@ -192,7 +215,7 @@ class Table:
         # the clock of a person's turn: shown to everyone in a public turn, else to him only
         left = None
         if self.deadline is not None and (v["actor"] is not None or v["your_turn"]):
-            left = max(0.0, round(self.deadline - asyncio.get_running_loop().time(), 1))
+            left = max(0.0, round(self.deadline - self.clock.now(), 1))
         v["time_left"] = left
         v["record"] = self.record_path.name if self.record_path else None
         return v
@@ -252,31 +275,75 @@ class Table:
 
     # ------------------------------------------------------------- moves
 
+    def _check_turn(self, seat: int) -> None:
+        game = self.env.unwrapped.game
+        if game.over:
+            raise TableError("game_over")
+        if not self.started:
+            raise TableError("not_started")
+        if game.actor != seat or self._awaiting != seat:
+            raise TableError("not_your_turn")
+
+    def _check_remark(self, seat: int, say: Any) -> str:
+        """Return the remark `seat` may say now, its spaces folded; else raise TableError."""
+        if not isinstance(say, str):
+            raise TableError("say_text", got=repr(say)[:40])
+        u = self.env.unwrapped
+        if not u.may_talk(u.possible_agents[seat]):
+            raise TableError("talk_in_speech")
+        text = " ".join(say.split())
+        if len(text) > TALK_LIMIT:
+            raise TableError("remark_length", most=TALK_LIMIT, got=len(text))
+        if self._remarks >= MAX_REMARKS:
+            raise TableError("too_many_remarks", most=MAX_REMARKS)
+        return text
+
+    def _say(self, seat: int, text: str) -> None:
+        u = self.env.unwrapped
+        try:
+            u.say(u.possible_agents[seat], text)
+        except MafiaError:  # checked above; the engine's words name internal ids
+            log.warning("table %s: seat %d's remark refused", self.id, seat + 1, exc_info=True)
+            raise TableError("talk_in_speech") from None
+        self._remarks += 1
+        self.last_active = time.monotonic()
+        self._record_talk()
+
     def submit(self, seat: int, action: Any, say: Any = None) -> None:
         """Carry out `seat`'s action index, after its table talk `say` (in a speech); raise
         TableError if it may not take it now."""
-        game = self.env.unwrapped.game
-        if game.over:
-            raise TableError("the game is over")
-        if not self.started:
-            raise TableError("the game has not started: not every person has joined")
-        if game.actor != seat or self._awaiting != seat:
-            raise TableError("it is not your turn")
+        self._check_turn(seat)
         if not _is_int(action):
-            raise TableError(f"action must be an action number; got {str(action)[:40]!r}")
+            raise TableError("not_a_number", got=repr(str(action)[:40]))
         if action not in self.env.unwrapped.legal_actions():
-            raise TableError(f"action {action} is not one you may take now")
+            raise TableError("not_legal", action=action)
         if say is not None and not isinstance(say, str):
-            raise TableError(f"say must be text; got {say!r}")
+            raise TableError("say_text", got=repr(say)[:40])
         if say and say.strip():
-            u = self.env.unwrapped
-            if not u.may_talk(u.possible_agents[seat]):
-                raise TableError("you may talk only in your speech")
-            try:
-                u.say(u.possible_agents[seat], say)
-            except MafiaError as e:
-                raise TableError(str(e)) from None
+            self._say(seat, self._check_remark(seat, say))
         self._step(action)
+
+    def remark(self, seat: int, say: Any) -> None:
+        """Add `seat`'s remark to its speech without moving (the talk box's Enter); everyone
+        hears it at once. Raise TableError if it may not talk now."""
+        self._check_turn(seat)
+        text = self._check_remark(seat, say)
+        if not text:
+            raise TableError("remark_length", most=TALK_LIMIT, got=0)
+        self._say(seat, text)
+        self._later(self.broadcast())
+
+    def _record(self, move: list) -> None:
+        n, self.recorded = self.recorded, self.recorded + 1
+        if self.on_move is not None:
+            self.on_move(self, n, move)
+
+    def _record_talk(self) -> None:
+        talk = self.env.unwrapped.game.talk
+        game = self.env.unwrapped.game
+        while self.recorded < len(game.inputs) + len(talk):  # the remarks not recorded yet
+            seat, _, text = talk[self.recorded - len(game.inputs)]
+            self._record([seat + 1, "say", text])
 
     def _step(self, action: int) -> None:
         game = self.env.unwrapped.game
@@ -285,30 +352,74 @@ class Table:
         self.moves += 1
         self.last_active = time.monotonic()
         self._moved.set()
-        if self.on_move is not None:
-            self.on_move(self, len(game.inputs) - 1, seat + 1, int(action))
+        self._record([seat + 1, int(action)])
 
     async def _bot_move(self, seat: int) -> int:
         """Return the bot's choice, computed off the event loop; the default if it fails."""
         from mafia_env.table.bots import think
 
-        obs = self.env.observe(self.env.possible_agents[seat])
-        observation, mask = obs["observation"].copy(), obs["action_mask"].copy()
+        policy = self.bots[seat]
         try:
-            move = await think(self.bots[seat], observation, mask)
-        except Exception:  # a broken bot must not stop the table
-            log.exception("table %s: bot at seat %d failed", self.id, seat + 1)
+            move = await think(self.env, seat, policy)
+        except Exception as e:  # a broken bot must not stop the table
+            self._fault(f"failed ({type(e).__name__})", seat, e)
             return self._default_move()
         if not _is_int(move) or move not in self.env.unwrapped.legal_actions():
-            log.warning("table %s: bot at seat %d chose illegal %r", self.id, seat + 1, move)
+            self._fault("illegal", seat, move)
             return self._default_move()
-        return move
+        before = len(self.env.unwrapped.game.talk)
+        speak(self.env, seat, policy)  # a language model's table talk, in its speech
+        if len(self.env.unwrapped.game.talk) > before:
+            self._record_talk()
+        return int(move)
+
+    def _fault(self, kind: str, seat: int, what: Any) -> None:
+        """Log a bot's fault the first time its kind comes at this table; count the rest."""
+        self._faults[kind] += 1
+        if self._faults[kind] > 1:
+            return
+        if kind == "illegal":
+            log.warning(
+                "table %s: bot at seat %d chose illegal %r: the default move instead "
+                "(counted from now on)",
+                self.id,
+                seat + 1,
+                what,
+            )
+        else:
+            log.error(
+                "table %s: bot at seat %d failed: the default move instead (counted from now on)",
+                self.id,
+                seat + 1,
+                exc_info=what,
+            )
+
+    def _report(self) -> None:
+        """Log the bots' faults of the game, and each language model's stats (once)."""
+        if self._reported:
+            return
+        self._reported = True
+        if self._faults:
+            words = {"illegal": "chose a move outside its mask"}
+            parts = ", ".join(f"{words.get(k, k)} {c}" for k, c in sorted(self._faults.items()))
+            total = sum(self._faults.values())
+            log.warning("table %s: bot faults, %d times in this game: %s", self.id, total, parts)
+        for seat, policy in sorted(self.bots.items()):
+            stats = getattr(policy, "stats", None)
+            if observes(policy) != "text" or not isinstance(stats, dict):
+                continue
+            name = getattr(policy, "name", type(policy).__name__)
+            told = ", ".join(
+                f"{k} {round(v, 2) if isinstance(v, float) else v}" for k, v in stats.items()
+            )
+            log.info("table %s: seat %d, model %r: %s", self.id, seat + 1, name, told)
 
     def _default_move(self) -> int:
         return default_action(self.env)  # the rules' move for a seat that does nothing
 
-    def _open_turn(self) -> None:
-        """Begin the acting seat's turn: a person may move from now on, and his clock runs.
+    def _open_turn(self, deadline: Any = _BY_THE_CLOCK) -> None:
+        """Begin the acting seat's turn: a person may move from now on, and his clock runs
+        (to `deadline`, by default his turn's time from now).
 
         Called before the turn is announced, so a move sent the moment the news arrives
         (while others are still being told) is taken.
@@ -316,20 +427,23 @@ class Table:
         game, timeout = self.env.unwrapped.game, self.config.turn_timeout
         self._moved.clear()
         self._turn = game.actor
+        self._remarks = 0
         human = not game.over and game.actor in self.humans
         self._awaiting = game.actor if human else None
-        loop = asyncio.get_running_loop()
-        self.deadline = loop.time() + timeout if human and timeout is not None else None
+        if deadline is _BY_THE_CLOCK:
+            deadline = self.clock.now() + timeout if timeout is not None else None
+        self.deadline = deadline if human else None
 
-    async def _take_turn(self, seat: int) -> None:
-        """Let the bot at `seat` move, or wait for the person there (or his clock)."""
-        if seat in self.bots:
-            await asyncio.sleep(self.config.bot_delay)
-            self._step(await self._bot_move(seat))
-            return
+    def _close_turn(self) -> None:
+        """No turn is open (night falls: the table sleeps until a slot opens one)."""
+        self._awaiting = None
+        self.deadline = None
+
+    async def _await_person(self) -> None:
+        """Wait for the person whose turn is open, or his clock: then the default move."""
         left = None
         if self.deadline is not None:
-            left = max(0.0, self.deadline - asyncio.get_running_loop().time())
+            left = max(0.0, self.deadline - self.clock.now())
         try:
             await asyncio.wait_for(self._moved.wait(), left)
         except asyncio.TimeoutError:  # the turn ran out: the rule's default action
@@ -338,36 +452,103 @@ class Table:
         finally:
             self._awaiting = None
 
+    async def _take_turn(self, seat: int) -> None:
+        """Let the bot at `seat` move, or wait for the person there (or his clock)."""
+        if seat in self.bots:
+            await self.clock.sleep(self.config.bot_delay)
+            self._step(await self._bot_move(seat))
+            return
+        await self._await_person()
+
+    def _fixed_slots(self) -> bool:
+        """Return whether tonight every slot lasts a person's night turn: two or more people
+        are alive (each could time the other), and the host gave a night turn."""
+        game = self.env.unwrapped.game
+        people = sum(1 for h in self.humans if game.alive[h])
+        return self.config.night_turn is not None and people >= 2
+
+    async def _night(self) -> None:
+        """Play the night's turns, each in its slot (`night.NightPlan`), and wait for its
+        end: its length, and when a person's turn opens, depend on the public rules alone.
+
+        A bot thinks during its slot and moves at its end. A person's turn opens at the start
+        of its slot; where slots are fixed he has until its end (then the default move),
+        else his slot lasts as long as he takes, and the night waits for him.
+        """
+        game, clock = self.env.unwrapped.game, self.clock
+        plan = NightPlan(game)
+        fixed = self._fixed_slots()
+        slot = max(self.config.bot_delay, self.config.night_turn or 0.0) if fixed else None
+        slot = self.config.bot_delay if slot is None else slot
+        timeout = self.config.turn_timeout
+        began, shift, unknown = clock.now(), 0.0, False
+        while not game.over and public_phase(game) == NIGHT:
+            seat, turn = game.actor, game.turn
+            try:
+                k = plan.slot(turn, seat)
+            except KeyError:  # a night turn the plan does not know: taken at once
+                if not unknown:
+                    log.warning("table %s: night turn %r has no slot", self.id, turn)
+                unknown = True
+                k = None
+            start = clock.now() if k is None else began + shift + k * slot
+            end = start + slot
+            await clock.sleep_until(start)
+            if seat in self.bots:
+                thinking = asyncio.ensure_future(self._bot_move(seat))
+                try:
+                    await clock.sleep_until(end)
+                    move = await thinking
+                finally:
+                    thinking.cancel()
+                self._step(move)
+            else:
+                now = clock.now()
+                if fixed:
+                    deadline = end if timeout is None else min(end, now + timeout)
+                else:
+                    deadline = None if timeout is None else now + timeout
+                self._open_turn(deadline)
+                await self.send_state(seat)  # his turn: only he hears of it
+                await self._await_person()
+                if not game.over and public_phase(game) == NIGHT:
+                    await self.send_state(seat)  # what his move showed him (the morning
+                    # waits for the night's end: he is told with everyone then)
+            if game.over or (game.turn, game.actor) == (turn, seat):
+                continue  # the same turn goes on (a don introduces himself, then shoots)
+            overrun = clock.now() - end
+            if overrun > 0 and not fixed:
+                shift += overrun  # a lone person's own time (or a slow bot): later slots wait
+            else:
+                await clock.sleep_until(end)
+        await clock.sleep_until(began + shift + plan.size * slot)
+
     async def run(self) -> None:
         """Play the game to its end, then save the record and close the connections."""
         await self._all_joined.wait()
-        loop = asyncio.get_running_loop()
         game = self.env.unwrapped.game
-        self._open_turn()
-        await self.broadcast()
-        night_began: float | None = None
-        while not game.over:
-            seat = self._turn
-            await self._take_turn(seat)
-            if public_phase(game) == NIGHT and night_began is not None:
-                # the table sleeps: only the player who acted and the next one hear of it,
-                # so nobody can count the night's turns from the messages he gets
+        told: int | None = None  # the night everyone was told has fallen
+        try:
+            if public_phase(game) != NIGHT:
                 self._open_turn()
-                await self.send_state(seat)
-                if game.actor != seat and game.actor in self.humans:
-                    await self.send_state(game.actor)
-                continue
-            if public_phase(game) == NIGHT:  # night falls: everyone is told, once
-                night_began = loop.time()
-            elif night_began is not None:
-                # every night lasts at least as long as the longest one could with bots, so
-                # its length does not tell who still acts at night (a don, a sheriff)
-                rest = night_began + self.night_turns * self.config.bot_delay - loop.time()
-                night_began = None
-                if rest > 0:
-                    await asyncio.sleep(rest)
-            self._open_turn()
-            await self.broadcast()
+                await self.broadcast()
+            while not game.over:
+                if public_phase(game) == NIGHT:
+                    if told != game.day:  # night falls: everyone is told, once
+                        told = game.day
+                        self._close_turn()
+                        await self.broadcast()
+                        continue
+                    await self._night()
+                else:
+                    # (a person's move may have come while his turn was being announced)
+                    await self._take_turn(self._turn)
+                if not game.over and public_phase(game) != NIGHT:
+                    self._open_turn()
+                    await self.broadcast()
+        finally:
+            self._report()
+        self._close_turn()
         record = self.save_record()
         await self.broadcast()
         if self.on_end is not None:
@@ -399,15 +580,17 @@ class Table:
             self.record_path.write_text(json.dumps(record, indent=1), encoding="utf-8")
         return record
 
-    def links(self, base: str = "") -> dict[str, Any]:
-        """Return the join link of every person's seat and the host's watch link."""
+    def links(self, base: str = "", lang: str | None = None) -> dict[str, Any]:
+        """Return the join link of every person's seat and the host's watch link (in the
+        host's language `lang`, if given: a link opens the page in it)."""
+        tail = "" if lang is None else f"&lang={lang}"
         return {
             "table": self.id,
             "seats": {
-                str(s + 1): f"{base}/?table={self.id}&seat={s + 1}&token={t}"
+                str(s + 1): f"{base}/?table={self.id}&seat={s + 1}&token={t}{tail}"
                 for s, t in sorted(self.tokens.items())
             },
-            "watch": f"{base}/?table={self.id}&seat=watch&token={self.host_token}",
+            "watch": f"{base}/?table={self.id}&seat=watch&token={self.host_token}{tail}",
         }
 
 

@@ -16,6 +16,7 @@ from enum import IntEnum
 from typing import Any
 
 from mafia_env.errors import MafiaError
+from mafia_env.table.words import message
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 Closer = Callable[[int, str], Awaitable[None]]
@@ -30,6 +31,7 @@ class Close(IntEnum):
     NO_TABLE = 4404
     REPLACED = 4409  # another window opened the seat
     EXPIRED = 4410
+    FULL = 4429  # the table has as many watchers as it takes
 
 
 def token_hash(token: str) -> str:
@@ -40,12 +42,18 @@ def token_hash(token: str) -> str:
 class TableError(MafiaError):
     """A message a seat sent cannot be carried out (out of turn, illegal, malformed).
 
-    `close` is the code a connection closes with when the error ends it (see above).
+    `key` names the message (`words.MESSAGES`), `fields` fill it in: ``str(error)`` is the
+    English text, `text(lang)` the seat's. `close` is the code a connection closes with when
+    the error ends it (see above).
     """
 
-    def __init__(self, message: str, close: int = Close.REFUSED):
-        super().__init__(message)
-        self.close = close
+    def __init__(self, key: str, close: int = Close.REFUSED, /, **fields: Any):
+        self.key, self.fields, self.close = key, fields, close
+        super().__init__(message(key, "en", **fields))
+
+    def text(self, lang: str = "en") -> str:
+        """Return the message in `lang`."""
+        return message(self.key, lang, **self.fields)
 
 
 class Conn:
@@ -66,20 +74,18 @@ def seat_for(
     time, so neither the answer nor its timing tells anything of a token.
     """
     if not isinstance(token, str) or not token:
-        raise TableError("a token is needed to sit at this table", Close.REFUSED)
+        raise TableError("token_needed")
     digest = token_hash(token)
     if seat in (None, "", "watch"):
         if secrets.compare_digest(digest, host_hash):
             return None
-        raise TableError("wrong token for watching this table", Close.REFUSED)
+        raise TableError("wrong_watch_token")
     try:
         s = int(seat) - 1
     except (TypeError, ValueError):
-        raise TableError(
-            f"seat must be a seat number 1..{n}; got {str(seat)[:20]!r}", Close.REFUSED
-        ) from None
+        raise TableError("bad_seat", n=n, got=repr(str(seat)[:20])) from None
     if s not in seat_hashes or not secrets.compare_digest(digest, seat_hashes[s]):
-        raise TableError(f"wrong token for seat {s + 1}", Close.REFUSED)
+        raise TableError("wrong_token", s=s + 1)
     return s
 
 

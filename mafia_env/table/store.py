@@ -2,11 +2,14 @@
 
 A row of ``tables`` holds what a table was made with (its settings, the hashes of its
 tokens, the client that made it), who has sat down, and its game's record (`env.record()`);
-``moves`` gets a row for every move as it is made, so the record of a game in play is its
-stored head (variant, knobs, seed, deal) with its moves: writing a move costs the same on
-the first day as on the last. `mafia_env.replay` plays a record back to the same state, so a
+``moves`` gets a row for every move as it is made, and for every remark of table talk (its
+text in ``say``), so the record of a game in play is its stored head (variant, knobs, seed,
+deal) with its moves and talk: writing a move costs the same on the first day as on the
+last. `mafia_env.replay` plays a record back to the same state, so a
 server that starts again rebuilds each unfinished table (`Tables.restore`) and every
-person's link still opens the seat. A finished table's row keeps its whole final record.
+person's link still opens the seat, and every seat's log has the talk again. A finished
+table's row keeps its whole final record; `prune` drops the oldest finished and expired
+tables beyond the operator's retention limits.
 """
 
 from __future__ import annotations
@@ -37,10 +40,13 @@ CREATE TABLE IF NOT EXISTS moves (
     table_id TEXT NOT NULL,
     n INTEGER NOT NULL,         -- 0, 1, ...: the move's place in the game
     seat INTEGER NOT NULL,      -- 1..n
-    action INTEGER NOT NULL,    -- the action index
+    action INTEGER NOT NULL,    -- the action index (-1 for a remark)
+    say TEXT,                   -- a remark of table talk (then no action), else NULL
     PRIMARY KEY (table_id, n)
 );
 """
+# a file made before table talk was stored: its moves get the column
+_ADD_SAY = "ALTER TABLE moves ADD COLUMN say TEXT"
 OPEN, OVER, EXPIRED = "open", "over", "expired"
 # what a record says of the game's end; the head of a game in play has none of them
 ENDING = ("moves", "winner", "truncated", "events", "checksum")
@@ -72,6 +78,9 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(moves)")}
+        if "say" not in columns:
+            self.db.execute(_ADD_SAY)
 
     def add(self, table: Any, owner: str) -> None:
         """Store a new table: its settings, token hashes and the head of its record."""
@@ -96,9 +105,10 @@ class Store:
             )
             self._add_moves(table.id, 0, record["moves"])
 
-    def moved(self, table_id: str, n: int, seat: int, action: int) -> None:
-        """Store move `n` of a table's game: `seat` (1-based) took `action`."""
-        self.db.execute("INSERT INTO moves VALUES (?, ?, ?, ?)", (table_id, n, seat, action))
+    def moved(self, table_id: str, n: int, move: list) -> None:
+        """Store entry `n` of a table's record moves: ``[seat, action]`` (seat 1..n) or a
+        remark ``[seat, "say", text]``."""
+        self.db.execute("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", (table_id, n, *_row_of(move)))
 
     def joined(self, table: Any) -> None:
         """Store who has sat down at a table."""
@@ -115,6 +125,29 @@ class Store:
                 (_seats(table.joined), OVER, time.time(), json.dumps(record), table.id),
             )
             self.db.execute("DELETE FROM moves WHERE table_id = ?", (table.id,))
+
+    def prune(self, keep: int | None = None, days: float | None = None) -> list[str]:
+        """Delete the finished and expired tables beyond the newest `keep`, and those not
+        touched for `days` days; return their ids (their record files are the caller's)."""
+        gone: list[str] = []
+        if keep is not None:
+            cur = self.db.execute(
+                "SELECT id FROM tables WHERE state != ? ORDER BY updated DESC, created DESC "
+                "LIMIT -1 OFFSET ?",
+                (OPEN, keep),
+            )
+            gone += [r[0] for r in cur.fetchall()]
+        if days is not None:
+            cur = self.db.execute(
+                "SELECT id FROM tables WHERE state != ? AND updated < ?",
+                (OPEN, time.time() - days * 86400),
+            )
+            gone += [r[0] for r in cur.fetchall() if r[0] not in gone]
+        if gone:
+            with self._transaction():
+                self.db.executemany("DELETE FROM tables WHERE id = ?", [(i,) for i in gone])
+                self.db.executemany("DELETE FROM moves WHERE table_id = ?", [(i,) for i in gone])
+        return gone
 
     def set_state(self, table_id: str, state: str) -> None:
         self.db.execute(
@@ -146,17 +179,20 @@ class Store:
         self.db.execute("COMMIT")
 
     def _add_moves(self, table_id: str, start: int, moves: list[list[Any]]) -> None:
-        rows = [(table_id, start + i, seat, action) for i, (seat, action) in enumerate(moves)]
-        self.db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?)", rows)
+        rows = [(table_id, start + i, *_row_of(m)) for i, m in enumerate(moves)]
+        self.db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", rows)
 
     def _row(self, r: tuple) -> Row:
         id_, config, owner, host_hash, seat_hashes, joined, state, _, _, record = r
         record = json.loads(record)
         if state == OPEN:  # the head, and the moves so far
             cur = self.db.execute(
-                "SELECT seat, action FROM moves WHERE table_id = ? ORDER BY n", (id_,)
+                "SELECT seat, action, say FROM moves WHERE table_id = ? ORDER BY n", (id_,)
             )
-            record["moves"] = [[seat, action] for seat, action in cur.fetchall()]
+            record["moves"] = [
+                [seat, action] if say is None else [seat, "say", say]
+                for seat, action, say in cur.fetchall()
+            ]
         return Row(
             id=id_,
             config=json.loads(config),
@@ -167,6 +203,16 @@ class Store:
             state=state,
             record=record,
         )
+
+
+def _row_of(move: list) -> tuple[int, int, str | None]:
+    """Return the (seat, action, say) columns of a record move."""
+    if len(move) == 3 and move[1] == "say":
+        return move[0], -1, move[2]
+    seat, action = move
+    if not isinstance(action, int):
+        raise ValueError(f"the table stores actions and remarks only; got {move!r}")
+    return seat, action, None
 
 
 def _seats(seats: set[int]) -> str:

@@ -5,10 +5,14 @@ its creation on: its record is written after every move, so a server that starts
 rebuilds every unfinished table (`Tables.restore`). A finished table leaves memory at once;
 so does one that expires: a table whose people have not all sat down within
 `Limits.join_timeout`, or a started one with nobody connected and no move for
-`Limits.idle_timeout`. One client address may hold `Limits.per_client` unfinished tables;
-when the server holds `Limits.max_tables`, a new table takes the place of the oldest one
-nobody has joined, taken from the address that holds the most, so a flood of tables from
-one place never keeps a newcomer out.
+`Limits.idle_timeout`. One client address may hold `Limits.per_client` unfinished tables,
+and make `Limits.creates_per_window` tables in `Limits.create_window` seconds (so a table of
+bots only, which plays to its end at once, counts too); when the server holds
+`Limits.max_tables`, a new table takes the place of the oldest one nobody has joined, taken
+from the address that holds the most, so a flood of tables from one place never keeps a
+newcomer out. Finished and expired tables are kept, rows and record files, up to
+`Limits.keep_records` of them and `Limits.keep_days` days (`Tables.prune`). A table takes
+`Limits.max_watchers` connections of its host's view at most.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,13 +44,18 @@ class Limits:
     join_timeout: float = 900.0  # seconds a table waits for its people to sit down
     idle_timeout: float = 1800.0  # seconds a started table may go with no move, nobody there
     sweep_every: float = 30.0  # seconds between looks for expired tables
+    creates_per_window: int = 30  # tables one client address may make in create_window
+    create_window: float = 600.0  # seconds
+    keep_records: int | None = 10_000  # finished and expired tables kept (None: all)
+    keep_days: float | None = 30.0  # days a finished or expired table is kept (None: ever)
+    max_watchers: int | None = 50  # connections of the host's view per table (None: any)
 
 
 class LimitError(TableError):
     """A table cannot be made now: `status` is the HTTP answer (429, 503)."""
 
-    def __init__(self, message: str, status: int):
-        super().__init__(message)
+    def __init__(self, key: str, status: int, /, **fields: Any):
+        super().__init__(key, **fields)
         self.status = status
 
 
@@ -66,6 +75,7 @@ class Tables:
         self.limits = limits or Limits()
         self.live: dict[str, Table] = {}
         self.owners: dict[str, str] = {}  # table id -> the address that made it
+        self.made: defaultdict[str, list[float]] = defaultdict(list)  # when, by address
         self._pending: Counter[str] = Counter()  # tables being made, by address
 
     # ------------------------------------------------------------- making tables
@@ -82,6 +92,9 @@ class Tables:
             bots = await self.shelf.load(config, env.n, env.unwrapped.game_seed)
         finally:
             self._pending[owner] -= 1
+            if not self._pending[owner]:
+                del self._pending[owner]
+        self.made[owner].append(time.monotonic())
         table = Table(config, records_dir=self.records_dir, bots=bots, env=env)
         self.store.add(table, owner)
         self._adopt(table, owner)
@@ -91,16 +104,26 @@ class Tables:
         lim = self.limits
         mine = sum(1 for o in self.owners.values() if o == owner) + self._pending[owner]
         if mine >= lim.per_client:
+            minutes = f"{lim.join_timeout / 60:g}"
+            raise LimitError("address_full", 429, mine=mine, most=lim.per_client, minutes=minutes)
+        since = time.monotonic() - lim.create_window
+        made = self.made.get(owner, [])
+        while made and made[0] < since:  # the window moves on
+            made.pop(0)
+        if not made:
+            self.made.pop(owner, None)
+        elif len(made) + self._pending[owner] >= lim.creates_per_window:
             raise LimitError(
-                f"this address already has {mine} unfinished tables (at most "
-                f"{lim.per_client}); a table nobody joins expires after "
-                f"{lim.join_timeout / 60:g} minutes",
+                "address_rate",
                 429,
+                made=len(made),
+                window=f"{lim.create_window:g}",
+                most=lim.creates_per_window,
             )
         while len(self.live) + sum(self._pending.values()) >= lim.max_tables:
             victim = self._unjoined_victim()
             if victim is None:
-                raise LimitError("the server is full: every table is in play; try later", 503)
+                raise LimitError("server_full", 503)
             log.info("table %s: dropped for a new table (nobody had joined)", victim)
             self.expire(victim)
 
@@ -114,8 +137,9 @@ class Tables:
         return min(idle, key=lambda t: (-held[self.owners[t.id]], t.created)).id
 
     def _adopt(self, table: Table, owner: str) -> None:
-        table.on_move = lambda t, n, seat, action: self.store.moved(t.id, n, seat, action)
+        table.on_move = lambda t, n, move: self.store.moved(t.id, n, move)
         table.on_join = self.store.joined
+        table.max_watchers = self.limits.max_watchers
         table.on_end = self._ended
         self.live[table.id] = table
         self.owners[table.id] = owner
@@ -199,10 +223,23 @@ class Tables:
             self.expire(table_id)
         return gone
 
+    def prune(self) -> list[str]:
+        """Drop the finished and expired tables beyond the retention limits (rows and record
+        files); return their ids."""
+        lim = self.limits
+        gone = self.store.prune(lim.keep_records, lim.keep_days)
+        for table_id in gone:
+            if self.records_dir is not None:
+                (self.records_dir / f"table-{table_id}.json").unlink(missing_ok=True)
+        if gone:
+            log.info("dropped %d old tables (retention limits)", len(gone))
+        return gone
+
     async def sweep_forever(self) -> None:
         while True:
             await asyncio.sleep(self.limits.sweep_every)
             self.sweep()
+            self.prune()
 
     async def close(self) -> None:
         """Stop every game's task (their rows stay, to be rebuilt) and close the store."""

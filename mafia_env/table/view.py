@@ -5,7 +5,8 @@ Both the web table and the terminal mode build their screens from `seat_view`, s
 the events the seat saw, roles from the seat's own role, its teammates and public reveals,
 the acting seat of a night turn is never named, and legal actions go to the acting seat only.
 Every word comes from the language tables (`mafia_env.lang.<code>`: ``TABLE`` for buttons,
-``ACTIONS`` for the sentence of an action, ``PAGE`` for the page around them).
+``ACTIONS`` for the sentence of an action, ``PAGE`` for the page around them), and the
+table's own words (`mafia_env.table.words`: the page's newer words, the server's messages).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from mafia_env.engine.game import PUBLIC_TURNS, Act, Turn
 from mafia_env.engine.roles import Role
 from mafia_env.lang import LANGS, describe, say, table
 from mafia_env.narrate import narrate
+from mafia_env.table.words import PAGE
 
 NIGHT = "night"
 # Groups of buttons, in the order a player reads them; others follow in the order met.
@@ -216,7 +218,7 @@ def page_words(lang: str) -> dict[str, Any]:
     mod = table(lang)
     return {
         "lang": lang,
-        "page": mod.PAGE,
+        "page": {**mod.PAGE, **PAGE.get(lang, PAGE["en"])},
         "roles": mod.ROLES,
         "languages": {code: table(code).NAME for code in LANGS},
     }

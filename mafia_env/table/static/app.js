@@ -8,8 +8,12 @@ const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
 const TEAM = { civilian: "town", sheriff: "town", doctor: "town", putana: "town",
                mafia: "mafia", don: "mafia", maniac: "maniac" };
-// close codes of the server (mafia_env.table.core.Close) -> the reason shown
-const CLOSED = { 4400: "bad_lang", 4403: "bad_token", 4404: "no_table", 4410: "expired" };
+// close codes of the server (mafia_env.table.seats.Close) -> the reason shown
+const CLOSED = { 4400: "bad_lang", 4403: "bad_token", 4404: "no_table", 4410: "expired",
+                 4429: "full" };
+// action groups a narrow screen shows folded at first (claims: many seat buttons each)
+const FOLDED = new Set(["claim_role", "claim_check", "accuse", "vouch", "ask"]);
+const narrow = window.matchMedia("(max-width: 640px)");
 const REPLACED = 4409;
 let W = null;  // the words of the page's language: {lang, page, roles, languages}
 
@@ -52,6 +56,7 @@ async function loadWords() {
   document.documentElement.lang = W.lang;
   document.title = W.page.title;
   for (const e of document.querySelectorAll("[data-w]")) e.textContent = w(e.dataset.w);
+  $("#say").placeholder = w("say_hint");
   const sel = $("#lang");
   sel.replaceChildren();
   for (const [code, name] of Object.entries(W.languages)) {
@@ -84,6 +89,7 @@ async function host() {
   }
   $("#bot-delay").value = options.defaults.bot_delay;
   $("#turn-timeout").value = options.defaults.turn_timeout || 0;
+  $("#night-turn").value = options.defaults.night_turn || 0;
   variant.addEventListener("change", () => setSeats(true));
   $("#num").addEventListener("change", () => setSeats(false));
   setSeats(true);
@@ -111,7 +117,8 @@ function setSeats(resetCount) {
     person.value = "person";
     sel.append(person);
     for (const b of options.bots) {
-      const o = el("option", null, w("a_bot", { name: b }));
+      const model = (options.models || []).includes(b);
+      const o = el("option", null, w(model ? "a_model" : "a_bot", { name: b }));
       o.value = `bot:${b}`;
       sel.append(o);
     }
@@ -138,17 +145,42 @@ async function createTable(ev) {
     variant: $("#variant").value, num_players: n, humans, bots,
     bot_delay: Number($("#bot-delay").value),
     turn_timeout: Number($("#turn-timeout").value) || null,
+    night_turn: Number($("#night-turn").value) || null,
   };
   if ($("#seed").value !== "") config.seed = Number($("#seed").value);
-  const res = await fetch("/api/tables", {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(config),
-  });
-  const data = await res.json();
-  if (!res.ok) {
-    $("#host-error").textContent = data.error;
-    return;
+  // a first table may take seconds (its bots are loaded): the button says it is at work
+  const form = $("#host-form");
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  button.textContent = w("creating");
+  form.setAttribute("aria-busy", "true");
+  try {
+    let data;
+    let ok = false;
+    try {
+      // the host's language: the server answers in it, and puts it in the seats' links
+      const res = await fetch(`/api/tables?lang=${encodeURIComponent(W.lang)}`, {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(config),
+      });
+      ok = res.ok;
+      data = await res.json();
+    } catch (e) {
+      data = { error: w("reconnecting") };
+    }
+    if (!ok) {
+      $("#host-error").textContent = data.error;
+      return;
+    }
+    showLinks(data);
+  } finally {
+    button.disabled = false;
+    button.textContent = w("create");
+    form.setAttribute("aria-busy", "false");
   }
+}
+
+function showLinks(data) {
   $("#host-error").textContent = "";
   const list = $("#link-list");
   list.replaceChildren();
@@ -171,6 +203,20 @@ let state = null;
 let log = [];  // the moderator's lines so far: the server sends only the new ones
 let clockTimer = null;
 let retries = 0;
+const folds = new Map();  // a group's title -> whether the person opened it (true) or folded it
+
+function setOffline(off) {
+  // while the connection is down the page says so, and nothing can be sent: the buttons
+  // and the talk box wait, the clock stands still (the server's clock goes on)
+  $("#offline").hidden = !off;
+  document.body.classList.toggle("offline", off);
+  for (const b of document.querySelectorAll("#actions button")) b.disabled = off;
+  $("#say").disabled = off;
+  if (off) {
+    clearInterval(clockTimer);
+    $("#clock").classList.add("stopped");
+  }
+}
 
 function connect() {
   $("#game").hidden = false;
@@ -198,6 +244,7 @@ function connect() {
     if (ev.code === REPLACED) return closed("replaced_title", null, null, true);
     if (state && state.phase === "over") return;
     $("#status").textContent = w("reconnecting");
+    setOffline(true);
     retries += 1;
     setTimeout(connect, Math.min(5000, 500 * retries));  // come back to the same seat
   };
@@ -207,8 +254,10 @@ function closed(title, reason, detail, canReturn) {
   // a clear page instead of the table: why this link shows no game, and what to do
   $("#game").hidden = true;
   $("#closed").hidden = false;
+  $("#offline").hidden = true;
   $("#closed-title").textContent = w(title);
-  $("#closed-reason").textContent = reason ? W.page.reasons[reason] : w("replaced_help");
+  $("#closed-reason").textContent = reason
+    ? W.page.reasons[reason] || w(`reason_${reason}`) : w("replaced_help");
   $("#closed-detail").textContent = detail || "";
   $("#closed-help").textContent = canReturn ? "" : w("closed_help");
   $("#new-table").hidden = !!canReturn;
@@ -217,6 +266,15 @@ function closed(title, reason, detail, canReturn) {
   back.onclick = connect;
   $("#status").textContent = "";
   clearInterval(clockTimer);
+}
+
+function remark() {
+  // Enter in the talk box: the remark alone, heard by everyone at once; the speech goes on
+  const talk = $("#say");
+  const say = talk.value.trim();
+  if (!say || !state || !state.may_talk || !ws || ws.readyState !== WebSocket.OPEN) return;
+  ws.send(JSON.stringify({ type: "say", say }));
+  talk.value = "";
 }
 
 function act(id) {
@@ -237,9 +295,9 @@ function render(s) {
   renderSeats(s);
   renderCenter(s);
   renderMe(s);
-  const talk = $("#say");
-  if (talk) talk.hidden = !s.may_talk;
+  $("#talk").hidden = !s.may_talk;
   renderActions(s);
+  setOffline(false);
   renderNarration(s);
 }
 
@@ -289,6 +347,7 @@ function renderCenter(s) {
   clearInterval(clockTimer);
   const clock = $("#clock");
   clock.textContent = "";
+  clock.classList.remove("stopped");
   if (s.time_left !== null && s.time_left !== undefined) {
     const end = Date.now() + s.time_left * 1000;
     const tick = () => {
@@ -332,9 +391,15 @@ function renderActions(s) {
     return;
   }
   for (const g of s.actions) {
-    const group = el("div", "group");
+    // a titled group folds (a claim's ten seat buttons); a phone shows the claims folded
+    const group = el(g.title ? "details" : "div", "group");
     group.dataset.kind = g.kind;
-    if (g.title) group.append(el("div", "title", g.title));
+    if (g.title) {
+      const key = g.title;
+      group.open = folds.has(key) ? folds.get(key) : !(narrow.matches && FOLDED.has(g.kind));
+      group.append(el("summary", "title", g.title));
+      group.addEventListener("toggle", () => folds.set(key, group.open));
+    }
     for (const a of g.actions) {
       const targeted = /^\d+$/.test(a.label);
       const b = el("button", targeted ? "seat-btn" : g.kind === "pass" ? "primary" : "", a.label);
@@ -361,4 +426,10 @@ function renderNarration(s) {
   if (atEnd) list.scrollTop = list.scrollHeight;
 }
 
+$("#say").addEventListener("keydown", (ev) => {
+  if (ev.key === "Enter" && !ev.isComposing) {
+    ev.preventDefault();
+    remark();
+  }
+});
 loadWords().then(() => (params.get("table") ? connect() : host()));
