@@ -272,6 +272,7 @@ typedef struct {
 } Opt;
 
 #define MAXOPTS 16
+#define MAXMASK 4096 /* action_size + 8 at most */
 
 typedef struct {
     PyObject_HEAD
@@ -1463,10 +1464,33 @@ static void default_action(const Config *c, Game *g, int *act, int *target, int 
 }
 
 /* ------------------------------------------------------------------- masks and views */
-/* ActionLayout._build: the int8 mask of a list of options */
+/* byte i of EXPAND[x] is bit i of x: eight seats of a bitmask as eight mask bytes at once */
+static uint64_t EXPAND[256];
+
+static void init_expand(void) {
+    for (int x = 0; x < 256; x++) {
+        uint64_t v = 0;
+        for (int i = 0; i < 8; i++)
+            if (x >> i & 1) v |= (uint64_t)1 << (8 * i);
+        EXPAND[x] = v;
+    }
+}
+
+/* OR the seats of `bits` (below 1 << n) into m[0..n), 8 at a time: up to 7 bytes past n are
+   OR-ed with zeros, so `m` must have room for them */
+static inline void or_seats(int8_t *m, uint32_t bits, int n) {
+    for (int k = 0; k < n; k += 8) {
+        uint64_t v, w = EXPAND[(bits >> k) & 0xff];
+        memcpy(&v, m + k, 8);
+        v |= w;
+        memcpy(m + k, &v, 8);
+    }
+}
+
+/* ActionLayout._build: the int8 mask of a list of options, into `m` of action_size + 8 */
 static void options_mask(const Config *c, const Opt *o, int k, int8_t *m) {
     int n = c->n;
-    memset(m, 0, c->action_size);
+    memset(m, 0, c->action_size + 8);
     for (int i = 0; i < k; i++) {
         int off = c->act_off[o[i].act];
         if (off < 0) continue;
@@ -1479,13 +1503,8 @@ static void options_mask(const Config *c, const Opt *o, int k, int8_t *m) {
             blocks = 2;
         else if (o[i].act == A_ASK)
             blocks = c->n_roles;
-        uint32_t bits = o[i].bits;
-        while (bits) {
-            int s = __builtin_ctz(bits);
-            bits &= bits - 1;
-            if (s >= n) continue;
-            for (int b = 0; b < blocks; b++) m[off + b * n + s] = 1;
-        }
+        uint32_t bits = o[i].bits & ((n < 32 ? 1U << n : 0U) - 1);
+        for (int b = 0; b < blocks; b++) or_seats(m + off + b * n, bits, n);
     }
 }
 
@@ -1495,8 +1514,10 @@ static void write_mask(const Config *c, Game *g, int8_t *m) {
         return;
     }
     Opt o[MAXOPTS];
+    int8_t scratch[MAXMASK];
     int k = legal_of(c, g, g->actor, g->turn, o);
-    options_mask(c, o, k, m);
+    options_mask(c, o, k, scratch);
+    memcpy(m, scratch, c->action_size);
 }
 
 /* VectorObserver.observe: `seat`'s observation into `out` */
@@ -1696,6 +1717,11 @@ static int parse_config(Config *c, PyObject *d) {
     if (c->n < 1 || c->n > MAXN) {
         PyErr_Format(PyExc_ValueError, "the C core plays tables of 1..%d seats; got %d", MAXN,
                      c->n);
+        return -1;
+    }
+    if (c->action_size < 1 || c->action_size + 8 > MAXMASK) {
+        PyErr_Format(PyExc_ValueError, "the C core plays action spaces of 1..%d; got %d",
+                     MAXMASK - 8, c->action_size);
         return -1;
     }
     if (c->speech_acts < 1) {
@@ -2085,8 +2111,10 @@ static PyObject *Core_mask_for(CoreObject *self, PyObject *args) {
     PyObject *out = PyBytes_FromStringAndSize(NULL, self->cfg.action_size);
     if (!out) return NULL;
     Opt o[MAXOPTS];
+    int8_t scratch[MAXMASK];
     int k = legal_of(&self->cfg, g, seat, turn, o);
-    options_mask(&self->cfg, o, k, (int8_t *)PyBytes_AS_STRING(out));
+    options_mask(&self->cfg, o, k, scratch);
+    memcpy(PyBytes_AS_STRING(out), scratch, self->cfg.action_size);
     return out;
 }
 
@@ -2542,6 +2570,42 @@ static PyObject *Core_copy_game(CoreObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* fork(b) -> a new Core of one game: a copy of game b (the config copied, not parsed) */
+static PyObject *Core_fork(CoreObject *self, PyObject *arg) {
+    int b = (int)PyLong_AsLong(arg);
+    if (PyErr_Occurred()) return NULL;
+    Game *src = game_at(self, b);
+    if (!src) return NULL;
+    CoreObject *out = (CoreObject *)Py_TYPE(self)->tp_alloc(Py_TYPE(self), 0);
+    if (!out) return NULL;
+    out->cfg = self->cfg;
+    int A = self->cfg.action_size;
+    out->cfg.dec_act = PyMem_Malloc(sizeof(int) * 3 * (size_t)A);
+    out->games = PyMem_Calloc(1, sizeof(Game));
+    if (!out->cfg.dec_act || !out->games) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    memcpy(out->cfg.dec_act, self->cfg.dec_act, sizeof(int) * 3 * (size_t)A);
+    out->cfg.dec_target = out->cfg.dec_act + A;
+    out->cfg.dec_value = out->cfg.dec_act + 2 * A;
+    out->num = 1;
+    memcpy(out->deal, self->deal, sizeof(self->deal));
+    out->has_deal = self->has_deal;
+    Game *g = &out->games[0];
+    *g = *src;
+    g->events = NULL;
+    g->seq = NULL;
+    g->inputs = NULL;
+    g->obs = PyMem_Malloc(sizeof(float) * obs_floats(&self->cfg));
+    if (!g->obs || copy_logs(g, src) < 0) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    memcpy(g->obs, src->obs, sizeof(float) * obs_floats(&self->cfg));
+    return (PyObject *)out;
+}
+
 /* random_state(b, which) -> (index, words): a stream's state (0: the game's, 1: the slot's),
    as random.Random.getstate() holds it */
 static PyObject *Core_random_state(CoreObject *self, PyObject *args) {
@@ -2588,6 +2652,7 @@ static PyMethodDef Core_methods[] = {
     {"get_state", (PyCFunction)Core_get_state, METH_O, NULL},
     {"set_state", (PyCFunction)Core_set_state, METH_VARARGS, NULL},
     {"copy_game", (PyCFunction)Core_copy_game, METH_VARARGS, NULL},
+    {"fork", (PyCFunction)Core_fork, METH_O, NULL},
     {"bind", (PyCFunction)Core_bind, METH_VARARGS, NULL},
     {"reset_all", (PyCFunction)Core_reset_all, METH_NOARGS, NULL},
     {"step_all", (PyCFunction)Core_step_all, METH_O, NULL},
@@ -2640,6 +2705,7 @@ static struct PyModuleDef ccore_module = {PyModuleDef_HEAD_INIT, "_ccore",
                                           module_methods};
 
 PyMODINIT_FUNC PyInit__ccore(void) {
+    init_expand();
     if (PyType_Ready(&CoreType) < 0) return NULL;
     PyObject *m = PyModule_Create(&ccore_module);
     if (!m) return NULL;

@@ -127,10 +127,9 @@ class CoreMafiaEnv(MafiaEnv):
         other = CoreMafiaEnv.__new__(CoreMafiaEnv)
         other.__dict__.update(self.__dict__)
         other.knobs = dict(self.knobs)
-        other.core = new_core(self.rules, self.n, 1)
+        other.core = self.core.fork(0)
         other.observer = CoreObserver(other)
         if self.game is not None:
-            other.core.copy_game(0, self.core, 0)
             other.game = self.game._copy(other.core)
             other._text = self._text.copy() if self._text is not None else None
         if self._rng is not None:
