@@ -30,17 +30,17 @@
 /* ----------------------------------------------------------------- enums (kinds.py, ...) */
 enum { T_SPEECH, T_LAST_WORD, T_TIE_SPEECH, T_VOTE, T_CRASH_VOTE, T_MAFIA_KILL, T_DON_CHECK,
        T_SHERIFF_CHECK, T_PUTANA, T_DOCTOR, T_MANIAC, T_EXECUTOR, T_HUNT, T_NAMING,
-       T_MONOLOGUE, T_ANSWER, N_TURNS };
+       T_MONOLOGUE, T_ANSWER, T_OPEN_VOTE, N_TURNS };
 enum { A_PASS, A_NOMINATE, A_VOTE, A_NIGHT, A_CLAIM_ROLE, A_CLAIM_CHECK, A_ACCUSE, A_VOUCH,
        A_VOTE_YES, A_VOTE_NO, A_ASK, A_ANSWER, A_REVEAL_DON, A_EXECUTOR, A_HUNT, N_ACTS };
 enum { S_DAWN, S_SPEECHES, S_NAMING, S_MONOLOGUES, S_VOTE, S_TIE_SPEECHES, S_CRASH,
-       S_LAST_WORDS, S_NIGHT, S_OVER, S_ZERO_NIGHT };
+       S_LAST_WORDS, S_NIGHT, S_OVER, S_ZERO_NIGHT, S_COUNT };
 enum { E_ROLE, E_TEAMMATE, E_NIGHT, E_DAY, E_SPEAK, E_CLAIM_ROLE, E_CLAIM_CHECK, E_ACCUSE,
        E_VOUCH, E_NOMINATE, E_END_SPEECH, E_NO_VOTE, E_BALLOT, E_TIE, E_CRASH_BALLOT,
        E_SPARED, E_ELIMINATED, E_MISS, E_SHOT, E_CHECK, E_FOUL, E_SILENCED, E_REVEAL,
        E_GAME_OVER, E_TERMINATED, E_VOTING, E_CRASH, E_VISIT, E_BLOCKED, E_HEAL,
        E_HEAL_STATE, E_DON_INTRODUCED, E_ASK, E_ANSWER, E_NAME, E_HUNT, E_EXECUTOR, E_TURN,
-       E_MORNING, E_TALK, N_EVENTS };
+       E_MORNING, E_TALK, E_COUNT, N_EVENTS };
 enum { C_VOTE, C_NIGHT, C_FOUL, C_MAFIA, C_MANIAC, C_COMPANION, C_HUNTED, C_HUNTER,
        C_FORFEIT, C_REMOVED };
 enum { R_CIVILIAN, R_SHERIFF, R_DOCTOR, R_PUTANA, R_MAFIA, R_DON, R_MANIAC, N_ROLES };
@@ -66,12 +66,15 @@ enum { HA_MAFIA, HA_ALL };
 enum { HS_ALWAYS, HS_ON_SHOT };
 enum { ANN_PLAIN, ANN_TWO_BY_KILLER, ANN_BY_KILLER };
 enum { WIN_PARITY, WIN_MAJORITY };
+enum { WM_DEAD, WM_COUNTED };
+enum { VC_HIDDEN, VC_OPEN };
+enum { HR_NONE, HR_MAFIA, HR_ALL };
 
 static const int ROLE_TEAM[N_ROLES] = {TEAM_TOWN, TEAM_TOWN, TEAM_TOWN, TEAM_TOWN,
                                        TEAM_MAFIA, TEAM_MAFIA, TEAM_MANIAC};
-static const int IS_SPEECH[N_TURNS] = {1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0};
-static const int IS_PUBLIC[N_TURNS] = {1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1};
-static const int BLOCKABLE[N_TURNS] = {0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 0, 0, 0};
+static const int IS_SPEECH[N_TURNS] = {1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0};
+static const int IS_PUBLIC[N_TURNS] = {1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
+static const int BLOCKABLE[N_TURNS] = {0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0};
 /* Act -> the event a speech act logs (turns.py SPEECH_EVENT) */
 static const int SPEECH_EVENT[N_ACTS] = {-1, E_NOMINATE, -1, -1, E_CLAIM_ROLE, E_CLAIM_CHECK,
                                          E_ACCUSE, E_VOUCH, -1, -1, -1, -1, -1, -1, -1};
@@ -177,7 +180,7 @@ enum {
     P_TEAM_EXECUTORS, P_BLOCKED, P_LAST_HEAL, P_SELF_HEALS, P_PHASE, P_DAY, P_SPEAKER,
     P_ACTS_LEFT, P_ALIVE, P_ELIMINATED, P_FOULS, P_REVEALED, P_NOMINEES, P_CANDIDATES,
     P_VOTES, P_VOTES_BEFORE, P_CRASH, P_NOMINATIONS, P_CLAIMED_ROLE, P_CLAIMED_CHECK,
-    P_ACCUSED, P_VOUCHED, P_QUESTIONS, P_ANSWERS, P_NAMED, N_PIECES
+    P_ACCUSED, P_VOUCHED, P_QUESTIONS, P_ANSWERS, P_NAMED, P_COUNTING, N_PIECES
 };
 
 typedef struct {
@@ -190,7 +193,8 @@ typedef struct {
         mafia_split, mafia_pass, self_shot, mafia_see_shots, don_known, heal_repeat,
         heal_self, heal_skip, heal_against, heal_spent, night_announce, putana_self,
         companion_heal, questions, naming_threshold, nominee_speeches, hunt, hunt_status,
-        mafia_win, hunt_ratio;
+        mafia_win, hunt_ratio, mafia_win_maniac, vote_count, fouls_take_last_word,
+        hunted_reveal, companion_reason, heal_told;
     int night_order[8], n_night_order;
     int base_deal[MAXN];
     /* the observation layout (observe.py ObsLayout): offsets in the whole vector, -1 absent */
@@ -204,6 +208,7 @@ typedef struct {
     int tonight_start, tonight_end; /* in the private row */
     double named_scale, self_heal_scale, day_limit_f;
     int legacy_float; /* numpy < 2: float32 scalar + Python float is done in float64 */
+    int heal_memory;  /* ONLINE-N9: the doctor's row keeps his own heals (heal_told off) */
     /* the action layout (actions.py ActionLayout) */
     int action_size;
     int act_off[N_ACTS], act_width[N_ACTS];
@@ -242,11 +247,12 @@ typedef struct {
     /* Speech */
     int32_t acts_left, nominated, asked, asker, asker_turn;
     /* Vote */
-    int32_t n_cands, n_ballots, n_crash, revote, n_tied;
+    int32_t n_cands, n_ballots, n_crash, revote, n_tied, counted, n_waiting;
     int8_t cands[MAXN], tied[MAXN];
     uint32_t cand_bits;
     int8_t b_voter[MAXN], b_target[MAXN], b_silent[MAXN];
     int8_t c_voter[MAXN], c_yes[MAXN];
+    int8_t waiting[MAXN]; /* an open count's voters who have not voted yet */
     /* Night */
     int32_t n_shots, n_execs, blocked, heal, maniac_shot, n_hunts, n_victims;
     int8_t shot_seat[MAXN], shot_target[MAXN], exec_seat[MAXN], exec_target[MAXN];
@@ -254,6 +260,9 @@ typedef struct {
     int32_t heal_prev, self_heals, don_introduced;
     /* the observer's facts of the moment (observe.py VectorObserver, FollowsTurns) */
     int32_t o_actor, o_turn, o_turn_public, o_acts_made, o_over, o_nominee_count;
+    int32_t o_count_len, o_count_next;
+    int8_t o_count_order[MAXN];
+    int32_t o_heals[MAXN], o_self_heals[MAXN]; /* ONLINE-N9: -2 a seat that is no doctor */
     /* the logs */
     int32_t log_events;
     int32_t n_events, cap_events, n_seq, cap_seq, n_inputs, cap_inputs;
@@ -364,6 +373,25 @@ static inline int role_col(const Config *c, int64_t value) {
     return value >= 0 && value < N_ROLES ? c->role_index[value] : -1;
 }
 
+/* VectorObserver._saw_heal_state: the doctor's last counted heal and his self-heals */
+static void heal_state(const Config *c, Game *g, int seat, int target, int64_t value) {
+    if (c->off[P_LAST_HEAL] < 0 || c->off[P_SELF_HEALS] < 0) return;
+    float *v = PRIV(c, g, seat);
+    float *lh = v + c->off[P_LAST_HEAL];
+    memset(lh, 0, sizeof(float) * c->n);
+    if (target >= 0) lh[target] = 1;
+    double x = (double)value * c->self_heal_scale;
+    v[c->off[P_SELF_HEALS]] = (float)(x < 1.0 ? x : 1.0);
+}
+
+/* VectorObserver._show_count: the nominee whose votes are being counted in the open */
+static void show_count(const Config *c, Game *g) {
+    if (c->off[P_COUNTING] < 0) return;
+    float *counting = PUB(c, g) + POFF(c, P_COUNTING);
+    memset(counting, 0, sizeof(float) * c->n);
+    if (g->o_count_next < g->o_count_len) counting[g->o_count_order[g->o_count_next]] = 1;
+}
+
 static void obs_public(const Config *c, Game *g, int kind, int actor, int target, int64_t value,
                        const int8_t *seqv, int seqn) {
     float *pub = PUB(c, g);
@@ -429,8 +457,30 @@ static void obs_public(const Config *c, Game *g, int kind, int actor, int target
         float *cands = pub + POFF(c, P_CANDIDATES);
         memset(cands, 0, sizeof(float) * n);
         for (int i = 0; i < seqn; i++) cands[seqv[i]] = 1;
+        if (c->off[P_COUNTING] >= 0) { /* CLUB-E7, ONLINE-V7: the first nominee first */
+            memcpy(g->o_count_order, seqv, (size_t)seqn);
+            g->o_count_len = seqn;
+            g->o_count_next = 0;
+            show_count(c, g);
+        }
         break;
     }
+    case E_COUNT: /* one nominee's open count: who voted for him */
+        for (int s = 0; s < n; s++)
+            if (value >> s & 1) pub[POFF(c, P_VOTES) + s * n + target] = 1;
+        g->o_count_next++;
+        show_count(c, g);
+        break;
+    case E_MORNING: /* ONLINE-N9: each doctor's row keeps his own heal and self-heals */
+        if (!c->heal_memory) break;
+        for (int s = 0; s < n; s++) {
+            int heal = g->o_heals[s];
+            if (heal == -2) continue;
+            g->o_self_heals[s] += heal == s;
+            heal_state(c, g, s, heal, g->o_self_heals[s]);
+            g->o_heals[s] = -1;
+        }
+        break;
     case E_CRASH: {
         float *cands = pub + POFF(c, P_CANDIDATES);
         memset(cands, 0, sizeof(float) * n);
@@ -453,6 +503,7 @@ static void obs_public(const Config *c, Game *g, int kind, int actor, int target
         memset(pub + POFF(c, P_NOMINEES), 0, sizeof(float) * n);
         if (c->off[P_NAMED] >= 0) memset(pub + POFF(c, P_NAMED), 0, sizeof(float) * n);
         memset(pub + POFF(c, P_CANDIDATES), 0, sizeof(float) * n);
+        if (c->off[P_COUNTING] >= 0) memset(pub + POFF(c, P_COUNTING), 0, sizeof(float) * n);
         g->o_nominee_count = 0;
         break;
     case E_FOUL: {
@@ -497,6 +548,7 @@ static void obs_private(const Config *c, Game *g, int seat, int kind, int actor,
     case E_ROLE:
         if (rc >= 0) v[c->off[P_ROLE] + rc] = 1;
         if (rc >= 0) v[c->off[P_KNOWN_ROLES] + actor * R + rc] = 1;
+        if (value == R_DOCTOR && c->heal_memory) g->o_heals[seat] = -1; /* ONLINE-N9 */
         break;
     case E_TEAMMATE:
         if (rc >= 0) v[c->off[P_KNOWN_ROLES] + target * R + rc] = 1;
@@ -517,21 +569,14 @@ static void obs_private(const Config *c, Game *g, int seat, int kind, int actor,
     case E_HEAL:
     case E_HUNT:
         if (c->off[P_MY_NIGHT] >= 0 && target >= 0) v[c->off[P_MY_NIGHT] + target] = 1;
+        if (kind == E_HEAL && c->heal_memory) g->o_heals[seat] = target; /* ONLINE-N9 */
         break;
     case E_BLOCKED:
         if (c->off[P_BLOCKED] >= 0) v[c->off[P_BLOCKED]] = 1;
         break;
-    case E_HEAL_STATE: {
-        /* (a variant whose night order wakes no doctor has no piece for it: the Python
-           observer fails there, the core writes nothing) */
-        if (c->off[P_LAST_HEAL] < 0 || c->off[P_SELF_HEALS] < 0) break;
-        float *lh = v + c->off[P_LAST_HEAL];
-        memset(lh, 0, sizeof(float) * n);
-        if (target >= 0) lh[target] = 1;
-        double x = (double)value * c->self_heal_scale;
-        v[c->off[P_SELF_HEALS]] = (float)(x < 1.0 ? x : 1.0);
+    case E_HEAL_STATE:
+        heal_state(c, g, seat, target, value);
         break;
-    }
     case E_DON_INTRODUCED: {
         float *row = v + c->off[P_KNOWN_ROLES] + actor * R;
         memset(row, 0, sizeof(float) * R);
@@ -607,6 +652,14 @@ static void q_drop_seat(Game *g, int seat) {
     memcpy(g->qturn, t, m);
 }
 
+static int q_has(const Game *g, int seat, int turn) {
+    for (int k = 0; k < g->qlen; k++) {
+        int i = (g->qhead + k) & (QCAP - 1);
+        if (g->qseat[i] == seat && g->qturn[i] == turn) return 1;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------------ the engine */
 static void advance(const Config *c, Game *g);
 static void start_night(const Config *c, Game *g);
@@ -631,8 +684,10 @@ static void eliminate(const Config *c, Game *g, int seat, int cause) {
     g->alive_bits &= ~(1U << seat);
     g->team_alive[g->teams[seat]]--;
     log_ev(c, g, E_ELIMINATED, -1, seat, cause, PUBLIC);
-    int reveal = c->reveal_on_death; /* CLUB-E4, CLUB-N3; CITY-M1: only the maniac */
-    if (reveal == REVEAL_ALL || (reveal == REVEAL_MANIAC && g->roles[seat] == R_MANIAC))
+    int reveal = c->reveal_on_death, role = g->roles[seat]; /* CLUB-E4, CLUB-N3; CITY-M1 */
+    int hunted = cause == C_HUNTED && c->hunted_reveal != HR_NONE &&
+                 (c->hunted_reveal == HR_ALL || ROLE_TEAM[role] == TEAM_MAFIA); /* FORUM-M1 */
+    if (reveal == REVEAL_ALL || (reveal == REVEAL_MANIAC && role == R_MANIAC) || hunted)
         log_ev(c, g, E_REVEAL, -1, seat, g->roles[seat], PUBLIC);
 }
 
@@ -640,9 +695,11 @@ static void eliminate(const Config *c, Game *g, int seat, int cause) {
 static int check_win(const Config *c, Game *g) {
     int town = g->team_alive[0], black = g->team_alive[1], maniac = g->team_alive[2];
     int outcome;
+    /* FORUM-W1 (knob mafia_win_maniac): the maniac dead first, or counted among the others */
+    int others = c->mafia_win_maniac == WM_DEAD ? (maniac == 0 ? town : -1) : town + maniac;
     if (black == 0 && maniac == 0)
         outcome = O_TOWN;
-    else if (maniac == 0 && (black > town || (black == town && c->mafia_win == WIN_PARITY)))
+    else if (others >= 0 && (black > others || (black == others && c->mafia_win == WIN_PARITY)))
         outcome = O_MAFIA;
     else if (black == 0 && town <= 1)
         outcome = O_MANIAC;
@@ -698,13 +755,15 @@ static void start_day(const Config *c, Game *g) {
     }
 }
 
+static void queue_count(const Config *c, Game *g);
+
 static void start_vote(const Config *c, Game *g, const int8_t *cands, int len) {
     if (len == 0) {
         log_ev(c, g, E_NO_VOTE, -1, -1, NV_NO_NOMINEES, PUBLIC);
         start_night(c, g);
         return;
     }
-    g->stage = S_VOTE;
+    g->stage = c->vote_count == VC_OPEN ? S_COUNT : S_VOTE;
     int8_t tmp[MAXN];
     memcpy(tmp, cands, len); /* `cands` may be the game's own list */
     memcpy(g->cands, tmp, len);
@@ -715,8 +774,54 @@ static void start_vote(const Config *c, Game *g, const int8_t *cands, int len) {
     log_voting(c, g, tmp, len); /* ONLINE-V1: in nomination order */
     uint32_t banned = 0; /* CLUB-E3: nominees may not vote (knob nominee_ban) */
     if (!c->nominees_vote) banned = c->nominee_ban == BAN_DAY ? g->nominee_bits : g->cand_bits;
+    if (c->vote_count == VC_OPEN) { /* CLUB-E7, ONLINE-V7: nominee by nominee, in the open */
+        g->n_waiting = 0;
+        for (int s = 0; s < c->n; s++)
+            if (g->alive[s] && !(banned >> s & 1)) g->waiting[g->n_waiting++] = (int8_t)s;
+        g->counted = 0;
+        queue_count(c, g);
+        return;
+    }
     for (int s = 0; s < c->n; s++)
         if (g->alive[s] && !(banned >> s & 1)) q_append(g, s, T_VOTE);
+}
+
+/* Game._queue_count: every voter who has not voted and may vote for the nominee counted */
+static void queue_count(const Config *c, Game *g) {
+    int cand = g->cands[g->counted];
+    if (!g->alive[cand]) return;
+    for (int i = 0; i < g->n_waiting; i++) {
+        int s = g->waiting[i];
+        if (g->alive[s] && (c->self_vote || s != cand)) q_append(g, s, T_OPEN_VOTE);
+    }
+}
+
+static void decide_vote(const Config *c, Game *g);
+
+/* Game._end_count: one nominee's hands go public; after the last, the votes not given */
+static void end_count(const Config *c, Game *g) {
+    int cand = g->cands[g->counted];
+    uint32_t hands = 0;
+    for (int i = 0; i < g->n_ballots; i++)
+        if (g->b_target[i] == cand && g->alive[g->b_voter[i]]) hands |= 1U << g->b_voter[i];
+    log_ev(c, g, E_COUNT, -1, cand, hands, PUBLIC);
+    g->counted++;
+    if (g->counted < g->n_cands) {
+        queue_count(c, g);
+        return;
+    }
+    g->counted = -1;
+    int last = c->silent_vote == SILENT_LAST_NOMINEE ? g->cands[g->n_cands - 1] : -1;
+    for (int i = 0; i < g->n_waiting; i++) {
+        int s = g->waiting[i];
+        if (!g->alive[s]) continue;
+        int k = g->n_ballots++;
+        g->b_voter[k] = (int8_t)s;
+        g->b_target[k] = (int8_t)last;
+        g->b_silent[k] = last >= 0;
+        log_ev(c, g, E_BALLOT, s, last, last >= 0, PUBLIC);
+    }
+    decide_vote(c, g);
 }
 
 static void after_nominations(const Config *c, Game *g) {
@@ -775,7 +880,16 @@ static void remove_by_vote(const Config *c, Game *g, const int8_t *leaving, int 
     }
 }
 
+/* Game._resolve_vote: a hidden ballot closes, its ballots go public together (COMMON-8) */
 static void resolve_vote(const Config *c, Game *g) {
+    for (int i = 0; i < g->n_ballots; i++)
+        if (g->alive[g->b_voter[i]])
+            log_ev(c, g, E_BALLOT, g->b_voter[i], g->b_target[i], g->b_silent[i], PUBLIC);
+    decide_vote(c, g);
+}
+
+/* Game._decide_vote: one leaves, a tie (re-vote, crash), or nobody */
+static void decide_vote(const Config *c, Game *g) {
     int8_t cands[MAXN];
     int nc = 0, tally[MAXN];
     for (int i = 0; i < g->n_cands; i++)
@@ -785,12 +899,9 @@ static void resolve_vote(const Config *c, Game *g) {
         in_tally |= 1U << cands[i];
         tally[cands[i]] = 0;
     }
-    for (int i = 0; i < g->n_ballots; i++) { /* COMMON-8: ballots go public together */
+    for (int i = 0; i < g->n_ballots; i++) {
         int voter = g->b_voter[i], target = g->b_target[i];
-        if (g->alive[voter]) {
-            log_ev(c, g, E_BALLOT, voter, target, g->b_silent[i], PUBLIC);
-            if (target >= 0 && (in_tally >> target & 1)) tally[target]++;
-        }
+        if (g->alive[voter] && target >= 0 && (in_tally >> target & 1)) tally[target]++;
     }
     if (nc == 1 && c->single_nominee == SINGLE_STRICT_MAJORITY) { /* ONLINE-V2 */
         int cand = cands[0], others = 0;
@@ -983,12 +1094,13 @@ static void count_heal(const Config *c, Game *g, int heal, int shot_made) {
     int counts = heal >= 0 && (c->heal_spent == HS_ALWAYS || shot_made);
     g->heal_prev = counts ? heal : -1;
     if (counts && heal == doctor) g->self_heals++;
-    log_ev(c, g, E_HEAL_STATE, doctor, g->heal_prev, g->self_heals, (int)(1U << doctor));
+    if (c->heal_told) /* ONLINE-N9: else he learns it from whom he may heal next */
+        log_ev(c, g, E_HEAL_STATE, doctor, g->heal_prev, g->self_heals, (int)(1U << doctor));
 }
 
 static void morning(const Config *c, Game *g) {
     log_ev(c, g, E_MORNING, -1, -1, g->day, PUBLIC);
-    int dseat[4 * MAXN], dcause[4 * MAXN], nd = 0; /* the hunt's dead */
+    int dseat[4 * MAXN] = {0}, dcause[4 * MAXN] = {0}, nd = 0; /* the hunt's dead */
     int victim, executor, forfeit;
     mafia_target(c, g, &victim, &executor, &forfeit);
     int maniac = g->maniac_shot; /* a blocked maniac did not shoot (CITY-N2) */
@@ -1020,7 +1132,8 @@ static void morning(const Config *c, Game *g) {
     } else {
         causes[0] = causes[1] = C_NIGHT;
     }
-    int all_seat[8 * MAXN], all_cause[8 * MAXN], na = 0; /* shot_dead, then the hunt's */
+    int all_seat[8 * MAXN], all_cause[8 * MAXN], na = 0; /* shot_dead, companions, hunt's */
+    int comp_seat[2], nc = 0; /* CITY-M2: one more victim, announced last, no reason given */
     int killed_by[2] = {victim, maniac};
     for (int x = 0; x < 2; x++) {
         int killed = killed_by[x];
@@ -1034,9 +1147,17 @@ static void morning(const Config *c, Game *g) {
         int companion = g->blocked; /* CITY-N9: he leaves with her (unless healed, by knob) */
         int saved = c->companion_heal && companion == heal;
         if (g->roles[killed] == R_PUTANA && companion >= 0 && !saved) {
-            all_seat[na] = companion;
-            all_cause[na++] = C_COMPANION;
+            if (c->companion_reason) { /* "he spent the night with the putana" */
+                all_seat[na] = companion;
+                all_cause[na++] = C_COMPANION;
+            } else {
+                comp_seat[nc++] = companion;
+            }
         }
+    }
+    for (int i = 0; i < nc; i++) {
+        all_seat[na] = comp_seat[i];
+        all_cause[na++] = C_NIGHT;
     }
     for (int i = 0; i < nd; i++) {
         all_seat[na] = dseat[i];
@@ -1080,6 +1201,9 @@ static void end_stage(const Config *c, Game *g) {
         break;
     case S_VOTE:
         resolve_vote(c, g);
+        break;
+    case S_COUNT:
+        end_count(c, g);
         break;
     case S_TIE_SPEECHES:
         start_vote(c, g, g->tied, g->n_tied);
@@ -1156,6 +1280,10 @@ static void leave_at_once(const Config *c, Game *g, int seat, int cause) {
         eliminate(c, g, seat, cause);
         q_drop_seat(g, seat); /* no last word either */
         if (check_win(c, g)) return;
+    } else if (c->fouls_take_last_word && q_has(g, seat, T_LAST_WORD)) {
+        /* SPORT-F3, ONLINE-F1: out already, he waits for his last word: the foul takes it */
+        q_drop_seat(g, seat);
+        log_ev(c, g, E_SILENCED, -1, seat, T_LAST_WORD, PUBLIC);
     }
     if (seat == g->actor) {
         if (g->turn == T_ANSWER) /* the speaker who asked him goes on */
@@ -1225,6 +1353,10 @@ static int legal_of(const Config *c, Game *g, int s, int t, Opt *o) {
         if (bits) opt(o, &k, A_VOTE, 1, bits);
         break;
     }
+    case T_OPEN_VOTE: /* only voters who may vote for the nominee get a turn */
+        opt(o, &k, A_PASS, 0, 0);
+        opt(o, &k, A_VOTE, 1, 1U << g->cands[g->counted]);
+        break;
     case T_CRASH_VOTE:
         opt(o, &k, A_VOTE_YES, 0, 0);
         opt(o, &k, A_VOTE_NO, 0, 0);
@@ -1334,6 +1466,21 @@ static void turn_apply(const Config *c, Game *g, int act, int target, int value)
         advance(c, g);
         return;
     }
+    case T_OPEN_VOTE:
+        if (act == A_VOTE) { /* each voter raises his hand once */
+            int i = g->n_ballots++;
+            g->b_voter[i] = (int8_t)s;
+            g->b_target[i] = (int8_t)target;
+            g->b_silent[i] = 0;
+            for (int j = 0; j < g->n_waiting; j++) /* waiting.remove(s) */
+                if (g->waiting[j] == s) {
+                    memmove(g->waiting + j, g->waiting + j + 1, (size_t)(g->n_waiting - j - 1));
+                    g->n_waiting--;
+                    break;
+                }
+        }
+        advance(c, g);
+        return;
     case T_CRASH_VOTE: {
         int i = g->n_crash++;
         g->c_voter[i] = (int8_t)s;
@@ -1435,7 +1582,7 @@ static void game_apply(const Config *c, Game *g, int act, int target, int value)
 }
 
 static int together(const Config *c, int turn) {
-    return turn == T_VOTE || turn == T_CRASH_VOTE || turn == T_HUNT ||
+    return turn == T_VOTE || turn == T_CRASH_VOTE || turn == T_HUNT || turn == T_OPEN_VOTE ||
            (turn == T_MAFIA_KILL && !c->mafia_see_shots);
 }
 
@@ -1612,7 +1759,9 @@ static void game_start(const Config *c, Game *g, uint64_t seed, const int *deal)
     g->asker = g->asker_turn = -1;
     g->blocked = g->heal = g->maniac_shot = -1;
     g->heal_prev = -1;
+    g->counted = -1;
     g->don_introduced = c->don_known;
+    for (int s = 0; s < n; s++) g->o_heals[s] = -2;
     /* the observer's reset */
     memset(obs, 0, sizeof(float) * ((size_t)n * c->private_size + c->public_size));
     g->o_actor = g->o_turn = -1;
@@ -1711,7 +1860,8 @@ static int parse_config(Config *c, PyObject *d) {
     INT(don_known) INT(heal_repeat) INT(heal_self) INT(heal_skip) INT(heal_against)
     INT(heal_spent) INT(night_announce) INT(putana_self) INT(companion_heal) INT(questions)
     INT(naming_threshold) INT(nominee_speeches) INT(hunt) INT(hunt_status) INT(mafia_win)
-    INT(hunt_ratio) INT(obs_size) INT(private_size) INT(elim_cols) INT(n_roles)
+    INT(hunt_ratio) INT(mafia_win_maniac) INT(vote_count) INT(fouls_take_last_word)
+    INT(hunted_reveal) INT(companion_reason) INT(heal_told) INT(heal_memory) INT(obs_size) INT(private_size) INT(elim_cols) INT(n_roles)
     INT(night_phase) INT(over_phase) INT(tonight_start) INT(tonight_end) INT(legacy_float)
     INT(action_size)
     if (c->n < 1 || c->n > MAXN) {
@@ -1740,6 +1890,7 @@ static int parse_config(Config *c, PyObject *d) {
         PyErr_SetString(PyExc_ValueError, "offsets must have one entry a piece");
         return -1;
     }
+    for (int t = 0; t < N_TURNS; t++) c->turn_pos[t] = -1, c->speech_turn[t] = 0;
     if (get_ints(d, "role_index", c->role_index, N_ROLES, NULL) < 0) return -1;
     if (get_ints(d, "turn_pos", c->turn_pos, N_TURNS, NULL) < 0) return -1;
     if (get_ints(d, "speech_turn", c->speech_turn, N_TURNS, NULL) < 0) return -1;

@@ -77,11 +77,32 @@ PIECES = (
     "questions",
     "answers",
     "named",
+    "counting",
 )
-# each knob's value as the core reads it: its index among the knob's choices, a bool or an int
-CHOICE_KNOBS = {name: k.choices for name, k in KNOBS.items() if k.choices and not k.sequence}
-INT_KNOBS = ("speech_acts", "fouls_mute", "fouls_remove", "questions", "naming_threshold",
-             "hunt_ratio")  # fmt: skip
+# the knobs the core reads (_ccore.c Config), each as an int: a choice's index among the
+# knob's choices, a bool, a count; night_order as its steps, heal_self -1 for no limit
+CORE_KNOBS = (
+    "zero_night", "zero_night_don", "speech_acts", "claims", "nominations", "self_nomination",
+    "self_vote", "nominees_vote", "nominee_ban", "silent_vote", "single_nominee", "tie",
+    "tie_speeches", "zero_votes", "last_word_vote", "last_word_night", "reveal_on_death",
+    "mafia_target_team", "don_check", "sheriff_check", "check_skip", "fouls_mute",
+    "fouls_remove", "night_order", "mafia_kill", "mafia_split", "mafia_pass", "self_shot",
+    "mafia_see_shots", "don_known", "heal_repeat", "heal_self", "heal_skip", "heal_against",
+    "heal_spent", "night_announce", "putana_self", "companion_reason", "companion_heal",
+    "questions", "naming_threshold", "nominee_speeches", "hunt", "hunt_status", "mafia_win",
+    "hunt_ratio", "mafia_win_maniac", "vote_count", "fouls_take_last_word", "hunted_reveal",
+    "heal_told",
+)  # fmt: skip
+# the second reading's knobs (issue 25) where the rules do not have them yet: their value
+# then is the rules' of before, and their choices the ones the core reads
+SECOND_READING = {
+    "mafia_win_maniac": ("dead", ("dead", "counted")),
+    "vote_count": ("hidden", ("hidden", "open")),
+    "fouls_take_last_word": (False, ()),
+    "hunted_reveal": ("none", ("none", "mafia", "all")),
+    "companion_reason": (True, ()),
+    "heal_told": (True, ()),
+}
 NIGHT_STEPS = ("putana", "mafia", "don", "sheriff", "doctor", "maniac", "hunt")
 # knobs the core does not read: the env plays them (illegal_action) or they shape the deal
 # and the day limit, which the config carries worked out (max_days, mafia_count)
@@ -175,24 +196,23 @@ def config(rules: Rules, n: int) -> dict[str, Any]:
     hit = _CONFIGS.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
-    unknown = set(KNOBS) - PYTHON_KNOBS - set(CHOICE_KNOBS) - set(INT_KNOBS)
-    unknown -= {"night_order", "heal_self"}
-    unknown -= {name for name, k in KNOBS.items() if k.kind is bool}
+    unknown = set(KNOBS) - PYTHON_KNOBS - set(CORE_KNOBS)
     if unknown:  # a knob added to the rules that the core does not know yet
         raise CoreUnsupported(f"it does not know the knobs {', '.join(sorted(unknown))}")
     if n > 30:
         raise CoreUnsupported(f"tables of at most 30 seats; got {n}")
     cfg: dict[str, Any] = {"n": n, "day_limit": rules.day_limit(n)}
-    for name in KNOBS:
-        if name in PYTHON_KNOBS:
-            continue
-        value = getattr(rules, name)
+    for name in CORE_KNOBS:
+        if name in KNOBS:
+            value, choices = getattr(rules, name), KNOBS[name].choices
+        else:
+            value, choices = SECOND_READING[name]
         if name == "night_order":
             cfg[name] = tuple(NIGHT_STEPS.index(w) for w in value.split())
         elif name == "heal_self":
             cfg[name] = -1 if value is None else int(value)
-        elif name in CHOICE_KNOBS:
-            cfg[name] = CHOICE_KNOBS[name].index(value)
+        elif choices:
+            cfg[name] = choices.index(value)
         else:
             cfg[name] = int(value)
     cfg["base_deal"] = tuple(int(r) for r, c in rules.role_counts(n).items() for _ in range(c))
@@ -242,6 +262,8 @@ def _obs_config(rules: Rules, n: int, layout: ObsLayout) -> dict[str, Any]:
         "named_scale": 1.0 / max(1, n - 1),
         "self_heal_scale": 1.0 / max(1, rules.heal_self or 1),
         "legacy_float": _legacy_float(),
+        # ONLINE-N9: no morning word on the heal, the doctor's row keeps his own heals
+        "heal_memory": int(not getattr(rules, "heal_told", True) and "last_heal" in layout.offsets),
     }
 
 

@@ -123,6 +123,7 @@ def test_every_knob_reaches_the_core():
     """A knob the core does not read must be one the env plays itself: a new knob fails here."""
     cfg = ccore.config(mafia_env.VARIANTS["sport"], 10)
     assert set(KNOBS) - set(cfg) == ccore.PYTHON_KNOBS
+    assert set(KNOBS) - ccore.PYTHON_KNOBS <= set(ccore.CORE_KNOBS)
     assert len(ccore.PIECES) == ccore._load().N_PIECES
 
 
