@@ -2124,6 +2124,40 @@ static PyObject *Core_apply(CoreObject *self, PyObject *const *args, Py_ssize_t 
     return check_oom(PyLong_FromLong(g->actor));
 }
 
+/* play(b, index) -> None where the index is not legal now (nothing is applied), else
+   (the acting seat now, its mask as bytes), or (-1, None) once the game is over: the AEC
+   env's step in one call */
+static PyObject *Core_play(CoreObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "play(b, index)");
+        return NULL;
+    }
+    int b = (int)PyLong_AsLong(args[0]);
+    long a = PyLong_AsLong(args[1]);
+    if (PyErr_Occurred()) return NULL;
+    Game *g = game_at(self, b);
+    if (!g) return NULL;
+    const Config *c = &self->cfg;
+    int8_t scratch[MAXMASK];
+    if (g->turn < 0 || a < 0 || a >= c->action_size) Py_RETURN_NONE;
+    write_mask(c, g, scratch);
+    if (!scratch[a]) Py_RETURN_NONE;
+    game_apply(c, g, c->dec_act[a], c->dec_target[a], c->dec_value[a]);
+    if (g_oom) return check_oom(NULL);
+    if (g->turn < 0) return Py_BuildValue("(iO)", -1, Py_None);
+    PyObject *m = PyBytes_FromStringAndSize(NULL, c->action_size);
+    if (!m) return NULL;
+    write_mask(c, g, (int8_t *)PyBytes_AS_STRING(m));
+    PyObject *out = PyTuple_New(2);
+    if (!out) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 0, PyLong_FromLong(g->actor));
+    PyTuple_SET_ITEM(out, 1, m);
+    return out;
+}
+
 /* apply_action(b, act, target, value): a structured action (it must be legal) */
 static PyObject *Core_apply_action(CoreObject *self, PyObject *args) {
     int b, act, target, value;
@@ -2783,6 +2817,7 @@ static PyMethodDef Core_methods[] = {
     {"start", (PyCFunction)Core_start, METH_VARARGS, NULL},
     {"start_from_slot", (PyCFunction)Core_start_from_slot, METH_O, NULL},
     {"apply", (PyCFunction)(void (*)(void))Core_apply, METH_FASTCALL, NULL},
+    {"play", (PyCFunction)(void (*)(void))Core_play, METH_FASTCALL, NULL},
     {"apply_action", (PyCFunction)Core_apply_action, METH_VARARGS, NULL},
     {"foul", (PyCFunction)Core_foul, METH_VARARGS, NULL},
     {"remove", (PyCFunction)Core_remove, METH_VARARGS, NULL},

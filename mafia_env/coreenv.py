@@ -20,6 +20,8 @@ from mafia_env.aec import MafiaEnv
 from mafia_env.ccore import CoreGame, CoreObserver, config, mask_cache, new_core, shared_mask
 from mafia_env.errors import MafiaError
 
+_F32 = np.dtype(np.float32)
+
 
 class CoreMafiaEnv(MafiaEnv):
     """Mafia as a PettingZoo AEC environment, played by the C core."""
@@ -33,6 +35,7 @@ class CoreMafiaEnv(MafiaEnv):
         self.observer = CoreObserver(self)
         self._masks = mask_cache(self.layout)
         self._obs_size = self.obs_layout.size
+        self._size = self.layout.size
 
     def _new_game(self, game_seed: int) -> None:
         self.game_seed = game_seed
@@ -59,23 +62,23 @@ class CoreMafiaEnv(MafiaEnv):
         if game is None or seat is None:
             self._require_game()
             seat = self._seat_of(agent)
-        if self.obs_mode == "flat":
-            out = np.empty(self._obs_size, dtype=np.float32)
+        out = None
+        if self.obs_mode != "text":
+            out = np.empty(self._obs_size, _F32)
             self.core.observe(0, seat, out)
-            return out
+            if self.obs_mode == "flat":
+                return out
         if seat == self.core.actor(0):  # read-only and shared, as in `infos`
             mask = self._mask
             if mask is None:
                 mask = self._legal_mask()
         else:
             mask = self._no_mask
-        if self.obs_mode == "text":
+        if out is None:
             return {
                 "observation": self.text_observer.observe(game, seat, mask),
                 "action_mask": mask,
             }
-        out = np.empty(self._obs_size, dtype=np.float32)
-        self.core.observe(0, seat, out)
         return {"observation": out, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -87,17 +90,19 @@ class CoreMafiaEnv(MafiaEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if type(action) is int and 0 <= action < self.layout.size:  # the common case, fast
+        if type(action) is int and 0 <= action < self._size:  # the common case, fast
             index = action
         else:
             index = self._check_index(agent, action)
-        mask = self._mask if self._mask is not None else self._legal_mask()
         self._mask = None
-        if index is not None and mask[index]:
-            actor = self.core.apply(0, index)
-        else:
-            self._illegal(agent, action, mask)
+        done = None if index is None else self.core.play(0, index)  # None: not legal
+        if done is None:
+            self._illegal(agent, action, self._legal_mask())
+            self._mask = None
             actor = self.core.actor(0)
+            key = None if actor < 0 else self.core.mask(0)
+        else:
+            actor, key = done
         self._cumulative_rewards[agent] = 0.0
         if actor < 0:  # nobody acts: the game is over
             self._end_game()
@@ -108,7 +113,10 @@ class CoreMafiaEnv(MafiaEnv):
             if last is not None:
                 infos[last]["action_mask"] = self._no_mask
             self._masked = agent
-            m = self._mask = shared_mask(self._masks, self.core.mask(0))
+            m = self._masks.get(key)
+            if m is None:
+                m = shared_mask(self._masks, key)
+            self._mask = m
             infos[agent]["action_mask"] = m
         if self.render_mode == "human":
             self.render()
