@@ -35,10 +35,10 @@ from mafia_env import config
 from mafia_env.config import NonNegativeInt, PositiveInt
 from mafia_env.engine.events import OUTCOME_NAMES, Ev
 from mafia_env.engine.roles import TEAM_NAMES, Role, Team
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.match import Seating, play_game
 from mafia_env.policy import load_policy
-from mafia_env.variants import get_variant
 
 CHUNK = 25  # games per task: the unit of seeding and of work handed to a process
 
@@ -100,10 +100,14 @@ class EvalConfig:
     ratings: RatingConfig | None = None
     teams: tuple[str, ...] = field(default=(), compare=False)
 
+    def game_spec(self) -> GameSpec:
+        """Return the spec of the evaluated game (`GameSpec.make`)."""
+        return GameSpec.make(self.variant, self.num_players)
 
-def variant_teams(variant: str) -> tuple[str, ...]:
-    """Return the names of the teams a variant deals, in Team order."""
-    rules = get_variant(variant)
+
+def variant_teams(variant: str | GameSpec) -> tuple[str, ...]:
+    """Return the names of the teams a variant (or a spec's game) deals, in Team order."""
+    rules = GameSpec.make(variant).rules
     present = {r.team for r in rules.roles_in_play()}
     return tuple(TEAM_NAMES[t] for t in Team if t in present)
 
@@ -121,9 +125,8 @@ def check_policy(name: Any, variant: str, n: int, where: str) -> str:
 
 def resolve(f: EvalFile) -> EvalConfig:
     """Return the run an evaluation file describes: the table, matchups and ratings checked."""
-    rules = get_variant(f.variant)
-    n = rules.default_players if f.num_players is None else f.num_players
-    rules.check_players(n)
+    spec = GameSpec.make(f.variant, f.num_players)
+    rules, n = spec.rules, spec.n
     if f.out == "":
         raise ConfigError("out must be a directory path; got ''")
     teams = variant_teams(rules.name)

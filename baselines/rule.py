@@ -80,9 +80,9 @@ from mafia_env.actions import ActionLayout
 from mafia_env.engine.game import Act
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import Rules
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.observe import ObsLayout
-from mafia_env.variants import get_variant
 
 BLACK_ROLES = frozenset(r for r in Role if r.team is not Team.TOWN)
 
@@ -507,13 +507,16 @@ class RulePolicy:
     """Rule-based bot for every role of a variant (strategies: see the module docstring)."""
 
     def __init__(
-        self, variant: str | Rules = "sport", num_players: int | None = None, seed: int = 0
+        self,
+        variant: str | Rules | GameSpec = "sport",
+        num_players: int | None = None,
+        seed: int = 0,
     ):
-        self.rules = rules = variant if isinstance(variant, Rules) else get_variant(variant)
-        self.n = n = rules.default_players if num_players is None else num_players
-        rules.check_players(n)
-        self.layout = ActionLayout(rules, n)
-        self.obs_layout = ObsLayout(rules, n)
+        self.spec = spec = GameSpec.make(variant, num_players)
+        self.rules = rules = spec.rules
+        self.n = n = spec.n
+        self.layout = ActionLayout.of(spec)
+        self.obs_layout = ObsLayout.of(spec)
         self.roles = rules.roles_in_play()
         self.day_limit = rules.day_limit(n)
         self.turn_names = [t.name.lower() for t in self.obs_layout.turns]  # the my_turn piece

@@ -37,14 +37,12 @@ import numpy as np
 from baselines.rule import RulePolicy
 from mafia_env.actions import ActionLayout
 from mafia_env.config import NonNegativeFloat, PositiveInt, Range, load
-from mafia_env.engine.events import Outcome
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.match import InfoSet
-from mafia_env.observe import VectorObserver
-from mafia_env.variants import get_variant
+from mafia_env.observe import ObsLayout, VectorObserver
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs" / "ismcts"
-TEAM_OF_OUTCOME = {Outcome.TOWN: 0, Outcome.MAFIA: 1, Outcome.MANIAC: 2}
 
 
 @dataclass(frozen=True)
@@ -77,23 +75,23 @@ class SearchPolicy:
 
     def __init__(
         self,
-        variant: str = "sport",
+        variant: str | GameSpec = "sport",
         num_players: int | None = None,
         seed: int = 0,
         config: str | Path | SearchConfig | None = None,
         **options: Any,
     ):
-        self.rules = rules = get_variant(variant)
-        self.n = n = rules.default_players if num_players is None else num_players
-        rules.check_players(n)
-        cfg = config if isinstance(config, SearchConfig) else load_config(variant, config)
+        self.spec = spec = GameSpec.make(variant, num_players)
+        self.rules, self.n = spec.rules, spec.n
+        cfg = config if isinstance(config, SearchConfig) else load_config(spec.variant, config)
         try:
             self.config = replace(cfg, **options)
         except TypeError as e:
             raise ConfigError(f"unknown search option: {e}") from None
-        self.layout = ActionLayout(rules, n)
-        self.rule = RulePolicy(rules, n, seed)  # proposes the first candidate
-        self.rollout = RulePolicy(rules, n, seed)  # plays every seat of a rollout
+        self.layout = ActionLayout.of(spec)
+        self.obs_layout = ObsLayout.of(spec)
+        self.rule = RulePolicy(spec, seed=seed)  # proposes the first candidate
+        self.rollout = RulePolicy(spec, seed=seed)  # plays every seat of a rollout
         self.seed(seed)
         self.searched = 0  # moves searched, and rollouts played (for timing reports)
         self.rollouts = 0
@@ -122,21 +120,21 @@ class SearchPolicy:
         totals = np.zeros(len(candidates))
         for _ in range(cfg.worlds):
             world = obs.sample(random.Random(self.rng.getrandbits(64)), cfg.tries)
-            observer = VectorObserver(world.rules, world.n)
+            observer = VectorObserver(world.rules, world.n, self.obs_layout)
             observer.reset(world)
-            team = world.teams[obs.seat]
             luck = self.rng.getrandbits(63)
             for i, action in enumerate(candidates):
-                totals[i] += self._rollout(world, observer, action, team, luck)
+                totals[i] += self._rollout(world, observer, action, obs.seat, luck)
         self.searched += 1
         means = totals / cfg.worlds
         best = int(np.argmax(means))
         return candidates[best] if means[best] > means[0] + cfg.margin else own
 
     def _rollout(
-        self, world: Any, observer: VectorObserver, action: int, team: int, luck: int
+        self, world: Any, observer: VectorObserver, action: int, seat: int, luck: int
     ) -> float:
-        """Play `action` in a copy of `world`, then rule bots to the end; return the result."""
+        """Play `action` in a copy of `world`, then rule bots to the end; return `seat`'s
+        result (its team's)."""
         g = world.clone()
         obs = observer.copy()
         decoded, mask_of, bot = self.layout.decoded, self.layout.shared_mask, self.rollout
@@ -145,9 +143,7 @@ class SearchPolicy:
         while not g.over:
             g.apply(*decoded[bot.act(obs.observe(g, g.actor), mask_of(g))])
         self.rollouts += 1
-        if g.winner is None or g.winner is Outcome.DRAW:
-            return 0.0
-        return 1.0 if TEAM_OF_OUTCOME[g.winner] == team else -1.0
+        return g.returns()[seat]
 
     def act_batch(self, obs: Any, masks: np.ndarray) -> np.ndarray:
         """Return one move per information set (searched one after another)."""
@@ -165,9 +161,9 @@ class RuleRolloutEvaluator:
 
     def __init__(self, game: Any, seed: int = 0, prior_weight: float = 0.5):
         self.layout = game.layout
-        self.bot = RulePolicy(game.rules, game.n, seed)
+        self.bot = RulePolicy(game.spec, seed=seed)
         self.prior_weight = prior_weight
-        self.template = VectorObserver(game.rules, game.n)
+        self.template = VectorObserver(game.rules, game.n, ObsLayout.of(game.spec))
 
     def evaluate(self, state: Any) -> np.ndarray:
         """Return every player's result of the rule bots playing `state` to the end."""
@@ -177,10 +173,7 @@ class RuleRolloutEvaluator:
         decoded, mask_of, bot = self.layout.decoded, self.layout.shared_mask, self.bot
         while not g.over:
             g.apply(*decoded[bot.act(obs.observe(g, g.actor), mask_of(g))])
-        if g.winner is None or g.winner is Outcome.DRAW:
-            return np.zeros(g.n)
-        win = TEAM_OF_OUTCOME[g.winner]
-        return np.array([1.0 if t == win else -1.0 for t in g.teams])
+        return np.array(g.returns())
 
     def prior(self, state: Any) -> list[tuple[int, float]]:
         """Return the prior over the legal moves: weight on the rule bot's choice."""

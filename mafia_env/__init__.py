@@ -16,7 +16,15 @@ from typing import Any
 
 from mafia_env.aec import MafiaEnv
 from mafia_env.coreenv import make_env
-from mafia_env.errors import ConfigError, IllegalActionError, MafiaError, RecordError
+from mafia_env.engine.rules import Rules
+from mafia_env.engine.spec import GameSpec
+from mafia_env.errors import (
+    ConfigError,
+    IllegalActionError,
+    IllegalActionWarning,
+    MafiaError,
+    RecordError,
+)
 from mafia_env.parallel import MafiaParallelEnv
 from mafia_env.playback import replay
 from mafia_env.single import single_agent
@@ -27,7 +35,7 @@ __version__ = "0.1.0"
 
 
 def env(
-    variant: str = "sport",
+    variant: str | Rules | GameSpec = "sport",
     num_players: int | None = None,
     render_mode: str | None = None,
     obs_mode: str = "vector",
@@ -36,6 +44,8 @@ def env(
     **knobs: Any,
 ) -> MafiaEnv:
     """Return a Mafia AEC environment. Knobs override the variant file; unknown knob -> error.
+
+    `variant` is a variant's name or a `GameSpec` (``GameSpec.make("sport", 10, **knobs)``).
 
     The checks PettingZoo's wrappers make (order of calls, bounds, legal actions) are made
     inside the environment, so `env()` costs no wrapper layers. ``backend``: ``"auto"`` plays
@@ -54,7 +64,7 @@ def env(
 
 
 def raw_env(
-    variant: str = "sport",
+    variant: str | Rules | GameSpec = "sport",
     num_players: int | None = None,
     render_mode: str | None = None,
     obs_mode: str = "vector",
@@ -67,7 +77,7 @@ def raw_env(
 
 
 def parallel_env(
-    variant: str = "sport",
+    variant: str | Rules | GameSpec = "sport",
     num_players: int | None = None,
     render_mode: str | None = None,
     obs_mode: str = "vector",
@@ -96,7 +106,9 @@ __all__ = [
     "TASKS",
     "VARIANTS",
     "ConfigError",
+    "GameSpec",
     "IllegalActionError",
+    "IllegalActionWarning",
     "MafiaEnv",
     "MafiaError",
     "MafiaParallelEnv",

@@ -2271,6 +2271,31 @@ static PyObject *Core_observe_turn(CoreObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* private_rows(b, out): every seat's private row into the float32 buffer `out` [n, P] */
+static PyObject *Core_private_rows(CoreObject *self, PyObject *args) {
+    int b;
+    PyObject *out;
+    if (!PyArg_ParseTuple(args, "iO", &b, &out)) return NULL;
+    Game *g = game_at(self, b);
+    if (!g) return NULL;
+    const Config *c = &self->cfg;
+    Py_buffer v;
+    Py_ssize_t size = (Py_ssize_t)sizeof(float) * c->n * c->private_size;
+    if (get_wbuf(out, &v, size, "private_rows") < 0) return NULL;
+    memcpy(v.buf, g->obs, (size_t)size);
+    PyBuffer_Release(&v);
+    Py_RETURN_NONE;
+}
+
+/* live(b) -> (actor, turn, turn_public, over): the observer's facts of the moment */
+static PyObject *Core_live(CoreObject *self, PyObject *arg) {
+    int b = (int)PyLong_AsLong(arg);
+    if (PyErr_Occurred()) return NULL;
+    Game *g = game_at(self, b);
+    if (!g) return NULL;
+    return Py_BuildValue("(iiii)", g->o_actor, g->o_turn, g->o_turn_public, g->o_over);
+}
+
 /* mask(b) -> bytes: the acting seat's int8 mask (all zeros once the game is over) */
 static PyObject *Core_mask(CoreObject *self, PyObject *arg) {
     int b = (int)PyLong_AsLong(arg);
@@ -2826,6 +2851,8 @@ static PyMethodDef Core_methods[] = {
     {"observe", (PyCFunction)(void (*)(void))Core_observe, METH_FASTCALL, NULL},
     {"observe_turn", (PyCFunction)Core_observe_turn, METH_VARARGS, NULL},
     {"mask", (PyCFunction)Core_mask, METH_O, NULL},
+    {"private_rows", (PyCFunction)Core_private_rows, METH_VARARGS, NULL},
+    {"live", (PyCFunction)Core_live, METH_O, NULL},
     {"mask_for", (PyCFunction)Core_mask_for, METH_VARARGS, NULL},
     {"pending_round", (PyCFunction)Core_pending_round, METH_O, NULL},
     {"queue", (PyCFunction)Core_queue, METH_O, NULL},

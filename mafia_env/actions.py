@@ -79,6 +79,11 @@ class ActionLayout:
         self._cache = _MASK_CACHES.setdefault(kind, {})
         self._rows = _SEAT_ROWS.setdefault(n, {})  # seat bitmask -> its int8 row of n
 
+    @classmethod
+    def of(cls, spec: GameSpec) -> ActionLayout:
+        """Return the action layout of `spec`, built once for its rules and table size."""
+        return spec.cached(cls, lambda s: cls(s.rules, s.n))
+
     def mask(self, game: Game) -> np.ndarray:
         """Return the int8 mask (1 = legal) of the game's acting player, as a new array."""
         return self.shared_mask(game).copy()

@@ -16,9 +16,27 @@ reaches the day limit is truncated as a draw. The mask of an agent that is not a
 zeros. In every mode ``infos[agent]["action_mask"]`` holds the same mask as the observation
 (the acting agent's legal actions, zeros for the others); ``obs_mode="flat"`` drops the Dict
 and returns the float vector alone, for tools that cannot take a Dict observation (SuperSuit's
-observation wrappers, vector envs). Illegal actions raise `IllegalActionError` unless knob
-``illegal_action`` says ``foul`` (a foul, then the turn's default action) or ``terminate``
-(the game ends, -1 to the offender, 0 to the others).
+observation wrappers, vector envs). In the flat mode, where the libraries read ``infos``,
+``infos[agent]["acting"]`` also says whether the agent is the one choosing now and
+``infos[agent]["illegal"]`` counts its illegal actions this game; the Dict modes keep
+``infos`` to the mask alone (TorchRL's PettingZoo wrapper turns every other key of ``infos``
+into a spec and fails on a Dict observation whose ``infos`` hold more: there the mask says who
+acts, and `illegal_counts` holds the counts in every mode).
+
+Illegal actions (COMMON-7, `mafia_env.illegal`): by default (knob ``illegal_action`` unset)
+the game ends, -1 to the offender and 0 to the others (``terminate``, PettingZoo's classic
+convention, which its checkers expect: `state_test` and `bombardment_test` sample without
+the mask); the first one warns (`IllegalActionWarning`) and each is counted
+(`illegal_counts`, and the flat mode's ``infos``).
+``illegal_action="raise"`` raises `IllegalActionError` instead (name the agent, the phase,
+the legal actions): the setting for a trainer whose bug should stop it; ``"foul"`` gives a
+foul and plays the turn's default action.
+
+``state()`` and ``state_space`` are the whole table (`mafia_env.state`), for centralised
+critics only. A copy made by ``pickle`` or ``copy.deepcopy`` (SuperSuit's and Gymnasium's
+vector envs copy an env so) plays the current game on exactly, but draws its next games from
+a fresh random stream, so copies of one seeded env deal different games; seed each copy
+(``reset(seed=...)``) for a reproducible run. `clone()` is the exact twin, future included.
 """
 
 from __future__ import annotations
@@ -33,20 +51,21 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env import AECIterable
 
 from mafia_env.actions import ActionLayout
-from mafia_env.engine.events import OUTCOME_NAMES, Outcome
+from mafia_env.engine.events import OUTCOME_NAMES
 from mafia_env.engine.game import SPEECH_TURNS, Game
-from mafia_env.engine.rules import Rules, parse_roles
+from mafia_env.engine.rules import Rules
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError, IllegalActionError, MafiaError
+from mafia_env.illegal import illegal_mode, warn_illegal
 from mafia_env.lang import DEFAULT, charset, check_lang
 from mafia_env.narrate import narrate
-from mafia_env.observe import PHASES, VectorObserver
+from mafia_env.observe import PHASES, ObsLayout, VectorObserver
 from mafia_env.record import make_record
+from mafia_env.state import StateLayout
 from mafia_env.text import MAX_LENGTH, TextObserver
-from mafia_env.variants import get_variant
 
 OBS_MODES = ("vector", "flat", "text")
 RENDER_MODES = ("ansi", "human")
-TEAM_OF_OUTCOME = {Outcome.TOWN: 0, Outcome.MAFIA: 1, Outcome.MANIAC: 2}
 
 
 class AgentIter(AECIterable):
@@ -70,23 +89,23 @@ class MafiaEnv(AECEnv):
 
     def __init__(
         self,
-        variant: str | Rules = "sport",
+        variant: str | Rules | GameSpec = "sport",
         num_players: int | None = None,
         render_mode: str | None = None,
         obs_mode: str = "vector",
         lang: str = DEFAULT,
         **knobs: Any,
     ):
+        """`variant` is a variant's name, its `Rules` or a `GameSpec` (`GameSpec.make`);
+        `num_players` and the knobs (``roles=[...]`` too) are applied over it."""
         super().__init__()
         self.lang = check_lang(lang)
-        base = variant if isinstance(variant, Rules) else get_variant(variant)
-        roles = knobs.pop("roles", None)
-        self.rules = rules = base.with_knobs(**knobs)
-        self.knobs = dict(knobs)
-        n = rules.default_players if num_players is None else num_players
-        rules.check_players(n)
-        rules.role_counts(n)  # checks mafia_count against the table
-        self.deal = None if roles is None else parse_roles(roles, rules, n)
+        self.spec = spec = GameSpec.make(variant, num_players, **knobs)
+        self.rules = rules = spec.rules
+        self.knobs = spec.knob_dict
+        n = spec.n
+        self.deal = None if spec.deal is None else list(spec.deal)
+        self.illegal_action = illegal_mode(rules, "aec")  # COMMON-7, the view's default
         if obs_mode not in OBS_MODES:
             raise ConfigError(
                 f"unknown obs_mode {obs_mode!r}; obs modes are: {', '.join(OBS_MODES)}"
@@ -99,11 +118,14 @@ class MafiaEnv(AECEnv):
         self.n = n
         self.render_mode = render_mode
         self.obs_mode = obs_mode
+        self._flat = obs_mode == "flat"
         self.possible_agents = [f"player_{i + 1}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.layout = ActionLayout(rules, n)
-        self.observer = VectorObserver(rules, n)
-        self.obs_layout = self.observer.layout
+        self.layout = ActionLayout.of(spec)
+        self.obs_layout = ObsLayout.of(spec)
+        self.observer = VectorObserver(rules, n, self.obs_layout)
+        self.state_layout = spec.cached(StateLayout, lambda s: StateLayout(ObsLayout.of(s)))
+        self.state_space = spaces.Box(0.0, 1.0, (self.state_layout.size,), np.float32)
         self._text: TextObserver | None = None
         if obs_mode == "text":
             view = spaces.Text(MAX_LENGTH, min_length=0, charset=charset())
@@ -127,6 +149,7 @@ class MafiaEnv(AECEnv):
         self._no_mask = np.zeros(self.layout.size, dtype=np.int8)
         self._no_mask.flags.writeable = False
         self._masked: str | None = None  # the agent whose infos hold a nonzero mask
+        self.illegal_counts: dict[str, int] = {}  # COMMON-7: this game's, by agent
         self._printed = 0
 
     # ------------------------------------------------------------ PettingZoo API
@@ -146,7 +169,7 @@ class MafiaEnv(AECEnv):
 
     def _new_game(self, game_seed: int) -> None:
         self.game_seed = game_seed
-        self.game = game = Game(self.rules, self.n, game_seed, self.deal)
+        self.game = game = self._make_game(game_seed)
         self.observer.reset(game)
         if self._text is not None:
             self._text.reset(game)
@@ -155,12 +178,20 @@ class MafiaEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {"action_mask": self._no_mask} for a in self.agents}  # see _publish_mask
+        self.infos = {a: {"action_mask": self._no_mask} for a in self.agents}  # _publish_mask
+        self.illegal_counts = dict.fromkeys(self.agents, 0)  # COMMON-7: this game's, by agent
+        if self._flat:  # infos are where the flat mode's libraries look
+            for info in self.infos.values():
+                info["acting"], info["illegal"] = False, 0
         self._mask = None
         self._masked = None
         self._printed = 0
         self.agent_selection = self.possible_agents[game.actor]
         self._publish_mask()
+
+    def _make_game(self, game_seed: int) -> Game:
+        """Return the game of this seed (the C core's env plays it on the core)."""
+        return Game(self.rules, self.n, game_seed, self.deal)
 
     def agent_iter(self, max_iter: int = 2**63) -> AgentIter:
         """Yield the acting agent (`agent_selection`) until the game is over and every agent
@@ -220,6 +251,8 @@ class MafiaEnv(AECEnv):
             self._masked = agent
             m = self._mask = self.layout.shared_mask(game)  # observe() reads it from here
             infos[agent]["action_mask"] = m
+            if self._flat:
+                self._mark_acting(last, agent)
         if self.render_mode == "human":
             self.render()
 
@@ -237,6 +270,14 @@ class MafiaEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+    def state(self) -> np.ndarray:
+        """Return the whole table as one float32 vector (`mafia_env.state`): every seat's
+        private facts, the public table, who acts and the kind of turn. For centralised
+        critics in training only: it shows every hidden role, never give it to an actor."""
+        game = self._require_game()
+        acting = () if game.over else (game.actor,)
+        return self.state_layout.write(self.observer, game, acting)
 
     # --------------------------------------------------------- inspection hooks
 
@@ -363,7 +404,15 @@ class MafiaEnv(AECEnv):
         for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):
             setattr(other, name, dict(getattr(self, name)))
         other.infos = {a: dict(i) for a, i in self.infos.items()}
+        other.illegal_counts = dict(self.illegal_counts)
         return other
+
+    def __setstate__(self, state: dict) -> None:
+        # a pickled or deep-copied env (a vector env's copy) deals its own next games: the
+        # game in play goes on exactly, the stream of the next games' seeds is drawn afresh
+        self.__dict__.update(state)
+        if self._rng is not None:
+            self._rng = random.Random()
 
     @property
     def text_observer(self) -> TextObserver:
@@ -409,6 +458,15 @@ class MafiaEnv(AECEnv):
             infos[last]["action_mask"] = self._no_mask
         agent = self._masked = self.agent_selection
         infos[agent]["action_mask"] = self._legal_mask()
+        if self._flat:
+            self._mark_acting(last, agent)
+
+    def _mark_acting(self, last: str | None, agent: str | None) -> None:
+        """Move the flat mode's ``infos[...]["acting"]`` from `last` to `agent`."""
+        if last is not None:
+            self.infos[last]["acting"] = False
+        if agent is not None:
+            self.infos[agent]["acting"] = True
 
     def _check_index(self, agent: str, action: Any) -> int | None:
         if action is None:
@@ -433,36 +491,30 @@ class MafiaEnv(AECEnv):
     def _illegal(self, agent: str, action: Any, mask: np.ndarray) -> None:
         game = self.game
         seat = self._seat[agent]
-        mode = self.rules.illegal_action
+        mode = self.illegal_action
+        what = (
+            f"{action} ({self.layout.describe(int(action))})"
+            if 0 <= int(action) < self.layout.size
+            else f"{action} (outside 0..{self.layout.size - 1})"
+        )
+        message = f"{agent} cannot take action {what} now (phase {self.phase}, day {game.day})"
+        if mode == "raise":
+            legal = ", ".join(f"{i} ({self.layout.describe(i)})" for i in np.flatnonzero(mask))
+            raise IllegalActionError(f"{message}; legal actions: {legal}")
+        self.illegal_counts[agent] += 1
+        if self._flat:
+            self.infos[agent]["illegal"] = self.illegal_counts[agent]
+        warn_illegal(self, message, mode)
         if mode == "foul":  # COMMON-7: a foul, then the turn's default action
             game.foul(seat)
             if not game.over and game.actor == seat:
                 game.apply(*game.default_action())
-        elif mode == "terminate":
+        else:  # terminate: PettingZoo's classic convention
             game.terminate(seat)
-        else:
-            legal = ", ".join(f"{i} ({self.layout.describe(i)})" for i in np.flatnonzero(mask))
-            what = (
-                f"{action} ({self.layout.describe(int(action))})"
-                if 0 <= int(action) < self.layout.size
-                else f"{action} (outside 0..{self.layout.size - 1})"
-            )
-            raise IllegalActionError(
-                f"{agent} cannot take action {what} now (phase {self.phase}, day {game.day}); "
-                f"legal actions: {legal}"
-            )
 
     def _end_game(self) -> None:
         game = self.game
-        if game.offender >= 0:  # PettingZoo's convention for an illegal move
-            rewards = [0.0] * self.n
-            rewards[game.offender] = -1.0
-        elif game.winner is Outcome.DRAW:
-            rewards = [0.0] * self.n
-        else:
-            win = TEAM_OF_OUTCOME[game.winner]
-            rewards = [1.0 if t == win else -1.0 for t in game.teams]
-        for agent, r in zip(self.possible_agents, rewards, strict=True):
+        for agent, r in zip(self.possible_agents, game.returns(), strict=True):
             self.rewards[agent] = r
             if game.truncated:
                 self.truncations[agent] = True
@@ -471,5 +523,7 @@ class MafiaEnv(AECEnv):
         self._accumulate_rewards()
         if self._masked is not None:  # nobody acts any more
             self.infos[self._masked]["action_mask"] = self._no_mask
+            if self._flat:
+                self._mark_acting(self._masked, None)
             self._masked = None
         self.agent_selection = self.agents[0]

@@ -39,6 +39,7 @@ from mafia_env.engine.game import Game
 from mafia_env.engine.kinds import Act, Turn
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import KNOBS, Rules
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.observe import CAUSES, ObsLayout, VectorObserver
 
@@ -147,8 +148,9 @@ def _notice(reason: str) -> None:
         warnings.warn(f"mafia_env: {reason}; using the Python engine", RuntimeWarning, stacklevel=4)
 
 
-def resolve(backend: str, rules: Rules, n: int) -> str:
-    """Return the backend that plays (`"c"` or `"python"`) for `backend` and these rules."""
+def resolve(backend: str, rules: Rules, n: int, obs: tuple = ()) -> str:
+    """Return the backend that plays (`"c"` or `"python"`) for `backend` and these rules (and
+    observation options, `GameSpec.obs`: the core writes the plain vector observation only)."""
     if backend not in BACKENDS:
         raise ConfigError(f"unknown backend {backend!r}; backends are: {', '.join(BACKENDS)}")
     if backend == "python":
@@ -159,6 +161,9 @@ def resolve(backend: str, rules: Rules, n: int) -> str:
         _notice(_load_error or "the C core is not built")
         return "python"
     try:
+        if obs:
+            names = ", ".join(name for name, _ in obs)
+            raise CoreUnsupported(f"it writes no observation options ({names})")
         config(rules, n)
     except CoreUnsupported as e:
         if backend == "c":
@@ -168,16 +173,9 @@ def resolve(backend: str, rules: Rules, n: int) -> str:
     return "c"
 
 
-def rules_of(variant: Any, num_players: int | None, knobs: dict[str, Any]) -> tuple[Rules, int]:
-    """Return the rules and table size an env of these arguments plays (errors as the env's)."""
-    from mafia_env.variants import get_variant
-
-    base = variant if isinstance(variant, Rules) else get_variant(variant)
-    rules = base.with_knobs(**{k: v for k, v in knobs.items() if k != "roles"})
-    n = rules.default_players if num_players is None else num_players
-    rules.check_players(n)
-    rules.role_counts(n)
-    return rules, n
+def spec_of(variant: Any, num_players: int | None, knobs: dict[str, Any]) -> GameSpec:
+    """Return the spec an env of these arguments plays (its errors are the env's)."""
+    return GameSpec.make(variant, num_players, **knobs)
 
 
 # ------------------------------------------------------------------------------ the config
@@ -428,6 +426,16 @@ class CoreGame:
     def queue(self) -> list[tuple[int, Turn]]:
         return [(s, TURNS[t]) for s, t in self._core.queue(self._b)]
 
+    def returns(self) -> list[float]:
+        """Return every seat's payoff, as `Game.returns` (0 while the game goes on)."""
+        st = self._core.status(self._b)
+        w, offender, n = st[2], st[3], self.n
+        if offender >= 0:
+            return [-1.0 if s == offender else 0.0 for s in range(n)]
+        if w < 0 or w == int(Outcome.DRAW):
+            return [0.0] * n
+        return [1.0 if t == w else -1.0 for t in self.teams]
+
     def mafia_seats(self) -> list[int]:
         return [s for s in range(self.n) if self.teams[s] is Team.MAFIA]
 
@@ -562,6 +570,26 @@ class CoreObserver:
             self._py.reset(shadow)
         self._py.update(shadow)
         return self._py
+
+    @property
+    def priv(self) -> np.ndarray:
+        """Every seat's private row [n, P] (a copy), as `VectorObserver.priv` holds them."""
+        env = self.env
+        out = np.empty((env.n, self.layout.private_size), dtype=np.float32)
+        env.core.private_rows(0, out)
+        return out
+
+    @property
+    def turn(self) -> int:
+        return self.env.core.live(0)[1]
+
+    @property
+    def actor(self) -> int:
+        return self.env.core.live(0)[0]
+
+    @property
+    def over(self) -> bool:
+        return bool(self.env.core.live(0)[3])
 
     def copy(self) -> VectorObserver:
         return self.python().copy()

@@ -37,24 +37,10 @@ class CoreMafiaEnv(MafiaEnv):
         self._obs_size = self.obs_layout.size
         self._size = self.layout.size
 
-    def _new_game(self, game_seed: int) -> None:
-        self.game_seed = game_seed
+    def _make_game(self, game_seed: int) -> CoreGame:
         deal = None if self.deal is None else tuple(int(r) for r in self.deal)
         self.core.start(0, game_seed, deal)
-        self.game = game = CoreGame(self.core, 0, self.rules, self.n, game_seed, self.deal)
-        if self._text is not None:
-            self._text.reset(game)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {"action_mask": self._no_mask} for a in self.agents}
-        self._mask = None
-        self._masked = None
-        self._printed = 0
-        self.agent_selection = self.possible_agents[game.actor]
-        self._publish_mask()
+        return CoreGame(self.core, 0, self.rules, self.n, game_seed, self.deal)
 
     def observe(self, agent: str) -> dict[str, Any]:
         game = self.game
@@ -118,6 +104,8 @@ class CoreMafiaEnv(MafiaEnv):
                 m = shared_mask(self._masks, key)
             self._mask = m
             infos[agent]["action_mask"] = m
+            if self._flat:
+                self._mark_acting(last, agent)
         if self.render_mode == "human":
             self.render()
 
@@ -161,6 +149,8 @@ class CoreMafiaEnv(MafiaEnv):
         saved = state.pop("_core_state", None)
         talk = state.pop("_talk", None)
         self.__dict__.update(state)
+        if self._rng is not None:  # as MafiaEnv: a copy deals its own next games
+            self._rng = random.Random()
         self._masks = mask_cache(self.layout)
         self.core = new_core(self.rules, self.n, 1)
         self.observer = CoreObserver(self)
@@ -180,7 +170,7 @@ def make_env(
     Bad arguments get the env's own errors: where the rules cannot be worked out, the Python
     env is built, and raises them.
     """
-    from mafia_env.ccore import BACKENDS, resolve, rules_of
+    from mafia_env.ccore import BACKENDS, resolve, spec_of
     from mafia_env.errors import ConfigError
 
     if backend not in BACKENDS:
@@ -188,10 +178,10 @@ def make_env(
     if backend != "python":
         knobs = {k: v for k, v in kwargs.items() if k not in ("render_mode", "obs_mode", "lang")}
         try:
-            rules, n = rules_of(variant, num_players, knobs)
+            spec = spec_of(variant, num_players, knobs)
         except MafiaError:
             return MafiaEnv(variant, num_players, **kwargs)  # raises the env's own error
-        if resolve(backend, rules, n) == "c":
+        if resolve(backend, spec.rules, spec.n, spec.obs) == "c":
             return CoreMafiaEnv(variant, num_players, **kwargs)
     return MafiaEnv(variant, num_players, **kwargs)
 

@@ -17,3 +17,8 @@ class IllegalActionError(MafiaError):
 
 class RecordError(MafiaError):
     """A game record is corrupt or does not match the variant it names."""
+
+
+class IllegalActionWarning(UserWarning):
+    """An agent's action outside its mask was answered by a foul or by ending the game
+    (COMMON-7); knob ``illegal_action="raise"`` makes it an `IllegalActionError` instead."""

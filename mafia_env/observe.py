@@ -114,6 +114,12 @@ class ObsLayout:
             if off >= self.private_size
         ]
 
+    @classmethod
+    def of(cls, spec: GameSpec) -> ObsLayout:
+        """Return the observation layout of `spec`, built once per rules, table size and
+        observation options (`GameSpec.obs`)."""
+        return spec.cached(cls, lambda s: cls(s.rules, s.n))
+
     def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """Return named views into `vector` (no copies): ``views(obs)["alive"]``."""
         out = {}
@@ -134,8 +140,8 @@ class VectorObserver(FollowsTurns, Perceiver):
     begin turns (``SPEAK``, ``TURN``), never from the game's live state.
     """
 
-    def __init__(self, rules: Rules, n: int):
-        self.layout = layout = ObsLayout(rules, n)
+    def __init__(self, rules: Rules, n: int, layout: ObsLayout | None = None):
+        self.layout = layout = layout or ObsLayout.of(GameSpec.of(rules, n))
         self.n = n
         self.rules = rules
         self.role_index = {role: i for i, role in enumerate(layout.spec.roles)}

@@ -61,16 +61,17 @@ import numpy as np
 import pyspiel
 
 from mafia_env.actions import ActionLayout
-from mafia_env.engine.events import PUBLIC, Outcome
+from mafia_env.engine.events import PUBLIC
 from mafia_env.engine.game import Game
 from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
-from mafia_env.observe import VectorObserver
-from mafia_env.variants import VARIANTS, get_variant
+from mafia_env.observe import ObsLayout, VectorObserver
+from mafia_env.tasks import get_tiny_task
+from mafia_env.variants import VARIANTS
 
 SHORT_NAME = "python_mafia"
-TEAM_OF_OUTCOME = {Outcome.TOWN: 0, Outcome.MAFIA: 1, Outcome.MANIAC: 2}
 DEFAULT_PARAMS: dict[str, Any] = {"variant": "sport", "num_players": 0, "seed": 0, "knobs": ""}
 
 _GAME_TYPE = pyspiel.GameType(
@@ -134,19 +135,52 @@ def max_game_length(rules: Rules, n: int) -> int:
     return (rules.day_limit(n) + 1) * per_day
 
 
+def load(
+    variant: str | Rules | GameSpec = "sport",
+    num_players: int | None = None,
+    seed: int = 0,
+    **knobs: Any,
+) -> MafiaGame:
+    """Return the python_mafia game of a spec (`GameSpec.make`), or of a variant's name with a
+    table size and knobs: ``load(spec)`` is ``pyspiel.load_game("python_mafia", {...})``.
+
+    The deal is chance in OpenSpiel: a spec with a fixed deal (``roles``) is refused, and so
+    is a `Rules` that is not a variant file's (the game's parameters name a variant).
+    """
+    spec = GameSpec.make(variant, num_players, **knobs)
+    if spec.deal is not None:
+        raise ConfigError("python_mafia deals by chance: a fixed deal (roles=...) has no game")
+    base = VARIANTS.get(spec.variant)
+    if base is None or base.with_knobs(**spec.knob_dict) != spec.rules:
+        raise ConfigError(
+            "python_mafia's parameters name a variant and its knobs: pass a variant's name, "
+            "or a spec made from one (GameSpec.make(name, ...))"
+        )
+    params = {"variant": spec.variant, "num_players": spec.n, "seed": seed}
+    return pyspiel.load_game(SHORT_NAME, {**params, "knobs": format_knobs(spec.knob_dict)})
+
+
+def load_tiny(name: str) -> MafiaGame:
+    """Return the game of a tiny task (`mafia_env.tasks.TINY_TASKS`), its exact values pinned."""
+    task = get_tiny_task(name)
+    return load(task.spec(), seed=task.seed)
+
+
 class MafiaGame(pyspiel.Game):
     """The static facts of one (variant, knobs, table size)."""
 
     def __init__(self, params: dict[str, Any] | None = None):
         params = {**DEFAULT_PARAMS, **(params or {})}
-        base = get_variant(str(params["variant"]))
-        self.rules = rules = base.with_knobs(**parse_knobs(str(params["knobs"])))
-        n = int(params["num_players"]) or rules.default_players
-        rules.check_players(n)
+        knobs = parse_knobs(str(params["knobs"]))
+        self.spec = spec = GameSpec.make(
+            str(params["variant"]), int(params["num_players"]) or None, **knobs
+        )
+        self.rules = rules = spec.rules
+        n = spec.n
         counts = rules.role_counts(n)
         self.n = n
         self.seed = int(params["seed"])
-        self.layout = ActionLayout(rules, n)
+        self.layout = ActionLayout.of(spec)
         self.roles: tuple[Role, ...] = self.layout.roles  # chance outcome i deals roles[i]
         self.counts = [counts.get(r, 0) for r in self.roles]
         self.length = max_game_length(rules, n)
@@ -160,7 +194,7 @@ class MafiaGame(pyspiel.Game):
             max_game_length=self.length,
         )
         super().__init__(_GAME_TYPE, info, {**params, "num_players": n})
-        self._observer = VectorObserver(rules, n)  # a template; states copy it lazily
+        self._observer = VectorObserver(rules, n, ObsLayout.of(spec))  # states copy it
 
     def new_initial_state(self, params: Any = None) -> MafiaState:
         """Return a state before the deal."""
@@ -265,12 +299,7 @@ class MafiaState(pyspiel.State):
 
     def returns(self) -> list[float]:
         g = self.game
-        if g is None or not g.over or g.winner is Outcome.DRAW:
-            return [0.0] * self._mafia.n
-        if g.winner is None:  # the game was stopped (no OpenSpiel move can do that)
-            return [-1.0 if s == g.offender else 0.0 for s in range(g.n)]
-        win = TEAM_OF_OUTCOME[g.winner]
-        return [1.0 if t == win else -1.0 for t in g.teams]
+        return [0.0] * self._mafia.n if g is None else g.returns()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MafiaState:
         """Return a state in `player_id`'s information set, the unknown re-dealt (`resample`)."""
@@ -348,6 +377,8 @@ __all__ = [
     "MafiaObserver",
     "MafiaState",
     "format_knobs",
+    "load",
+    "load_tiny",
     "max_game_length",
     "parse_knobs",
 ]

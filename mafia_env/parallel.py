@@ -25,15 +25,34 @@ Eliminated seats stay in ``agents`` (waiting) until the game ends; then every ag
 terminated (truncated at the day limit) with its team's reward, +1 win, -1 loss, 0 draw, and
 ``agents`` empties. Rewards are 0 before.
 
-Knob ``illegal_action`` as in the AEC env: ``"raise"`` (the default) raises
-`IllegalActionError` for a round member's illegal action (``wait`` included) and for a waiting
-seat's action other than ``wait``; ``"foul"`` and ``"terminate"`` hand a round member's
-illegal action to the engine as the AEC env does and ignore what a waiting seat sends.
+In the flat mode, where the libraries read ``infos`` (AgileRL, SuperSuit and SB3, TorchRL on
+a Box observation), every step's ``infos[agent]`` also holds ``"acting"`` (whether the seat
+chooses in this step: `acting`), ``"illegal"`` (its illegal actions this game) and
+``"env_defined_actions"``, the convention AgileRL reads: ``float(wait)`` for a waiting seat
+(the env defines its action), NaN for a seat that chooses. The vector (Dict) mode keeps
+``infos`` to the mask, as the AEC env does (TorchRL's wrapper fails on more there); its
+observation's mask says who acts (a seat acts iff an action other than ``wait`` is legal) and
+`illegal_counts` the counts. About nine agent-steps in ten are a forced ``wait``; a trainer
+may drop those rows from its loss: scripts/recipes show how.
+
+Illegal actions (COMMON-7, `mafia_env.illegal`): by default (knob ``illegal_action`` unset)
+a round member's illegal action (``wait`` included) ends the game, -1 to the offender and 0
+to the others (``terminate``), as the checkers that sample without the mask expect
+(``parallel_api_test`` in flat mode, ``parallel_seed_test``, RLlib's env check, TorchRL's
+``check_env_specs``); the first one warns (`IllegalActionWarning`) and each is counted in
+``infos``. What a waiting seat sends is ignored (its only action is ``wait``). ``"foul"``
+gives a foul and plays the turn's default action. ``"raise"`` raises `IllegalActionError`
+for a round member's illegal action and for a waiting seat's action other than ``wait``.
 ``obs_mode="text"`` is not offered here: language agents take turns (use `mafia_env.env`).
+
+``state()`` and ``state_space``: the whole table (`mafia_env.state`), the round's seats as
+``acting``, for centralised critics in training only. Copies made by ``pickle`` or
+``copy.deepcopy`` deal their own next games, as the AEC env's do.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 import numpy as np
@@ -43,10 +62,38 @@ from pettingzoo import ParallelEnv
 from mafia_env.aec import RENDER_MODES
 from mafia_env.engine.kinds import Turn
 from mafia_env.engine.rules import Rules
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError, IllegalActionError, MafiaError
+from mafia_env.illegal import illegal_mode
 from mafia_env.lang import DEFAULT
 
 PARALLEL_OBS_MODES = ("vector", "flat")
+
+
+class _Chooses(np.float64):
+    """AgileRL's "no env-defined action": a NaN (a numpy float, so that AgileRL's vector env
+    batches it as a float), equal to itself so that two equal steps' infos compare equal
+    (PettingZoo's seed test compares them with ``==``)."""
+
+    def __new__(cls) -> _Chooses:
+        return super().__new__(cls, np.nan)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, float) and math.isnan(other)  # any NaN
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = np.float64.__hash__
+
+    def __reduce__(self) -> tuple:
+        return _Chooses, ()
+
+    def __repr__(self) -> str:
+        return "nan"
+
+
+CHOOSES = _Chooses()
 
 
 class MafiaParallelEnv(ParallelEnv):
@@ -60,7 +107,7 @@ class MafiaParallelEnv(ParallelEnv):
 
     def __init__(
         self,
-        variant: str | Rules = "sport",
+        variant: str | Rules | GameSpec = "sport",
         num_players: int | None = None,
         render_mode: str | None = None,
         obs_mode: str = "vector",
@@ -84,6 +131,8 @@ class MafiaParallelEnv(ParallelEnv):
             lang=lang,
             **knobs,
         )
+        self.illegal_action = aec.illegal_action = illegal_mode(aec.rules, "parallel")
+        self.spec = aec.spec
         self.obs_mode = obs_mode
         self.render_mode = render_mode
         self.possible_agents = aec.possible_agents[:]
@@ -100,6 +149,8 @@ class MafiaParallelEnv(ParallelEnv):
         act_space = spaces.Discrete(size + 1)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
+        self.state_space = aec.state_space
+        self._waits = float(size)  # a waiting seat's env-defined action
         self._wait_mask = np.zeros(size + 1, dtype=np.int8)
         self._wait_mask[size] = 1
         self._wait_mask.flags.writeable = False
@@ -169,11 +220,13 @@ class MafiaParallelEnv(ParallelEnv):
         self.aec.close()
 
     def state(self) -> np.ndarray:
-        """Return the concatenated observations of every seat (for centralised critics)."""
+        """Return the whole table as one float32 vector (`mafia_env.state`), the round's
+        seats as ``acting``. For centralised critics in training only: it shows every
+        hidden role, never give it to an actor."""
         game = self.aec.game
         if game is None:
             raise MafiaError("the environment has no game yet; call reset() first")
-        return np.concatenate([self.aec.observer.observe(game, s) for s in range(self.n)])
+        return self.aec.state_layout.write(self.aec.observer, game, list(self._round))
 
     # --------------------------------------------------------- inspection hooks
 
@@ -208,6 +261,11 @@ class MafiaParallelEnv(ParallelEnv):
     @property
     def winner(self) -> str | None:
         return self.aec.winner
+
+    @property
+    def illegal_counts(self) -> dict[str, int]:
+        """Every agent's illegal actions this game (COMMON-7)."""
+        return self.aec.illegal_counts
 
     @property
     def acting(self) -> list[str]:
@@ -246,7 +304,7 @@ class MafiaParallelEnv(ParallelEnv):
 
     def _collect(self, actions: dict[str, Any]) -> None:
         """Check the step's actions and keep the round's choices for the engine."""
-        strict = self.aec.rules.illegal_action == "raise"
+        strict = self.illegal_action == "raise"
         agents = self.possible_agents
         for seat, turn in self._round.items():
             agent = agents[seat]
@@ -298,6 +356,7 @@ class MafiaParallelEnv(ParallelEnv):
     def _observe(self) -> tuple[dict[str, Any], dict[str, dict]]:
         game, observer = self.aec.game, self.aec.observer
         flat = self.obs_mode == "flat"
+        counts = self.aec.illegal_counts
         obs: dict[str, Any] = {}
         infos: dict[str, dict] = {}
         for seat, agent in enumerate(self.possible_agents):
@@ -307,8 +366,16 @@ class MafiaParallelEnv(ParallelEnv):
             else:
                 vec, mask = observer.observe_turn(game, seat, turn), self._masks[seat]
             obs[agent] = vec if flat else {"observation": vec, "action_mask": mask}
-            infos[agent] = {"action_mask": mask}
+            if flat:
+                infos[agent] = {
+                    "action_mask": mask,
+                    "acting": turn is not None,
+                    "illegal": counts[agent],
+                    "env_defined_actions": self._waits if turn is None else CHOOSES,
+                }
+            else:
+                infos[agent] = {"action_mask": mask}
         return obs, infos
 
 
-__all__ = ["PARALLEL_OBS_MODES", "MafiaParallelEnv"]
+__all__ = ["CHOOSES", "PARALLEL_OBS_MODES", "MafiaParallelEnv"]

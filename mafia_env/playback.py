@@ -42,10 +42,16 @@ def _build(record: dict[str, Any], **options: Any) -> Any:
     knobs = dict(record["knobs"])
     if record["format"] < 2:  # played under the rules of its time
         knobs = {**earlier_rules(name), **knobs}
+    recorded = record.get("rules", {}).get("illegal_action")
+    if "illegal_action" not in knobs and recorded is not None:
+        knobs["illegal_action"] = recorded  # recorded before the views had defaults of their
+        # own (COMMON-7, the variant files had "raise"): replayed under the recorded one
     try:
         env = MafiaEnv(name, record["num_players"], roles=record["deal"], **options, **knobs)
     except MafiaError as e:
         raise RecordError(f"record does not describe a game of {name!r}: {e}") from None
+    if "illegal_action" not in record["knobs"]:
+        env.knobs.pop("illegal_action", None)  # the replay's own record says it under "rules"
     now = env.rules.knob_values()
     if record["format"] < 2:  # knobs added since are set above
         now = {k: v for k, v in now.items() if k in record.get("rules", now)}
@@ -135,10 +141,10 @@ def _replay_move(env: Any, i: int, move: Any) -> None:
             raise RecordError(f"{where}: {e}") from None
         return
     if what == ILLEGAL:
-        if env.rules.illegal_action != "terminate":
+        if env.illegal_action != "terminate":
             raise RecordError(
                 f"{where}: an illegal action stops the game only with the knob "
-                f"illegal_action='terminate'; this game has {env.rules.illegal_action!r}"
+                f"illegal_action='terminate'; this game has {env.illegal_action!r}"
             )
         env.step(env.layout.size)  # outside the action space: the knob stops the game
         return

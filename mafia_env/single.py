@@ -8,7 +8,9 @@ The observation is the seat's own vector observation and `action_masks()` its le
 mask, so sb3-contrib's MaskablePPO works unchanged. The reward is the seat's team reward at
 the end (+1, -1, 0 for a draw); once the seat is eliminated the game is played out by the
 others within the same step. An action outside the mask ends the game with -1 (knob
-``illegal_action="terminate"``, PettingZoo's classic convention) unless another mode is given.
+``illegal_action`` unset: ``terminate``, PettingZoo's classic convention, which Gymnasium's
+``check_env`` needs) unless another mode is given; each is counted in ``info["illegal"]``.
+A copy made by ``pickle`` or ``copy.deepcopy`` deals its own next games (see `mafia_env.aec`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numpy as np
 from mafia_env.aec import MafiaEnv
 from mafia_env.engine.roles import Role, role_from_name
 from mafia_env.errors import ConfigError
+from mafia_env.illegal import illegal_mode
 from mafia_env.match import Seating, play_until
 from mafia_env.policy import Policy, RandomPolicy, load_policy, reseed
 from mafia_env.tasks import TASKS
@@ -53,9 +56,10 @@ class SingleAgentEnv(gym.Env):
         render_mode: str | None = None,
         **knobs: Any,
     ):
-        knobs.setdefault("illegal_action", "terminate")
         self.aec = MafiaEnv(variant, num_players, render_mode=render_mode, **knobs)
+        self.aec.illegal_action = illegal_mode(self.aec.rules, "single")
         n = self.aec.n
+        variant = self.aec.rules.name  # the opponents load by the variant's name
         if seat is not None and not (isinstance(seat, int) and 1 <= seat <= n):
             raise ConfigError(f"seat must be a seat number 1..{n}; got {seat!r}")
         self.role: Role | None = None
@@ -112,6 +116,10 @@ class SingleAgentEnv(gym.Env):
         obs, info = self._play_others()
         return obs, self._reward, aec.game.over and not aec.game.truncated, aec.game.truncated, info
 
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)  # a copy (a vector env's) deals its own next games
+        self._rng = random.Random()
+
     def action_masks(self) -> np.ndarray:
         """Return the seat's legal-action mask as bools (sb3-contrib's MaskablePPO reads it)."""
         return self._mask.astype(bool)
@@ -132,18 +140,19 @@ class SingleAgentEnv(gym.Env):
             "action_mask": self._mask,
             "seat": seat + 1,
             "role": game.roles[seat].label,
+            "illegal": aec.illegal_counts[self.agent],
         }
 
 
 def single_agent(
-    task_or_variant: str,
+    task_or_variant: Any,
     seat: int | None = None,
     role: str | None = None,
     opponents: Any = None,
     **kwargs: Any,
 ) -> SingleAgentEnv:
     """Return one seat of a task ("sport-10") or a variant ("sport") as a Gymnasium env."""
-    task = TASKS.get(task_or_variant)
+    task = TASKS.get(task_or_variant) if isinstance(task_or_variant, str) else None
     if task is None:
         return SingleAgentEnv(
             task_or_variant, kwargs.pop("num_players", None), seat, role, opponents, **kwargs

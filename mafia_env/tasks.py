@@ -13,6 +13,9 @@ earlier ones, which stay playable under the rules they were defined with:
   then fine-tuned against them), played under the rules before the seeds' second reading;
 - version 3: the current rules, and the league-trained seat-filler ``league`` as a fourth
   opponent.
+
+`TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
+NashConv and CFR over the whole tree), with the exact values pinned.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import json
 from dataclasses import asdict, dataclass
 
 from mafia_env.engine.rules import earlier_rules
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
 SHIPPED_OPPONENTS = ("ppo", "league")  # opponents that load a file shipped with baselines
@@ -126,6 +130,80 @@ TASKS_V3: dict[str, Task] = {
 }
 
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {2: TASKS_V2, 3: TASKS_V3}
+
+
+# ---------------------------------------------------------------- tiny tasks
+@dataclass(frozen=True)
+class TinyTask:
+    """A table small enough for exact game theory: OpenSpiel's ``nash_conv`` and CFR walk its
+    whole game tree (`mafia_env.openspiel`), so an approximate measure (the exploitability
+    attacker of `baselines.exploit`, a belief) can be checked against the exact value.
+
+    The values are those of ``python_mafia`` with this variant, table size, knobs and
+    ``seed`` (the engine's own randomness: MINIMAL's random tie-break), measured with
+    open-spiel 2.0.2 and pinned by tests/test_tiny_task.py. NashConv is the sum over players
+    of what a best response gains against the others' policy; OpenSpiel's exploitability is
+    NashConv / players.
+    """
+
+    name: str
+    variant: str
+    num_players: int
+    knobs: tuple[tuple[str, object], ...]
+    seed: int  # python_mafia's "seed": the engine's random draws (tie-breaks)
+    states: int  # the game tree's histories: chance, decision and terminal
+    uniform_nash_conv: float  # NashConv of uniform play over the legal actions
+    cfr_nash_conv: tuple[tuple[int, float], ...]  # (CFR iterations, NashConv of its average)
+
+    def spec(self) -> GameSpec:
+        """Return the task's `GameSpec` (for `mafia_env.env(spec)`, `openspiel.load(spec)`)."""
+        return GameSpec.make(self.variant, self.num_players, **dict(self.knobs))
+
+    def openspiel_params(self) -> dict[str, object]:
+        """Return the parameters of ``pyspiel.load_game("python_mafia", ...)``."""
+        knobs = ";".join(
+            f"{k}:{str(v).lower() if isinstance(v, bool) else v}" for k, v in self.knobs
+        )
+        return {
+            "variant": self.variant,
+            "num_players": self.num_players,
+            "seed": self.seed,
+            "knobs": knobs,
+        }
+
+    def exploitability(self, nash_conv: float) -> float:
+        """Return OpenSpiel's exploitability of a policy whose NashConv is `nash_conv`."""
+        return nash_conv / self.num_players
+
+    def digest(self) -> str:
+        """Return a hash of the definition and its pinned values (pinned by the tests)."""
+        blob = json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+TINY_TASKS: dict[str, TinyTask] = {
+    # MINIMAL at three seats (one mafia, two civilians), one day, no self-nomination: the
+    # zero night, one day of speeches, nominations and the vote, then the game is truncated
+    "minimal-3-day1": TinyTask(
+        name="minimal-3-day1",
+        variant="minimal",
+        num_players=3,
+        knobs=(("max_days", 1), ("self_nomination", False)),
+        seed=0,
+        states=2067,
+        uniform_nash_conv=0.9061303297896661,
+        cfr_nash_conv=((1, 0.9061303297896661), (5, 0.3965297861907848), (30, 0.21559310115860175)),
+    ),
+}
+
+
+def get_tiny_task(name: str) -> TinyTask:
+    """Return the tiny task `name`; a clear error otherwise."""
+    if name not in TINY_TASKS:
+        raise ConfigError(f"no tiny task {name!r}; tiny tasks: {', '.join(sorted(TINY_TASKS))}")
+    return TINY_TASKS[name]
+
+
 LATEST = max(TASKS_BY_VERSION)
 TASKS: dict[str, Task] = TASKS_BY_VERSION[LATEST]
 
@@ -155,6 +233,9 @@ __all__ = [
     "TASKS_BY_VERSION",
     "TASKS_V2",
     "TASKS_V3",
+    "TINY_TASKS",
     "Task",
+    "TinyTask",
     "get_task",
+    "get_tiny_task",
 ]

@@ -35,14 +35,12 @@ import numpy as np
 
 from mafia_env.actions import ActionLayout
 from mafia_env.ccore import CoreBatch, resolve
-from mafia_env.engine.events import Outcome
 from mafia_env.engine.game import Game
-from mafia_env.engine.rules import Rules, parse_roles
+from mafia_env.engine.rules import Rules
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError, IllegalActionError
+from mafia_env.illegal import illegal_mode
 from mafia_env.observe import ObsLayout, VectorObserver
-from mafia_env.variants import get_variant
-
-TEAM_OF_OUTCOME = {Outcome.TOWN: 0, Outcome.MAFIA: 1, Outcome.MANIAC: 2}
 
 
 class VectorMafia:
@@ -50,34 +48,34 @@ class VectorMafia:
 
     def __init__(
         self,
-        variant: str | Rules = "sport",
+        variant: str | Rules | GameSpec = "sport",
         num_envs: int = 8,
         num_players: int | None = None,
         seed: int | None = None,
         backend: str = "auto",
         **knobs: Any,
     ):
+        """`variant` is a variant's name, its `Rules` or a `GameSpec` (`GameSpec.make`);
+        `num_players` and the knobs (``roles=[...]`` too) are applied over it."""
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise ConfigError(f"num_envs must be a positive integer; got {num_envs!r}")
-        base = variant if isinstance(variant, Rules) else get_variant(variant)
-        roles = knobs.pop("roles", None)
-        if knobs.get("illegal_action", "raise") != "raise":
+        self.spec = spec = GameSpec.make(variant, num_players, **knobs)
+        if illegal_mode(spec.rules, "vector") != "raise":
             raise ConfigError(
                 "VectorMafia supports only illegal_action='raise': trainers sample from the mask"
             )
-        self.rules = rules = base.with_knobs(**knobs)
+        self.rules = rules = spec.rules
         self.variant = rules.name
-        n = rules.default_players if num_players is None else num_players
-        rules.check_players(n)
-        rules.role_counts(n)
-        self.deal = None if roles is None else parse_roles(roles, rules, n)
-        self.n = n
+        self.n = n = spec.n
+        self.deal = None if spec.deal is None else list(spec.deal)
         self.num_envs = B = num_envs
-        self.layout = ActionLayout(rules, n)
-        self.backend = resolve(backend, rules, n)
+        self.layout = ActionLayout.of(spec)
+        self.obs_layout = ObsLayout.of(spec)
+        self.backend = resolve(backend, rules, n, spec.obs)
         on_core = self.backend == "c"
-        self.observers = [] if on_core else [VectorObserver(rules, n) for _ in range(B)]
-        self.obs_layout = ObsLayout(rules, n) if on_core else self.observers[0].layout
+        self.observers = (
+            [] if on_core else [VectorObserver(rules, n, self.obs_layout) for _ in range(B)]
+        )
         self.obs_size = self.obs_layout.size
         self.action_size = self.layout.size
         base_seed = random.randrange(2**62) if seed is None else seed
@@ -205,9 +203,7 @@ class VectorMafia:
         self.truncated[b] = game.truncated
         self.winner[b] = int(game.winner)
         self.done_teams[b] = game.teams
-        if game.winner is not Outcome.DRAW:
-            win = TEAM_OF_OUTCOME[game.winner]
-            self.rewards[b] = np.where(self.done_teams[b] == win, 1.0, -1.0)
+        self.rewards[b] = game.returns()
 
     def _info(self) -> dict[str, np.ndarray]:
         return {

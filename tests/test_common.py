@@ -188,8 +188,9 @@ def test_common_6_votes_with_voters_are_public_checks_private():
 
 
 def test_common_7_illegal_action_raises_naming_agent_phase_and_legal_actions():
-    """COMMON-7: an action outside the mask raises a clear error by default."""
-    t = Table("sport", DEAL)
+    """COMMON-7: with knob illegal_action=raise an action outside the mask raises a clear
+    error (the views' defaults: tests/test_checkers.py)."""
+    t = Table("sport", DEAL, illegal_action="raise")
     with pytest.raises(IllegalActionError) as e:
         t.env.step(t.env.action_id("vote", 3))
     msg = str(e.value)

@@ -75,7 +75,7 @@ def test_bad_obs_and_render_modes():
 
 
 def test_illegal_and_malformed_actions():
-    env = mafia_env.env("sport")
+    env = mafia_env.env("sport", illegal_action="raise")
     env.reset(seed=0)
     with pytest.raises(IllegalActionError, match=r"outside 0\.\.\d+.*legal actions: 0 \(pass\)"):
         env.step(10_000)

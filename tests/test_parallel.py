@@ -135,7 +135,7 @@ def test_eliminated_seats_stay_until_the_end_with_team_rewards():
 
 
 def test_illegal_and_waiting_actions_raise():
-    par = mafia_env.parallel_env("sport")
+    par = mafia_env.parallel_env("sport", illegal_action="raise")
     obs, _ = par.reset(seed=1)
     actor = par.acting[0]
     illegal = int(np.flatnonzero(obs[actor]["action_mask"] == 0)[0])

@@ -192,6 +192,8 @@ def test_bad_moves_name_their_index(good):
     for i, move, message in cases:
         bad = copy.deepcopy(good)
         bad["moves"][i] = move
+        if move[1:] == ["illegal"]:  # a game played under raise (the AEC default terminates)
+            bad["rules"]["illegal_action"] = "raise"
         with pytest.raises(RecordError, match=message):
             replay(bad)
     env = mafia_env.raw_env("sport")

@@ -127,7 +127,10 @@ def test_rllib_env_check_passes_with_illegal_action_foul():
         space.seed(s)
         check_multiagent_environments(env)
     assert illegal_seeds  # the check did step illegal actions, and passed
-    strict = MafiaRLlibEnv({})
+    default = MafiaRLlibEnv({})  # COMMON-7: the default ends the game, and passes too
+    default.get_action_space(aid).seed(illegal_seeds[0])
+    check_multiagent_environments(default)
+    strict = MafiaRLlibEnv({"knobs": {"illegal_action": "raise"}})
     strict.get_action_space(aid).seed(illegal_seeds[0])
     with pytest.raises(ValueError, match="step"):
         check_multiagent_environments(strict)

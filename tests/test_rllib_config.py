@@ -59,7 +59,8 @@ def test_bad_values_are_errors_that_say_what_is_allowed(data, message):
 def test_env_check_needs_an_illegal_action_mode_that_keeps_the_game_going():
     """RLlib's env check steps one unmasked random action; with illegal_action=raise it fails."""
     with pytest.raises(ConfigError, match=r"env_check: true .*illegal_action: foul"):
-        parse_config({"env_check": True})
+        parse_config({"env_check": True, "knobs": {"illegal_action": "raise"}})
+    assert parse_config({"env_check": True}).env_check  # the default terminates (COMMON-7)
     assert parse_config({"env_check": True, "knobs": {"illegal_action": "foul"}}).env_check
 
 

@@ -11,8 +11,8 @@ from torch.distributions.categorical import Categorical
 
 from baselines.ppo.config import Config
 from mafia_env.engine.roles import TEAM_NAMES
+from mafia_env.engine.spec import GameSpec
 from mafia_env.observe import ObsLayout
-from mafia_env.variants import get_variant
 
 
 def layer_init(layer: nn.Linear, std: float = np.sqrt(2), bias_const: float = 0.0) -> nn.Linear:
@@ -35,9 +35,9 @@ class CategoricalMasked(Categorical):
         return -p_log_p.sum(-1)
 
 
-def team_matrix(rules_variant: str, knobs: dict[str, Any]) -> np.ndarray:
+def team_matrix(rules_variant: str | GameSpec, knobs: dict[str, Any] | None = None) -> np.ndarray:
     """Return the [roles, teams] one-hot matrix mapping the observed role to its team."""
-    roles = get_variant(rules_variant).with_knobs(**knobs).roles_in_play()
+    roles = GameSpec.make(rules_variant, **(knobs or {})).roles
     m = np.zeros((len(roles), len(TEAM_NAMES)), dtype=np.float32)
     for i, r in enumerate(roles):
         m[i, int(r.team)] = 1
@@ -123,18 +123,11 @@ class Agent(nn.Module):
 
 
 def make_agent(cfg: Config, obs_size: int, action_size: int) -> Agent:
-    rules = get_variant(cfg.variant).with_knobs(**cfg.knobs)
-    n = rules.default_players if cfg.num_players is None else cfg.num_players
-    layout = ObsLayout(rules, n)
-    start = layout.index("role")
-    role_slice = (start, start + len(rules.roles_in_play()))
+    spec = cfg.game_spec()
+    start = ObsLayout.of(spec).index("role")
+    role_slice = (start, start + len(spec.roles))
     return Agent(
-        obs_size,
-        action_size,
-        cfg.hidden_size,
-        role_slice,
-        team_matrix(cfg.variant, cfg.knobs),
-        cfg.per_team,
+        obs_size, action_size, cfg.hidden_size, role_slice, team_matrix(spec), cfg.per_team
     )
 
 

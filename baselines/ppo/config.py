@@ -14,9 +14,9 @@ from mafia_env.config import (
     PositiveInt,
     Range,
 )
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.policy import policy_names
-from mafia_env.variants import get_variant
 
 OPPONENT_KINDS = ("self", "pool", "rule", "random")  # the usual ones; any policy name also
 LEARNER_TEAMS = ("any", "town", "mafia")
@@ -145,12 +145,13 @@ class Config:
     checkpoint_every: PositiveInt = 50
     """updates between checkpoints (the last one is always written)"""
 
+    def game_spec(self) -> GameSpec:
+        """Return the spec of the game trained on (`GameSpec.make`: variant, size, knobs)."""
+        return GameSpec.make(self.variant, self.num_players, **self.knobs)
+
     def check(self) -> None:
         """Check what the types cannot: the game (variant, knobs, size) and the opponents."""
-        rules = get_variant(self.variant).with_knobs(**self.knobs)  # unknown variant or knob
-        n = rules.default_players if self.num_players is None else self.num_players
-        rules.check_players(n)
-        rules.role_counts(n)
+        self.game_spec()  # an unknown variant or knob, a bad size or role table
         check_opponents(self.opponents, ("self", "pool"), "opponents")
         if sum(self.opponents.values()) <= 0:
             raise ConfigError(

@@ -67,8 +67,9 @@ class RLlibConfig:
     hidden: tuple[PositiveInt, ...] = (256, 256)
     """Hidden layer sizes of the policy and value MLPs."""
     env_check: bool = False
-    """Run RLlib's env check; it steps once with an unmasked random action, so it needs knob
-    illegal_action: foul or terminate (with the default, raise, that action is an error)."""
+    """Run RLlib's env check; it steps once with an unmasked random action, which the env's
+    default (illegal_action unset: terminate) answers by ending the game (knob
+    illegal_action: raise makes it an error, so that setting cannot be checked)."""
     checkpoint_dir: str = "runs/rllib/sport"
     """Where checkpoints go (a directory per save; the last one is also `final`)."""
     checkpoint_every: NonNegativeInt = 10
@@ -92,10 +93,11 @@ class RLlibConfig:
         import mafia_env  # the variant, table size and knobs: build the env (cheap)
 
         env = mafia_env.raw_env(self.variant, self.num_players, **self.knobs)
-        if self.env_check and env.rules.illegal_action == "raise":
+        if self.env_check and env.illegal_action == "raise":
             raise ConfigError(
                 "env_check: true steps the env once with an unmasked random action; "
-                "set knobs: {illegal_action: foul} (or terminate), or env_check: false"
+                "set knobs: {illegal_action: foul} or {illegal_action: terminate} (or leave "
+                "the knob unset: terminate), or env_check: false"
             )
 
     def env_config(self) -> dict[str, Any]:

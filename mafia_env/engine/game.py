@@ -61,6 +61,7 @@ _Spared = plain(Spared)
 _Stage = plain(Stage)
 _Team = plain(Team)
 _Turn = plain(Turn)
+assert all(int(Outcome[t.name]) == t for t in Team)  # `returns` compares a winner with teams
 
 _CLAIMS: dict[int, tuple[Options, ...]] = {}  # n -> every seat's claim options (shared)
 _IS_SPEECH = tuple(t in SPEECH_TURNS for t in Turn)  # by Turn: faster than a set on the hot path
@@ -137,6 +138,20 @@ class Game:
     @property
     def over(self) -> bool:
         return self.winner is not None or self.offender >= 0
+
+    def returns(self) -> list[float]:
+        """Return every seat's payoff, as OpenSpiel's `State.returns` does: +1 to each seat of
+        the winning team, -1 to every other seat (eliminated players included), 0 to all in a
+        draw. A game stopped by an illegal action (COMMON-7 ``terminate``): -1 to the offender,
+        0 to the others. All 0 while the game goes on."""
+        n, w = self.n, self.winner
+        if self.offender >= 0:  # PettingZoo's classic convention for an illegal move
+            out = [0.0] * n
+            out[self.offender] = -1.0
+            return out
+        if w is None or w == _Outcome.DRAW:
+            return [0.0] * n
+        return [1.0 if t == w else -1.0 for t in self.teams]  # an Outcome's value is its Team's
 
     def legal(self) -> Options:
         """Return the acting player's legal actions as (act, targets) pairs.

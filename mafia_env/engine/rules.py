@@ -133,8 +133,9 @@ KNOBS: dict[str, Knob] = {
     "illegal_action": Knob(
         str,
         "COMMON-7",
-        "what an action outside the mask does",
+        "what an action outside the mask does (null: each view's default, mafia_env/illegal.py)",
         choices=("raise", "foul", "terminate"),
+        nullable=True,
     ),
     "max_days": Knob(
         int,
@@ -273,7 +274,7 @@ class Rules:
     check_skip: bool
     fouls_mute: int
     fouls_remove: int
-    illegal_action: str
+    illegal_action: str | None
     max_days: int | None
     mafia_count: int | None
     night_order: str

@@ -4,17 +4,39 @@
 sees, and the acts of the action space with their widths. The action layout, the observation
 layout, the text observations, the table's views and the rule bots read it, so a rule's
 knowledge lives in the engine (its `TurnRule`) and in this spec, and nowhere else.
+
+`GameSpec.make` is the one setup every constructor shares: variant -> rules with knobs ->
+table size -> role table -> (a fixed deal) -> spec, every step checked once with a clear
+`ConfigError`, and the spec cached, so that the layouts built on it (`ActionLayout.of(spec)`,
+`ObsLayout.of(spec)`, through `GameSpec.cached`) are built once too::
+
+    spec = GameSpec.make("sport", 10, max_days=4)          # or roles=[...] for a fixed deal
+    env = mafia_env.env(spec)                               # and VectorMafia(spec), ...
+    spec.rules, spec.n, spec.deal, spec.knobs               # what was asked for, checked
+
+Observation options (pieces an encoder may add, that change the observation layout but not
+the game) travel in `GameSpec.obs` and key the layout caches: `spec.with_obs(name=value)`
+for a name in `OBS_OPTIONS`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 from mafia_env.engine.events import ANSWER_NAMES
 from mafia_env.engine.kinds import NIGHT_TURNS, PUBLIC_TURNS, SPEECH_TURNS, Act, Turn
 from mafia_env.engine.roles import Role
-from mafia_env.engine.rules import Rules
+from mafia_env.engine.rules import Rules, parse_roles
 from mafia_env.engine.turns import TURN_RULES
+from mafia_env.errors import ConfigError
+from mafia_env.variants import VARIANTS, get_variant
+
+T = TypeVar("T")
+# Observation options a spec may carry (name -> what it does). They change what an encoder
+# writes, never the game; an option added here becomes part of the layout caches' key.
+OBS_OPTIONS: dict[str, str] = {}
 
 # SPORT's eight acts open every action space (so that the spaces share a base); the turns in
 # play add their own after them, in `Act` order.
@@ -57,6 +79,95 @@ class GameSpec:
     night_turns: frozenset[Turn]
     acts: tuple[Act, ...]  # the action space's segments, in order
     widths: dict[Act, int]  # entries per segment
+    deal: tuple[Role, ...] | None = None  # a fixed deal by seat (knob roles=[...]); None: dealt
+    knobs: tuple[tuple[str, Any], ...] = ()  # the knobs given over the variant file's, in order
+    obs: tuple[tuple[str, Any], ...] = ()  # observation options (`OBS_OPTIONS`), sorted
+    # what the layers build on this spec, by (key, obs): shared by the specs of one (rules, n)
+    layouts: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def make(
+        cls,
+        variant: str | Rules | GameSpec = "sport",
+        num_players: int | None = None,
+        roles: Sequence[str | Role] | None = None,
+        *,
+        obs: Mapping[str, Any] | None = None,
+        **knobs: Any,
+    ) -> GameSpec:
+        """Return the checked spec of a game: a variant (its name, its `Rules`, or a spec whose
+        rules, size and deal are taken over), the table size (None: the variant's default, or
+        the given spec's), a fixed deal by seat (`roles`, role names), observation options and
+        rule knobs. Every problem is a ConfigError that says what is allowed; the same
+        arguments return the same (cached) spec.
+        """
+        same_size = num_players is None or num_players == getattr(variant, "n", None)
+        if isinstance(variant, GameSpec) and same_size and not (roles or obs or knobs):
+            return variant
+        key, anchor = _make_key(variant, num_players, roles, obs, knobs)
+        hit = _MADE.get(key) if key is not None else None
+        if hit is not None and hit[0] is anchor:
+            return hit[1]
+        if isinstance(variant, GameSpec):
+            base, given = variant.rules, dict(variant.knobs)
+            n = variant.n if num_players is None else num_players
+            if roles is None and variant.deal is not None and n == variant.n:
+                roles = variant.deal
+            options = {**dict(variant.obs), **(obs or {})}
+        else:
+            base = variant if isinstance(variant, Rules) else get_variant(variant)
+            given, n, options = {}, num_players, dict(obs or {})
+        rules = base.with_knobs(**knobs)  # an unknown knob or a bad value: a ConfigError
+        if n is None:
+            n = rules.default_players
+        rules.check_players(n)
+        rules.role_counts(n)  # the role table at this size, mafia_count applied
+        deal = None if roles is None else tuple(parse_roles(list(roles), rules, n))
+        spec = cls.of(rules, n)
+        merged = tuple({**given, **knobs}.items())
+        if deal is not None or merged or options:
+            spec = replace(spec, deal=deal, knobs=merged).with_obs(**options)
+        if key is not None:
+            if len(_MADE) >= 256:
+                _MADE.clear()
+            _MADE[key] = (anchor, spec)
+        return spec
+
+    def with_obs(self, **options: Any) -> GameSpec:
+        """Return this spec with observation options set (names from `OBS_OPTIONS`)."""
+        unknown = sorted(set(options) - set(OBS_OPTIONS))
+        if unknown:
+            allowed = ", ".join(sorted(OBS_OPTIONS)) or "none yet"
+            raise ConfigError(f"unknown observation options {unknown}; options: {allowed}")
+        merged = tuple(sorted({**dict(self.obs), **options}.items()))
+        return self if merged == self.obs else replace(self, obs=merged)
+
+    def cached(self, key: Any, build: Callable[[GameSpec], T]) -> T:
+        """Return what `build(self)` returns, built once per (key, observation options) for
+        every spec of these rules and table size (the layouts: `ActionLayout.of(spec)`)."""
+        full = (key, self.obs)
+        hit = self.layouts.get(full)
+        if hit is None:
+            hit = self.layouts[full] = build(self)
+        return hit
+
+    @property
+    def variant(self) -> str:
+        """The variant's name."""
+        return self.rules.name
+
+    @property
+    def knob_dict(self) -> dict[str, Any]:
+        """The knobs given over the variant file's, as a new dict."""
+        return dict(self.knobs)
+
+    def __getstate__(self) -> dict:
+        # the layouts are rebuilt where the spec is unpickled (they hold shared mask caches)
+        return {k: v for k, v in self.__dict__.items() if k != "layouts"}
+
+    def __setstate__(self, state: dict) -> None:
+        for k, v in {**state, "layouts": {}}.items():
+            object.__setattr__(self, k, v)
 
     @classmethod
     def of(cls, rules: Rules, n: int) -> GameSpec:
@@ -104,5 +215,30 @@ class GameSpec:
 
 
 _SPECS: dict[tuple[int, int], GameSpec] = {}
+_MADE: dict[tuple, tuple[Any, GameSpec]] = {}  # make's arguments -> (anchor, spec)
 
-__all__ = ["BASE_ACTS", "TARGETED", "GameSpec"]
+
+def _make_key(variant: Any, n: Any, roles: Any, obs: Any, knobs: dict) -> tuple:
+    """Return a hashable key of `GameSpec.make`'s arguments (None where there is none) and
+    the object a cached spec must have been made from (None: a variant file's rules)."""
+    if isinstance(variant, str):
+        base, anchor = variant, None
+    elif isinstance(variant, Rules) and VARIANTS.get(variant.name) is variant:
+        base, anchor = variant.name, None  # a variant file's rules: as its name
+    else:
+        base, anchor = id(variant), variant
+    key = (
+        base,
+        n,
+        None if roles is None else tuple(roles) if isinstance(roles, list | tuple) else roles,
+        None if obs is None else tuple(sorted(obs.items())),
+        tuple(knobs.items()),
+    )
+    try:
+        hash(key)
+    except TypeError:
+        return None, anchor
+    return key, anchor
+
+
+__all__ = ["BASE_ACTS", "OBS_OPTIONS", "TARGETED", "GameSpec"]

@@ -532,9 +532,10 @@ def variant_page(rules: Rules, tested: dict[str, list[str]] | None = None) -> st
         "",
         "`obs['action_mask']` is int8, 1 = legal. An agent that is not acting gets all zeros; "
         "`infos[agent]['action_mask']` holds the same mask in every `obs_mode`. An action "
-        "outside the mask does what knob `illegal_action` says: `raise` (an "
-        "`IllegalActionError` naming the agent, the phase and the legal actions), `foul` (a "
-        "foul, then the turn's default action) or `terminate`.",
+        "outside the mask does what knob `illegal_action` says: `terminate` (the default of "
+        "`env`, `parallel_env` and `single_agent`: the game ends, -1 to the offender), "
+        "`raise` (an `IllegalActionError` naming the agent, the phase and the legal actions) "
+        "or `foul` (a foul, then the turn's default action).",
         "",
         "## Actions",
         "",

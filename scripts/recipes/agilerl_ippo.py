@@ -6,7 +6,9 @@
 AgileRL reads action masks only from ``infos[agent]["action_mask"]`` (it refuses a Dict
 observation that holds one), so the recipe uses ``obs_mode="flat"``. Its agent ids follow
 ``<group>_<index>``: ``player_1 .. player_n`` are one group, so IPPO trains one shared actor
-and one shared critic for every seat. The tables run in subprocesses
+and one shared critic for every seat. The flat view's ``infos[agent]["env_defined_actions"]``
+(``wait`` for a seat that waits, NaN for one that chooses) is AgileRL's convention for
+actions the env defines: `get_action` plays the waits itself. The tables run in subprocesses
 (`AsyncPettingZooVecEnv`); the loop is AgileRL's own on-policy multi-agent loop
 (`agilerl.training.train_multi_agent_on_policy`) without its evolutionary parts. Then the
 network plays the rule bots as the town and as the mafia.

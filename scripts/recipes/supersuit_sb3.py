@@ -8,9 +8,15 @@ Every seat of every table is one row of an SB3 vector env (SuperSuit's
 SB3's own PPO has no action masks, so the recipe uses sb3-contrib's MaskablePPO (PPO with
 masks) and `InfoMasks`, a ten-line wrapper that hands it the masks the parallel view puts in
 ``infos``. The waiting seats' rows are in the batch too (their only legal action is ``wait``):
-parameter sharing as SuperSuit's tutorials do it. Plain SB3 PPO also runs on the same vector
-env with knob ``illegal_action="foul"`` (its illegal moves become fouls), but learns little.
-Then the trained network plays the rule bots as the town and as the mafia.
+parameter sharing as SuperSuit's tutorials do it. SB3's rollout buffer cannot drop rows, but
+with masks a row whose only legal action is ``wait`` adds nothing to the policy loss (its
+log-probability is 0 whatever the weights: the ratio is 1, the entropy 0); it trains the
+value head and costs compute. ``infos[i]["acting"]`` marks the rows with a choice, for a
+trainer that can drop the others (scripts/recipes/torchrl_ppo.py does). Plain SB3 PPO also
+runs on the same vector env with the default settings (an illegal move ends that table's
+game, -1 to the offender: COMMON-7's ``terminate``), but learns little. Copies of one env
+deal their own games; seed the vector env (``reset(seed=s)``: table i gets ``s + i``) for a
+reproducible run. Then the trained network plays the rule bots as the town and as the mafia.
 """
 
 from __future__ import annotations

@@ -10,6 +10,12 @@ seat is one row of the group ``player``, the mask of each row is
 `MaskedCategorical` over the logits, so no illegal action is ever sampled; the loss is
 TorchRL's `ClipPPOLoss` with GAE, as in TorchRL's multi-agent PPO tutorial. Then the network
 plays the rule bots as the town and as the mafia.
+
+About nine rows in ten are a seat that waits (its mask allows only ``wait``): no choice, so
+nothing for the actor to learn. GAE runs over the whole batch (every seat's trajectory), then
+`decisions` keeps the rows with a choice for the loss (``--all-rows`` keeps them all, as the
+tutorial does): the advantage is normalised over real decisions and each epoch costs a tenth.
+In ``obs_mode="flat"`` the same rows are ``("player", "info", "acting")``.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from tensordict import TensorDict, TensorDictBase
 from tensordict.nn import TensorDictModule
 from torch import nn
 from torchrl.collectors import Collector
@@ -42,6 +49,21 @@ def make_env(variant: str, num_players: int | None, seed: int) -> PettingZooWrap
     return PettingZooWrapper(par, use_mask=True, categorical_actions=True, seed=seed)
 
 
+def decisions(batch: TensorDictBase) -> TensorDict:
+    """Return the rows of a collected batch where a seat had a choice, each its own group of
+    one seat, with its advantage and value target (computed on the whole batch before)."""
+    acting = batch[MASK][..., :-1].any(-1)  # [T, n]: more than `wait` is legal
+    rows = batch["player"][acting]
+    return TensorDict(
+        {
+            "player": rows.unsqueeze(-1),
+            "advantage": batch["advantage"][acting].unsqueeze(1),
+            "value_target": batch["value_target"][acting].unsqueeze(1),
+        },
+        batch_size=rows.batch_size,
+    )
+
+
 def mlp(inputs: int, outputs: int, hidden: int = 128) -> nn.Module:
     return nn.Sequential(
         nn.Linear(inputs, hidden), nn.Tanh(), nn.Linear(hidden, hidden), nn.Tanh(),
@@ -58,6 +80,7 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--eval-games", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--all-rows", action="store_true", help="train on the waiting rows too")
     args = p.parse_args(argv)
     torch.manual_seed(args.seed)
 
@@ -94,7 +117,7 @@ def main(argv: list[str] | None = None) -> dict:
         finals += batch["next", "player", "reward"][done].squeeze(-1).tolist()
         with torch.no_grad():
             loss.value_estimator(batch, params=loss.critic_network_params)
-        flat = batch.reshape(-1)
+        flat = batch.reshape(-1) if args.all_rows else decisions(batch)
         for _ in range(args.epochs):
             out = loss(flat)
             total = out["loss_objective"] + out["loss_critic"] + out["loss_entropy"]
