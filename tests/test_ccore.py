@@ -196,13 +196,25 @@ def play_pair(env_a, env_b, seed: int, moves: int = 10_000) -> None:
     env_a.reset(seed=seed)
     env_b.reset(seed=seed)
     rng = random.Random(seed)
-    for _ in range(moves):
+    flat = env_a.obs_mode == "flat"
+    for move in range(moves):
         assert env_a.agent_selection == env_b.agent_selection
         agent = env_a.agent_selection
         for who in (agent, rng.choice(env_a.possible_agents)):
             oa, ob = env_a.observe(who), env_b.observe(who)
+            if flat and who in env_a.infos:
+                oa, ob = {"observation": oa}, {"observation": ob}
+                oa["action_mask"] = env_a.infos[who]["action_mask"]
+                ob["action_mask"] = env_b.infos[who]["action_mask"]
+                assert env_a.infos[who].keys() == env_b.infos[who].keys()
+                assert env_a.infos[who]["acting"] == env_b.infos[who]["acting"]
+            if flat and who not in env_a.infos:
+                np.testing.assert_array_equal(oa, ob)
+                continue
             np.testing.assert_array_equal(oa["observation"], ob["observation"])
             np.testing.assert_array_equal(oa["action_mask"], ob["action_mask"])
+        if move % 10 == 0:
+            np.testing.assert_array_equal(env_a.state(), env_b.state())
         assert env_a.rewards == env_b.rewards and env_a.terminations == env_b.terminations
         assert env_a.truncations == env_b.truncations
         if env_a.terminations[agent] or env_a.truncations[agent]:
@@ -211,7 +223,7 @@ def play_pair(env_a, env_b, seed: int, moves: int = 10_000) -> None:
             if not env_a.agents:
                 break
             continue
-        legal = np.flatnonzero(env_a.observe(agent)["action_mask"])
+        legal = np.flatnonzero(env_a.infos[agent]["action_mask"])
         action = int(legal[rng.randrange(len(legal))])
         env_a.step(action)
         env_b.step(action)
@@ -227,6 +239,9 @@ def test_env_core_plays_the_same_game(variant):
         play_pair(a, b, seed)
         assert a.record() == b.record()
         assert a.render() is None and b.render() is None
+    fa = mafia_env.env(variant, obs_mode="flat", backend="c")
+    fb = mafia_env.env(variant, obs_mode="flat", backend="python")
+    play_pair(fa, fb, 9)
 
 
 def test_env_default_backend_is_the_core():
@@ -278,6 +293,7 @@ def test_env_core_fallbacks_records_narration_text_clone_pickle_resample():
         a.game.day = 3
 
 
+@pytest.mark.filterwarnings("ignore::mafia_env.IllegalActionWarning")
 def test_env_core_moderator_calls_talk_and_illegal_modes():
     """Fouls, removals and talk from the env, and illegal actions under every knob value."""
     for mode in ("foul", "terminate", "raise"):
@@ -294,6 +310,7 @@ def test_env_core_moderator_calls_talk_and_illegal_modes():
             else:
                 env.step(env.layout.size + 3)  # outside the action space: illegal
         assert a.game.events == b.game.events and a.rewards == b.rewards
+        assert a.illegal_counts == b.illegal_counts
         assert a.record() == b.record() and a.game.talk == b.game.talk
         with pytest.raises(IllegalActionError):
             a.say("player_1" if a.agent_selection != "player_1" else "player_2", "hi")
