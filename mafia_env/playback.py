@@ -17,6 +17,7 @@ from mafia_env.engine.game import Game
 from mafia_env.engine.rules import earlier_rules
 from mafia_env.errors import MafiaError, RecordError
 from mafia_env.record import (
+    FORMAT,
     FOUL,
     ILLEGAL,
     REMOVE,
@@ -40,8 +41,9 @@ def _build(record: dict[str, Any], **options: Any) -> Any:
     if "roles" in record["knobs"]:
         raise RecordError("record 'knobs' must not hold 'roles': the deal is under 'deal'")
     knobs = dict(record["knobs"])
-    if record["format"] < 2:  # played under the rules of its time
-        knobs = {**earlier_rules(name), **knobs}
+    old = record["format"] < FORMAT
+    if old:  # played under the rules of its time (format 1: era 1, format 2: era 2)
+        knobs = {**earlier_rules(name, record["format"]), **knobs}
     recorded = record.get("rules", {}).get("illegal_action")
     if "illegal_action" not in knobs and recorded is not None:
         knobs["illegal_action"] = recorded  # recorded before the views had defaults of their
@@ -53,7 +55,7 @@ def _build(record: dict[str, Any], **options: Any) -> Any:
     if "illegal_action" not in record["knobs"]:
         env.knobs.pop("illegal_action", None)  # the replay's own record says it under "rules"
     now = env.rules.knob_values()
-    if record["format"] < 2:  # knobs added since are set above
+    if old:  # knobs added since are set above
         now = {k: v for k, v in now.items() if k in record.get("rules", now)}
     if "rules" in record and record["rules"] != now:
         diff = sorted(

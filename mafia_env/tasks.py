@@ -11,8 +11,9 @@ earlier ones, which stay playable under the rules they were defined with:
 
 - version 2: opponents ``rule``, ``random``, ``ppo`` (the PPO bots cloned from the rule bots,
   then fine-tuned against them), played under the rules before the seeds' second reading;
-- version 3: the current rules, and the league-trained seat-filler ``league`` as a fourth
-  opponent.
+- version 3: the league-trained seat-filler ``league`` as a fourth opponent, played under the
+  rules before the seeds' second reading (issue 25: open vote counts in CLUB and ONLINE, the
+  mafia awake together there, ...), which its shipped files were trained for.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -51,10 +52,12 @@ class Task:
     def play_knobs(self) -> dict[str, object]:
         """Return the knobs the task's games are played with.
 
-        A task of version 2 keeps the rules it was defined under (before the seeds' second
-        reading changed some variants' defaults, issue 16), so its scores stay comparable.
+        A task keeps the rules it was defined under, so its scores stay comparable: version 2
+        the rules before the seeds were read again (issue 16), version 3 the rules before their
+        second reading (issue 25) changed some variants' defaults.
         """
-        earlier = earlier_rules(self.variant) if self.version <= 2 else {}
+        era = {2: 1, 3: 2}.get(self.version)
+        earlier = earlier_rules(self.variant, era) if era is not None else {}
         return {**earlier, **dict(self.knobs)}
 
     def pin(self, opponent: str) -> str:

@@ -32,7 +32,8 @@ from typing import Any
 import numpy as np
 
 from mafia_env.engine.events import PUBLIC, Ev, FollowsTurns, Perceiver
-from mafia_env.engine.game import Game, Turn
+from mafia_env.engine.game import Game
+from mafia_env.engine.kinds import Turn
 from mafia_env.engine.roles import Role
 from mafia_env.errors import ConfigError, IllegalActionError
 from mafia_env.lang import DEFAULT, describe, say, table

@@ -22,6 +22,7 @@ from baselines.policy import shipped_checkpoint, shipped_files
 from baselines.ppo.agent import Agent, CategoricalMasked, make_agent
 from baselines.ppo.config import Config, make_config
 from mafia_env.actions import ActionLayout
+from mafia_env.engine.rules import ERAS, earlier_rules
 from mafia_env.errors import ConfigError
 from mafia_env.observe import ObsLayout
 from mafia_env.variants import get_variant
@@ -92,13 +93,12 @@ def read_checkpoint(
         raise ConfigError(
             f"checkpoint {path} was trained on {trained}; it cannot play variant {variant!r}"
         )
-    rules = get_variant(ckpt["variant"]).with_knobs(**ckpt["config"]["knobs"])
     n = ckpt["num_players"] if num_players is None else num_players
     if n != ckpt["num_players"]:
         raise ConfigError(
             f"checkpoint {path} was trained on {trained}; it cannot play a table of {n}"
         )
-    layout = ObsLayout(rules, n)
+    rules, layout = _rules_of(ckpt)
     actions = ActionLayout(rules, n).size
     if ckpt["action_size"] > actions:
         raise ConfigError(
@@ -119,6 +119,45 @@ def read_checkpoint(
     return ckpt
 
 
+def _rules_of(ckpt: dict[str, Any]) -> tuple[Any, ObsLayout]:
+    """Return the rules a checkpoint was trained under, and their observation layout: today's
+    (with the run's knobs), else those of the earliest era before a reading of the seeds
+    changed the variant's layout (`earlier_rules`) whose layout the checkpoint has."""
+    base = get_variant(ckpt["variant"])
+    knobs, n = ckpt["config"]["knobs"], ckpt["num_players"]
+    today = base.with_knobs(**knobs)
+    eras = sorted(ERAS, reverse=True)  # the latest first
+    earlier = (base.with_knobs(**{**earlier_rules(base.name, e), **knobs}) for e in eras)
+    for rules in [today, *earlier]:
+        layout = ObsLayout(rules, n)
+        if obs_signature(layout) == ckpt["obs_signature"]:
+            return rules, layout
+    return today, ObsLayout(today, n)  # none: read_checkpoint says so
+
+
+def column_map(old: ObsLayout, new: ObsLayout) -> np.ndarray | None:
+    """Return the columns of a `new` observation that make up an `old` one (None: some old
+    piece is missing): pieces by name, the turn one-hots by turn (a layout that gained a turn
+    or a piece since a checkpoint was trained, as CLUB's and ONLINE's did with issue 25)."""
+    cols: list[int] = []
+    for name, shape in old.private + old.public:
+        if name not in new.offsets:
+            return None
+        off, now = new.offsets[name]
+        if name == "my_turn":
+            idx = [new.turns.index(t) for t in old.turns if t in new.turns]
+        elif name == "phase":
+            idx = [new.phases.index(p) for p in old.phases if p in new.phases]
+        elif now == shape:
+            idx = list(range(int(np.prod(shape))))
+        else:
+            return None
+        if len(idx) != int(np.prod(shape)):
+            return None
+        cols.extend(off + i for i in idx)
+    return np.array(cols, dtype=np.intp)
+
+
 class PPOPolicy:
     """A trained PPO agent behind the `Policy` protocol (samples from the masked policy)."""
 
@@ -133,6 +172,15 @@ class PPOPolicy:
         self.agent = make_agent(cfg, ckpt["obs_size"], ckpt["action_size"])
         self.agent.load_state_dict(ckpt["model"])
         self.agent.eval()
+        self.obs_size = ckpt["obs_size"]
+        # a checkpoint of an earlier era's layout plays today's rules seeing what it knew
+        self.columns: np.ndarray | None = None
+        self.columns_from = -1
+        then, old = _rules_of(ckpt)
+        today = get_variant(ckpt["variant"]).with_knobs(**ckpt["config"]["knobs"])
+        if then != today:
+            new = ObsLayout(today, ckpt["num_players"])
+            self.columns, self.columns_from = column_map(old, new), new.size
         self.deterministic = deterministic
         self.seed(seed)
 
@@ -141,6 +189,7 @@ class PPOPolicy:
         self = cls.__new__(cls)
         self.agent, self.deterministic = agent, deterministic
         self.variant, self.num_players = None, None
+        self.obs_size, self.columns, self.columns_from = -1, None, -1
         self.seed(seed)
         return self
 
@@ -150,7 +199,15 @@ class PPOPolicy:
 
     @torch.no_grad()
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
+        obs = np.asarray(obs, dtype=np.float32)
+        if obs.shape[1] != self.obs_size and self.obs_size >= 0:
+            if self.columns is None or obs.shape[1] != self.columns_from:
+                raise ValueError(
+                    f"this checkpoint reads observations of {self.obs_size} floats; got "
+                    f"{obs.shape[1]} (another variant, table size or rules?)"
+                )
+            obs = obs[:, self.columns]  # today's layout, read as the layout it was trained on
+        x = torch.as_tensor(obs)
         m = torch.from_numpy(np.asarray(masks) > 0)  # a new array: masks may be read-only
         if not bool(m.any(dim=1).all()):
             raise ValueError("a mask allows no action")

@@ -35,7 +35,7 @@ from baselines.ppo.checkpoint import PPOPolicy, read_checkpoint, save_checkpoint
 from baselines.ppo.config import Config
 from baselines.ppo.evaluate import evaluate, opponent_policy
 from baselines.ppo.imitate import imitate
-from baselines.ppo.rollout import Opponents, Rollout, ppo_update, seat_gae
+from baselines.ppo.rollout import Opponents, Rollout, ppo_update
 from mafia_env.errors import ConfigError
 from mafia_env.vector import VectorMafia
 
@@ -283,4 +283,4 @@ def train(
     }
 
 
-__all__ = ["Mixture", "Opponents", "make_opponents", "seat_gae", "train"]
+__all__ = ["Mixture", "make_opponents", "train"]

@@ -26,6 +26,8 @@ INTRO = {
     "mafia_env.variants": "The variant files' loader.",
     "baselines": "Agents and runs: the rule bots, evaluation, ratings, the benchmark protocol, "
     "exploitability, the search bot, language models and the arena.",
+    "baselines.evaluate": "Evaluation by team: the config, the per-game measures, the seeded "
+    "runs over the cores, and the reports.",
     "baselines.ppo": "Masked PPO (CleanRL-style), behaviour cloning and the league.",
     "baselines.rllib": "Ray RLlib: the env wrapper, the training entry point, checkpoints as a "
     "Policy (extra `rllib`).",
