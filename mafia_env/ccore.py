@@ -94,16 +94,6 @@ CORE_KNOBS = (
     "hunt_ratio", "mafia_win_maniac", "vote_count", "fouls_take_last_word", "hunted_reveal",
     "heal_told",
 )  # fmt: skip
-# the second reading's knobs (issue 25) where the rules do not have them yet: their value
-# then is the rules' of before, and their choices the ones the core reads
-SECOND_READING = {
-    "mafia_win_maniac": ("dead", ("dead", "counted")),
-    "vote_count": ("hidden", ("hidden", "open")),
-    "fouls_take_last_word": (False, ()),
-    "hunted_reveal": ("none", ("none", "mafia", "all")),
-    "companion_reason": (True, ()),
-    "heal_told": (True, ()),
-}
 NIGHT_STEPS = ("putana", "mafia", "don", "sheriff", "doctor", "maniac", "hunt")
 # knobs the core does not read: the env plays them (illegal_action) or they shape the deal
 # and the day limit, which the config carries worked out (max_days, mafia_count)
@@ -201,10 +191,7 @@ def config(rules: Rules, n: int) -> dict[str, Any]:
         raise CoreUnsupported(f"tables of at most 30 seats; got {n}")
     cfg: dict[str, Any] = {"n": n, "day_limit": rules.day_limit(n)}
     for name in CORE_KNOBS:
-        if name in KNOBS:
-            value, choices = getattr(rules, name), KNOBS[name].choices
-        else:
-            value, choices = SECOND_READING[name]
+        value, choices = getattr(rules, name), KNOBS[name].choices
         if name == "night_order":
             cfg[name] = tuple(NIGHT_STEPS.index(w) for w in value.split())
         elif name == "heal_self":
