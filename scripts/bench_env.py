@@ -5,6 +5,7 @@ Machines here are shared and noisy, so compare ratios measured in one run, not r
 
     python scripts/bench_env.py                 # every variant, env() and raw_env()
     python scripts/bench_env.py --seconds 5 --variants sport --json out.json
+    python scripts/bench_env.py --variants sport --trainer 4   # and the PPO trainer's steps/s
 
 Each row is measured on both engines (``--backends``): the C core (``backend="c"``) and the
 Python engine, with the ratio of the core to the Python engine in the same run.
@@ -169,6 +170,23 @@ def clone_cost(variant: str, n: int, moves: int = 200, reps: int = 300) -> dict[
     }
 
 
+def trainer(updates: int, backends: list[str]) -> list[dict]:
+    """Run scripts/bench_trainer.py on each engine in turn (fresh processes); return its runs."""
+    import subprocess
+    import tempfile
+
+    script = Path(__file__).resolve().parent / "bench_trainer.py"
+    print(f"\nthe PPO trainer at the shipped config ({updates} updates a run, back to back):")
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        cmd = [sys.executable, str(script), "--updates", str(updates), "--json", f.name]
+        subprocess.run([*cmd, "--backends", *backends], check=True)
+        runs = json.loads(Path(f.name).read_text())["runs"]
+    speed = {r["backend"]: r["cpu_sps"] for r in runs}
+    if {"python", "c"} <= set(speed):
+        print(f"trainer env steps/s by CPU time: x{speed['c'] / speed['python']:.2f} on the core")
+    return runs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
@@ -188,6 +206,14 @@ def main() -> None:
         "--scaling",
         action="store_true",
         help="also measure 6, 10, 14 and 20 seats (raw_env) and memory",
+    )
+    parser.add_argument(
+        "--trainer",
+        type=int,
+        default=0,
+        metavar="UPDATES",
+        help="also run scripts/bench_trainer.py (the shipped PPO config, this many updates) "
+        "on the Python engine and on the C core, back to back (needs torch)",
     )
     args = parser.parse_args()
     unknown = set(args.variants) - set(mafia_env.VARIANTS)
@@ -283,6 +309,8 @@ def main() -> None:
         )
     if args.scaling:
         scaling(args.seconds, results)
+    if args.trainer:
+        results["trainer"] = trainer(args.trainer, backends)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
 
