@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 import warnings
 from typing import Any
 
@@ -135,7 +136,18 @@ def available() -> bool:
 def _notice(reason: str) -> None:
     if reason not in _warned:
         _warned.add(reason)
-        warnings.warn(f"mafia_env: {reason}; using the Python engine", RuntimeWarning, stacklevel=4)
+        warnings.warn(
+            f"mafia_env: {reason}; using the Python engine", RuntimeWarning, stacklevel=_caller()
+        )
+
+
+def _caller() -> int:
+    """Return the stack level of the first frame outside mafia_env (the warning names it)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def resolve(backend: str, rules: Rules, n: int, obs: tuple = ()) -> str:
@@ -248,7 +260,7 @@ def _obs_config(rules: Rules, n: int, layout: ObsLayout) -> dict[str, Any]:
         "self_heal_scale": 1.0 / max(1, rules.heal_self or 1),
         "legacy_float": _legacy_float(),
         # ONLINE-N9: no morning word on the heal, the doctor's row keeps his own heals
-        "heal_memory": int(not getattr(rules, "heal_told", True) and "last_heal" in layout.offsets),
+        "heal_memory": int(not rules.heal_told and "last_heal" in layout.offsets),
     }
 
 
