@@ -45,7 +45,8 @@ sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
-import baselines.ppo.train  # noqa: E402, F401
+import baselines.ppo.rollout  # noqa: E402
+import baselines.ppo.train  # noqa: E402
 from baselines.ppo.agent import Agent  # noqa: E402
 from baselines.ppo.config import load_config  # noqa: E402
 from mafia_env.vector import VectorMafia  # noqa: E402
@@ -96,9 +97,11 @@ def instrument(timers: Timers) -> None:
     torch.Tensor.backward = timers.wrap(torch.Tensor.backward, "update")
     torch.nn.utils.clip_grad_norm_ = timers.wrap(torch.nn.utils.clip_grad_norm_, "update")
     torch.optim.Adam.step = timers.wrap(torch.optim.Adam.step, "update")
-    gae = train_mod.seat_gae  # wherever the trainer keeps it, it is timed where it is called
-    for module in {train_mod, sys.modules[gae.__module__]}:
-        module.seat_gae = timers.wrap(gae, "update")
+    gae = baselines.ppo.rollout.seat_gae  # timed wherever the trainer calls it from
+    timed_gae = timers.wrap(gae, "update")
+    for module in {train_mod, baselines.ppo.rollout, sys.modules[gae.__module__]}:
+        if getattr(module, "seat_gae", None) is gae:
+            module.seat_gae = timed_gae
 
     opponent_policy = train_mod.opponent_policy
 
