@@ -120,6 +120,23 @@ def test_core_plays_every_knob_as_the_python_engine_1000_games():
     assert knob_sweep(1000, 5000) >= 900
 
 
+@pytest.mark.parametrize(
+    ("variant", "order"),
+    [
+        ("forum", "hunt mafia"),
+        ("city", "mafia hunt maniac don sheriff"),
+        ("online", "mafia sheriff"),
+    ],
+)
+def test_a_night_order_without_the_doctor_plays_on_both(variant, order):
+    """A doctor dealt but no doctor's turn (night_order): the morning's HEAL_STATE has no rows
+    to write (the Python observer failed on it with a KeyError; the knob sweep found it)."""
+    rules = mafia_env.VARIANTS[variant].with_knobs(night_order=order)
+    for seed in range(4):
+        n = rules.default_players + seed % 3
+        assert play_both(rules, n, seed, random.Random(seed)) is None
+
+
 def test_every_knob_reaches_the_core():
     """A knob the core does not read must be one the env plays itself: a new knob fails here."""
     cfg = ccore.config(mafia_env.VARIANTS["sport"], 10)
