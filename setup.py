@@ -5,6 +5,9 @@ Everything else about the package is in pyproject.toml. Where the extension cann
 Python engine, saying so once (`mafia_env.ccore`).
 """
 
+import hashlib
+from pathlib import Path
+
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
@@ -28,11 +31,16 @@ class OptionalBuildExt(build_ext):
         print(f"mafia_env: the C core was not built ({error}); the Python engine will play")
 
 
+SOURCE = "mafia_env/_ccore.c"
+# the source's digest, compiled in: mafia_env.ccore refuses a build of another _ccore.c
+DIGEST = hashlib.sha256((Path(__file__).parent / SOURCE).read_bytes())
+
 setup(
     ext_modules=[
         Extension(
             "mafia_env._ccore",
-            ["mafia_env/_ccore.c"],
+            [SOURCE],
+            define_macros=[("CCORE_SOURCE", f'"{DIGEST.hexdigest()[:16]}"')],
             optional=True,
         )
     ],

@@ -2913,6 +2913,10 @@ static PyObject *mt_check(PyObject *mod, PyObject *args) {
 static PyMethodDef module_methods[] = {{"mt_check", mt_check, METH_VARARGS, NULL},
                                        {NULL, NULL, 0, NULL}};
 
+#ifndef CCORE_SOURCE
+#define CCORE_SOURCE "" /* built without setup.py: mafia_env.ccore cannot tell a stale build */
+#endif
+
 static struct PyModuleDef ccore_module = {PyModuleDef_HEAD_INIT, "_ccore",
                                           "The C core of the mafia_env engine.", -1,
                                           module_methods};
@@ -2931,5 +2935,6 @@ PyMODINIT_FUNC PyInit__ccore(void) {
     PyModule_AddIntConstant(m, "MAXN", MAXN);
     PyModule_AddIntConstant(m, "STATE_VERSION", STATE_VERSION);
     PyModule_AddIntConstant(m, "N_PIECES", N_PIECES);
+    PyModule_AddStringConstant(m, "SOURCE", CCORE_SOURCE);
     return m;
 }

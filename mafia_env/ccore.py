@@ -26,10 +26,12 @@ Set ``MAFIA_ENV_NO_CCORE=1`` to act as if the core were not built.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -125,7 +127,31 @@ def _load() -> Any:
                 _module = importlib.import_module("mafia_env._ccore")
             except ImportError as e:  # no compiler at install: the Python engine plays
                 _load_error = f"the C core is not built ({e})"
+            else:
+                _load_error = _stale(_module)
+                if _load_error:
+                    _module = None
     return _module
+
+
+def _stale(module: Any) -> str | None:
+    """Return why a built core is not this checkout's _ccore.c, or None where it is.
+
+    An editable install keeps the extension it built: after an edit of _ccore.c (or a pull)
+    it would play the old game. setup.py compiles the source's digest in; where the source is
+    beside this file (a checkout, not a wheel), the two must agree.
+    """
+    source = Path(__file__).with_name("_ccore.c")
+    built = getattr(module, "SOURCE", "")
+    if not built or not source.is_file():
+        return None
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    if digest == built:
+        return None
+    return (
+        "the C core was built from another mafia_env/_ccore.c than this one "
+        "(rebuild it: pip install -e . or python setup.py build_ext --inplace)"
+    )
 
 
 def available() -> bool:
