@@ -363,3 +363,41 @@ def test_the_search_bot_draws_worlds_from_the_posterior():
     b = info.belief("rule")
     for world in b.sample(random.Random(0), 2):
         assert seen_events(world, seat) == seen_events(env.unwrapped.game, seat)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_the_text_observation_carries_the_certainties(lang):
+    """Option belief="deduction" in the text mode: the seat's certainties, each with why (the
+    sheriff's checks: "player 3 is of the mafia: you checked him"); none without it."""
+    from mafia_env.lang import table
+
+    ui = table(lang).UI
+    env = mafia_env.env("sport", 10, obs_mode="text", lang=lang, belief="deduction")
+    plain = mafia_env.env("sport", 10, obs_mode="text", lang=lang)
+    env.reset(seed=3)
+    plain.reset(seed=3)
+    u = env.unwrapped
+    sheriff = next(s for s in range(10) if u.game.roles[s] is Role.SHERIFF)
+    checked = said = False
+    for _ in range(400):
+        if u.game.over:
+            break
+        agent = env.agent_selection
+        obs, *_ = env.last()
+        text = obs["observation"]
+        assert env.observation_space(agent)["observation"].contains(text)
+        seat = int(agent.split("_")[1]) - 1
+        sure = dict(u.belief(agent).certain())
+        if seat == sheriff and checked:
+            assert ui["why_checked"] in text
+            said = True
+        for s in sure:
+            assert ui["certain"] in text and f"{s + 1}" in text
+        if not sure:
+            assert ui["certain"] not in text
+        assert ui["certain"] not in plain.observe(agent)["observation"]
+        a = int(np.flatnonzero(obs["action_mask"])[-1])
+        env.step(a)
+        plain.step(a)
+        checked = checked or any(e[0] == Ev.CHECK and e[1] == sheriff for e in u.game.events)
+    assert said
