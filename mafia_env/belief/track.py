@@ -211,7 +211,6 @@ class Tracker:
 
     def _advance(self) -> bool:
         """Play the next public step in the reference world; return whether one was played."""
-        self._partial = None
         ref = self.ref
         step = self._hint(ref)
         if step is None:
@@ -226,6 +225,7 @@ class Tracker:
                     f"{self.seen[self.pos : self.pos + len(produced)]}"
                 )
             h.events = []
+            self._partial = None  # (kept while nothing is played: `current` reuses it)
             self.history.append(("step", step, self.pos, _options(ref)))
             self.ref = h
             self.pos += len(produced)
@@ -250,6 +250,7 @@ class Tracker:
             masks={i - self.pos: o for i, o in self.masks.items() if self.pos <= i < end},
         )
         leaf = self._apply_segment(seg)
+        self._partial = None
         self.history.append(("segment", seg, self.pos, _options(ref)))
         self.ref = leaf.g
         self.pos = end
