@@ -73,7 +73,7 @@ def test_deduction_is_the_brute_force_support(variant, n):
     sees exactly its events and options are the ones deduction keeps."""
     budget = {"city": 1, "forum": 1}.get(variant, 2)
     for seed in range(budget):
-        for moves in (14,) if variant == "forum" else (14, 34):  # FORUM's nights: slow run
+        for moves in (14,) if variant in ("forum", "online") else (14, 34):  # big nights: slow
             g, ts = played(variant, n, seed, moves)
             seats = [s for s in ts if variant != "city" or g.teams[s] is Team.MAFIA]
             for s in seats[:3]:
@@ -83,8 +83,9 @@ def test_deduction_is_the_brute_force_support(variant, n):
 @pytest.mark.slow
 @pytest.mark.parametrize(("variant", "n"), SMALL)
 def test_deduction_is_the_brute_force_support_long(variant, n):
-    # FORUM's brute force over every hunt profile grows fastest: two points of one game
-    seeds, points = ((2,), (25, 34)) if variant == "forum" else (range(2, 5), (10, 25, 45, 70))
+    # FORUM's hunts and ONLINE's doctor grow the brute force fastest: two points of one game
+    big = variant in ("forum", "online")
+    seeds, points = ((2,), (25, 34)) if big else (range(2, 5), (10, 25, 45, 70))
     for seed in seeds:
         for moves in points:
             g, ts = played(variant, n, seed, moves, fouls=True)
