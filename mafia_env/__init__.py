@@ -16,6 +16,7 @@ from typing import Any
 
 from mafia_env.aec import MafiaEnv
 from mafia_env.coreenv import make_env
+from mafia_env.engine import game as _engine_game
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import (
@@ -32,6 +33,16 @@ from mafia_env.tasks import TASKS
 from mafia_env.variants import VARIANTS
 
 __version__ = "0.1.0"
+
+
+def _belief(game: Any, seat: int, model: Any = None) -> Any:
+    """`Game.belief`'s answer (installed into the engine, which imports no layer above it)."""
+    from mafia_env.belief import belief
+
+    return belief(game, seat, model)
+
+
+_engine_game.BELIEF[:] = [_belief]
 
 
 def env(

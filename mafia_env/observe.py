@@ -211,7 +211,7 @@ class VectorObserver(FollowsTurns, Perceiver):
 
     def _observe_belief(self, game: Game, seat: int, out: np.ndarray | None = None):
         """`observe`, then the piece ``belief``: the seat's deduction (`mafia_env.belief`)."""
-        from mafia_env.belief import matrix
+        from mafia_env.belief.store import matrix
 
         out = VectorObserver.observe(self, game, seat, out)
         off, _ = self.layout.offsets["belief"]

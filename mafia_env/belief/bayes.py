@@ -770,7 +770,7 @@ class BayesTracker:
         return out
 
     def belief(self) -> Any:
-        from mafia_env.belief import Belief
+        from mafia_env.belief.result import Belief
 
         w = self.weights()
         if not (w > 0).any():

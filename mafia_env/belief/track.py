@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from mafia_env.belief.deals import DealSpace
+from mafia_env.belief.result import BeliefError
 from mafia_env.belief.search import (
     Chance,
     Node,
@@ -62,10 +63,6 @@ _SPEECH_EVENTS = {
     int(Ev.NOMINATE): Act.NOMINATE,
     int(Ev.ASK): Act.ASK,
 }
-
-
-class BeliefError(RuntimeError):
-    """The belief lost track of the game: no deal reproduces what the seat saw (a bug)."""
 
 
 class _Watch(tuple):
@@ -489,7 +486,7 @@ class Tracker:
 
     def belief(self) -> Any:
         """Return the belief now: uniform over the deals not ruled out (`Belief`)."""
-        from mafia_env.belief import Belief
+        from mafia_env.belief.result import Belief
 
         live = self.current()
         support = float(live.sum()) if self.exact else max(self.support, 1.0)

@@ -91,6 +91,12 @@ def _hunt_names(rules: Rules, role: Role) -> bool:
     return rules.hunted_reveal == "all" or role.team is Team.MAFIA
 
 
+# Game.belief's answer comes from mafia_env.belief, a layer above the engine (it plays the
+# engine to deduce): mafia_env's __init__ installs its function here, so the engine imports
+# nothing above itself.
+BELIEF: list[Callable[..., Any]] = []
+
+
 class Game:
     """One game: the state, what is legal now, and the transition."""
 
@@ -262,9 +268,7 @@ class Game:
         """Return what `seat` can know of the deal now (`mafia_env.belief.Belief`): exact
         deduction, or with `model` (a policy, or its registry name) a Bayesian belief that
         weighs each deal by how likely the model makes what `seat` saw."""
-        from mafia_env.belief import belief
-
-        return belief(self, seat, model)
+        return BELIEF[0](self, seat, model)
 
     def resample(self, seat: int, rng: random.Random, tries: int = 1000) -> Game:
         """Return a copy whose hidden facts are re-dealt, consistent with what `seat` saw.
