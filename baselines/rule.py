@@ -624,6 +624,43 @@ class RulePolicy:
                 out[r] = self._decide(batch.row(j))
         return out
 
+    def probs(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Return the probability of every action for one observation (see `probs_batch`)."""
+        return self.probs_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0]
+
+    def probs_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Return the probability of every action per row: the bot's choice, its seeded draws
+        among equals (`pick`, `fallback`) spread uniformly over every way they could fall."""
+        obs, masks = np.asarray(obs), np.asarray(masks)
+        out = np.zeros(masks.shape, dtype=np.float64)
+        legal = (masks != 0).sum(axis=1)
+        one = np.flatnonzero(legal == 1)
+        out[one, (masks[one] != 0).argmax(axis=1)] = 1.0
+        rows = np.flatnonzero(legal != 1)
+        if not rows.size:
+            return out
+        batch = SeenBatch(self, obs[rows], masks[rows])
+        keep = self.rng
+        try:
+            for j, r in enumerate(rows.tolist()):
+                seen = batch.row(j)
+                pending: list[tuple[int, ...]] = [()]
+                while pending:  # every outcome of the draws, each with its probability
+                    script = pending.pop()
+                    self.rng = _Draws(script)
+                    action = self._decide(seen)
+                    p = 1.0
+                    for i, k in enumerate(self.rng.calls):
+                        if i >= len(script):
+                            pending += [
+                                script + (0,) * (i - len(script)) + (v,) for v in range(1, k)
+                            ]
+                        p /= k
+                    out[r, action] += p
+        finally:
+            self.rng = keep
+        return out
+
     def _check_shapes(self, obs: tuple[int, ...], mask: tuple[int, ...]) -> None:
         raise ConfigError(
             f"rule bot for {self.rules.name!r} with {self.n} players expects observations "
@@ -942,6 +979,19 @@ class RulePolicy:
             if public_credible(seen, c):
                 score[c] -= 10.0  # already a target; the sheriff may be hiding elsewhere
         return seen.can(Act.NIGHT, self.pick(score, fresh or targets))
+
+
+class _Draws:
+    """A stand-in for the bot's generator that draws as scripted (0 past the script) and
+    records each draw's range: `RulePolicy.probs_batch` walks every way the draws can fall."""
+
+    def __init__(self, script: tuple[int, ...]):
+        self.script, self.calls = script, []
+
+    def integers(self, k: int) -> int:
+        i = len(self.calls)
+        self.calls.append(int(k))
+        return self.script[i] if i < len(self.script) else 0
 
 
 __all__ = ["RulePolicy", "Seen", "mafia_ranking", "town_suspicion"]

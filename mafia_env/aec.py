@@ -380,6 +380,12 @@ class MafiaEnv(AECEnv):
         """Return the game so far as JSON-ready data that `mafia_env.replay` plays back."""
         return make_record(self)
 
+    def belief(self, agent: str, model: Any = None) -> Any:
+        """Return what `agent` can know of the deal now (`mafia_env.belief.Belief`): exact
+        deduction, or with `model` (a policy or its registry name) a Bayesian belief. For
+        inspection and agents; never in another agent's observation."""
+        return self._require_game().belief(self._seat_of(agent), model)
+
     def clone(self) -> MafiaEnv:
         """Return an independent environment at the same point of the same game.
 

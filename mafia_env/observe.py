@@ -24,6 +24,9 @@ from mafia_env.engine.kinds import Turn, seats
 from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
+from mafia_env.errors import ConfigError
+
+BELIEF_OPTIONS = (None, "deduction")  # the observation option belief= (mafia_env.belief)
 
 PHASES = [t.name.lower() for t in Turn] + ["night", "over"]
 CAUSES = int(Cause.REMOVED)  # columns of "eliminated": a removal shares the fouls' column
@@ -33,7 +36,13 @@ _TURN = int(Ev.TURN)
 class ObsLayout:
     """Names, shapes and offsets of the pieces of a vector observation."""
 
-    def __init__(self, rules: Rules, n: int):
+    def __init__(self, rules: Rules, n: int, belief: str | None = None):
+        if belief not in BELIEF_OPTIONS:
+            raise ConfigError(
+                f"belief={belief!r} is not an observation option; belief is "
+                + " or ".join(map(repr, BELIEF_OPTIONS))
+            )
+        self.belief = belief
         self.spec = spec = GameSpec.of(rules, n)
         r = len(spec.roles)
         self.turns = turns = list(spec.turns)
@@ -58,6 +67,7 @@ class ObsLayout:
             "answers": Turn.ANSWER in turns,
             "named": Turn.NAMING in turns,
             "counting": Turn.OPEN_VOTE in turns,
+            "belief": belief is not None,
         }
         self.private = [
             ("seat", (n,)),  # own seat, one-hot
@@ -95,6 +105,8 @@ class ObsLayout:
             ("questions", (n, r)),  # the latest "do you claim role R?" put to each player
             ("answers", (n, len(ANSWER_NAMES))),  # each player's latest answer
             ("named", (n,)),  # times named in today's nomination round / (n - 1)
+            # option belief="deduction": P(seat holds role), as this agent can deduce (last)
+            ("belief", (n, r)),
         ]
         self.private = [p for p in self.private if optional.get(p[0], True)]
         self.public = [p for p in self.public if optional.get(p[0], True)]
@@ -122,7 +134,7 @@ class ObsLayout:
     def of(cls, spec: GameSpec) -> ObsLayout:
         """Return the observation layout of `spec`, built once per rules, table size and
         observation options (`GameSpec.obs`)."""
-        return spec.cached(cls, lambda s: cls(s.rules, s.n))
+        return spec.cached(cls, lambda s: cls(s.rules, s.n, **dict(s.obs)))
 
     def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """Return named views into `vector` (no copies): ``views(obs)["alive"]``."""
@@ -194,6 +206,18 @@ class VectorObserver(FollowsTurns, Perceiver):
         if self._heal_memory:  # ONLINE-N9 (only then: the other variants' hot path stays)
             self.on_private[int(Ev.HEAL)] = self._saw_heal_remembered
             self.on_public[int(Ev.MORNING)] = self._on_morning_remembered
+        if self.layout.belief is not None:  # the option's piece: `observe` fills it too
+            self.observe = self._observe_belief
+
+    def _observe_belief(self, game: Game, seat: int, out: np.ndarray | None = None):
+        """`observe`, then the piece ``belief``: the seat's deduction (`mafia_env.belief`)."""
+        from mafia_env.belief import matrix
+
+        out = VectorObserver.observe(self, game, seat, out)
+        off, _ = self.layout.offsets["belief"]
+        m = matrix(game, seat)
+        out[off : off + m.size] = m.ravel()
+        return out
 
     def _reset_live(self) -> None:
         self.actor, self.turn, self.turn_public, self.over = -1, -1, False, False
@@ -255,7 +279,7 @@ class VectorObserver(FollowsTurns, Perceiver):
 
     def __getstate__(self) -> dict:
         # the arrays, without the views into them (a pickle would make the views copies)
-        views = ("_row", "priv", "priv_views", "pub_views", "on_public", "on_private")
+        views = ("_row", "priv", "priv_views", "pub_views", "on_public", "on_private", "observe")
         return {k: v for k, v in self.__dict__.items() if k not in views}
 
     def __setstate__(self, state: dict) -> None:

@@ -263,6 +263,10 @@ class MafiaParallelEnv(ParallelEnv):
         """The agents asked to choose in this step (the others wait)."""
         return [self.possible_agents[s] for s in self._round]
 
+    def belief(self, agent: str, model: Any = None) -> Any:
+        """Return what `agent` can know of the deal now (as `MafiaEnv.belief`)."""
+        return self.aec.belief(agent, model)
+
     def action_id(self, kind: str, target: int | None = None, value: str | None = None) -> int:
         """Return an index as `MafiaEnv.action_id` does; ``action_id("wait")`` is the last."""
         return self.wait if kind == "wait" else self.aec.action_id(kind, target, value)

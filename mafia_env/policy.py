@@ -9,7 +9,14 @@ mask. It may also have
   seat, and the legal actions as a numbered list: `mafia_env.text`), so that one table can
   seat a language model beside vector bots (`mafia_env.match` gives each seat its kind),
   or ``"infoset"`` (`mafia_env.match.InfoSet`: the seat's vector observation and a way to
-  draw games it cannot tell from the real one, for search bots).
+  draw games it cannot tell from the real one, for search bots);
+- ``probs(obs, mask)`` / ``probs_batch(obs, masks)``: the probability of every action (a
+  row per observation, summing to 1 over the legal ones), for the Bayesian belief
+  (`mafia_env.belief`), which weighs deals by how likely the model makes what was played.
+  A policy with only ``act`` is read by `action_probs` as certain of its choice (a point
+  mass on what ``act`` returns; the belief mixes every model with a little uniform play).
+  ``uniform = True`` tells the belief that the probabilities are uniform over the legal
+  actions whatever the observation (the random policy), which it can use exactly.
 
 Names are registered: ``random`` is built in; other packages add theirs, either by calling
 `register_policy` or through the ``mafia_env.policies`` entry point group, read the first time
@@ -75,6 +82,7 @@ class RandomPolicy:
     """Uniform over the legal actions; seeded, so games replay."""
 
     observes = "vector"
+    uniform = True  # its probabilities do not depend on the observation
 
     def __init__(self, variant: str = "sport", num_players: int | None = None, seed: int = 0):
         self.seed(seed)
@@ -93,6 +101,37 @@ class RandomPolicy:
         # uniform choice per row: random keys, the legal ones lifted above every illegal one
         keys = self.rng.random(masks.shape) + (masks > 0)
         return keys.argmax(axis=1)
+
+    def probs(self, obs: Any, mask: np.ndarray) -> np.ndarray:
+        return self.probs_batch(None, np.asarray(mask)[None])[0]
+
+    def probs_batch(self, obs: Any, masks: np.ndarray) -> np.ndarray:
+        legal = (np.asarray(masks) > 0).astype(np.float64)
+        return legal / legal.sum(axis=1, keepdims=True)
+
+
+def action_probs(policy: Any, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """Return `policy`'s probability of every action for each row of `obs` / `masks`.
+
+    Read from ``probs_batch`` or ``probs`` where the policy has them; a policy with only
+    ``act`` / ``act_batch`` is taken as certain of the action it returns (one call a row).
+    """
+    masks = np.asarray(masks)
+    batch = getattr(policy, "probs_batch", None)
+    if callable(batch):
+        return np.asarray(batch(obs, masks), dtype=np.float64)
+    one = getattr(policy, "probs", None)
+    if callable(one):
+        rows = zip(obs, masks, strict=True)
+        return np.stack([np.asarray(one(o, m), dtype=np.float64) for o, m in rows])
+    act_batch = getattr(policy, "act_batch", None)
+    if callable(act_batch):
+        acts = np.asarray(act_batch(obs, masks))
+    else:
+        acts = np.array([policy.act(o, m) for o, m in zip(obs, masks, strict=True)])
+    out = np.zeros(masks.shape, dtype=np.float64)
+    out[np.arange(len(masks)), acts] = 1.0
+    return out
 
 
 PolicyFactory = Callable[..., Policy]
@@ -165,6 +204,7 @@ __all__ = [
     "Policy",
     "PolicyFactory",
     "RandomPolicy",
+    "action_probs",
     "load_policy",
     "observes",
     "policy_names",

@@ -225,6 +225,23 @@ class PPOPolicy:
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
 
+    @torch.no_grad()
+    def probs_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Return the probability of every action per row (one-hot where deterministic)."""
+        x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
+        m = torch.from_numpy(np.asarray(masks) > 0)
+        logits = self.agent.logits(x)
+        extra = m.shape[1] - logits.shape[1]
+        if extra > 0:  # as act_batch: actions added since training stay unused
+            logits = torch.cat((logits, torch.full((len(logits), extra), -1e8)), dim=1)
+            m = m & torch.cat((torch.ones_like(m[:, :-extra]), torch.zeros_like(m[:, -extra:])), 1)
+        logits = torch.where(m, logits, torch.tensor(-1e8))
+        if self.deterministic:
+            out = torch.zeros_like(logits)
+            out[torch.arange(len(out)), logits.argmax(dim=1)] = 1.0
+            return out.double().numpy()
+        return torch.softmax(logits.double(), dim=1).numpy()
+
 
 def load_checkpoint_policy(
     path: str | Path,

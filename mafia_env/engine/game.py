@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from mafia_env.engine.events import (
     PUBLIC,
@@ -229,13 +229,20 @@ class Game:
 
     # ------------------------------------------------------------ copies of the game
 
-    def clone(self) -> Game:
-        """Return an independent copy that plays on exactly as this game would."""
+    def clone(self, rng: random.Random | None = None) -> Game:
+        """Return an independent copy that plays on exactly as this game would.
+
+        With `rng`, the copy draws its chance from `rng` instead of a copy of this game's
+        stream (cheaper: the belief's searches give each copy its own chance).
+        """
         g = Game.__new__(Game)
         d = g.__dict__
         d.update(self.__dict__)  # ints, enums, tuples and the rules are shared as they are
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
+        if rng is None:
+            g.rng = random.Random()
+            g.rng.setstate(self.rng.getstate())
+        else:
+            g.rng = rng
         for name in ("alive", "alive_seats", "team_alive", "fouls", "silenced_on"):
             d[name] = d[name][:]
         g.events = self.events[:]
@@ -250,6 +257,14 @@ class Game:
 
     def __deepcopy__(self, memo: dict) -> Game:
         return self.clone()
+
+    def belief(self, seat: int, model: Any = None) -> Any:
+        """Return what `seat` can know of the deal now (`mafia_env.belief.Belief`): exact
+        deduction, or with `model` (a policy, or its registry name) a Bayesian belief that
+        weighs each deal by how likely the model makes what `seat` saw."""
+        from mafia_env.belief import belief
+
+        return belief(self, seat, model)
 
     def resample(self, seat: int, rng: random.Random, tries: int = 1000) -> Game:
         """Return a copy whose hidden facts are re-dealt, consistent with what `seat` saw.

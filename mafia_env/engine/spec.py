@@ -36,7 +36,10 @@ from mafia_env.variants import VARIANTS, get_variant
 T = TypeVar("T")
 # Observation options a spec may carry (name -> what it does). They change what an encoder
 # writes, never the game; an option added here becomes part of the layout caches' key.
-OBS_OPTIONS: dict[str, str] = {}
+OBS_OPTIONS: dict[str, str] = {
+    "belief": "belief='deduction' adds the piece `belief`: each seat's probability of every "
+    "role, from what this agent can deduce (mafia_env.belief); None (the default): no piece",
+}
 
 # SPORT's eight acts open every action space (so that the spaces share a base); the turns in
 # play add their own after them, in `Act` order.
@@ -101,6 +104,9 @@ class GameSpec:
         rule knobs. Every problem is a ConfigError that says what is allowed; the same
         arguments return the same (cached) spec.
         """
+        given_obs = {k: knobs.pop(k) for k in list(knobs) if k in OBS_OPTIONS}
+        if given_obs:  # an observation option among the knobs: it travels in `obs`
+            obs = {**(obs or {}), **given_obs}
         same_size = num_players is None or num_players == getattr(variant, "n", None)
         if isinstance(variant, GameSpec) and same_size and not (roles or obs or knobs):
             return variant

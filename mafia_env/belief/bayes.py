@@ -1,0 +1,917 @@
+"""Bayes over the deal: each deal weighted by how likely a model makes what the seat saw.
+
+`BayesTracker` follows the same segments as deduction (`mafia_env.belief.track.Tracker`,
+which it reads) with a population of *worlds*: a deal, the private observation rows every
+seat would have under it (its role, teammates, checks, night facts: what the model reads),
+the hidden state (the doctor's last heal and self-heals, whether the don introduced himself)
+and a log-weight.
+
+- A public move by another seat multiplies each world's weight by the model's probability of
+  that move, computed from the mover's own observation in that world: its private row there,
+  and the public part the whole table shares (``mover_rows``). Many worlds share the mover's
+  private row (a civilian's is the same under every deal where he is a civilian): the model is
+  asked once per distinct row, in one batch.
+- A segment with hidden turns (a night, the zero night) is played forward in each world:
+  every hidden mover acts as the model draws from its observation in that world (`SAMPLES`
+  draws a world), and the world's weight is multiplied by the share of draws in which the seat
+  sees exactly what it saw; the world goes on from one of them, its private rows updated from
+  what each seat saw in it. If no draw reproduces the view, the world follows the hidden
+  choices that deduction found for its class (moved to its seats by the symmetry between the
+  seats its view does not name), weighted by the model's probability of those choices: a
+  lower bound of its likelihood, never zero.
+- A segment without hidden turns rules out the deals deduction rules out.
+- The random policy (``uniform``) is used exactly: its public moves are equally likely under
+  every deal, and a night's likelihood is the share of every uniform hidden history that
+  reproduces the view, computed by `mafia_env.belief.search.Search` over all branches.
+
+Approximations (measured in ``scripts/belief_calibration.py``): every model is mixed with
+``EPS`` of uniform play over the legal actions (a model certain of a move that was not made
+would rule a deal out; the mixture keeps every deal deduction keeps); a night's likelihood is
+estimated from ``SAMPLES`` draws; a hidden mover's observation is its private row at the start
+of the night with its turn marked (what it saw of its teammates' choices the same night is not
+added); the doctor's limits across nights are followed in each world but not searched over
+by deduction (`relax_hidden`); a night under way counts only when it ends. Exact where the
+deals are listed (one world per deal), else `PARTICLES` worlds resampled by weight.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from typing import Any
+
+import numpy as np
+
+from mafia_env.actions import ActionLayout
+from mafia_env.belief.search import (
+    Search,
+    SearchTooLarge,
+    expand_options,
+    fork,
+    swap_deal,
+)
+from mafia_env.belief.track import PARTICLES, BeliefError, Segment, Tracker, _apply
+from mafia_env.engine.events import PUBLIC, Ev
+from mafia_env.engine.game import Game
+from mafia_env.engine.kinds import PUBLIC_TURNS, Turn
+from mafia_env.engine.state import Night
+from mafia_env.errors import ConfigError
+from mafia_env.observe import VectorObserver
+from mafia_env.policy import action_probs, load_policy
+
+EPS = 0.05  # every model's probabilities are mixed with this much uniform play
+TAU = 0.05  # a hidden mover's actions the model gives this much are each followed ...
+MAXB = 6  # ... at most this many (else its likeliest alone)
+BRANCHES = 8  # simulations a world, and worlds a deal, kept at most (the likeliest)
+MIXMAX = 16  # rows a seat's uncertain private row keeps at most ...
+MIXFLOOR = 12.0  # ... within this log-weight of its likeliest
+MASS_BUDGET = 60_000  # nodes of the uniform model's exact night search; sampled beyond
+MASS_SAMPLES = 400  # uniform draws of a night where the exact search is too large
+FAINT = 20.0  # worlds this far (in log-weight) below the best are not followed: a public
+# move gives them the mixture's floor (EPS over the legal actions), a night NIGHT_FLOOR
+NIGHT_FLOOR = 3 * math.log(EPS / 10)
+
+_TALK = int(Ev.TALK)
+
+
+class _View:
+    """What a `VectorObserver` needs of a game: its rules, size and the events it reads."""
+
+    def __init__(self, rules: Any, n: int):
+        self.rules, self.n, self.events = rules, n, []
+
+
+class _Rows:
+    """One seat's distinct private observation rows, interned."""
+
+    def __init__(self) -> None:
+        self.table: list[np.ndarray] = []
+        self.index: dict[bytes, int] = {}
+
+    def id(self, row: np.ndarray) -> int:
+        key = row.tobytes()
+        i = self.index.get(key)
+        if i is None:
+            i = self.index[key] = len(self.table)
+            self.table.append(row.copy())
+        return i
+
+
+def resolve_model(model: Any, rules: Any, n: int) -> Any:
+    """Return a policy object for `model` (a registry name, or a `Policy` as it is)."""
+    if isinstance(model, str):
+        return load_policy(model, variant=rules.name, num_players=n, seed=0)
+    if not callable(getattr(model, "act", None)):
+        raise ConfigError(
+            f"a belief's model is a policy name or an object with act(obs, mask); got {model!r}"
+        )
+    return model
+
+
+class BayesTracker:
+    """One seat's Bayesian belief over the deal under a model (see the module docstring)."""
+
+    def __init__(self, base: Tracker, model: Any, seed: int = 0):
+        self.base = base
+        self.seat = base.seat
+        self.rules, self.n = base.rules, base.n
+        self.model = resolve_model(model, base.rules, base.n)
+        self.uniform = bool(getattr(self.model, "uniform", False))
+        self.layout = ActionLayout(base.rules, base.n)
+        self.obs = VectorObserver(base.rules, base.n)
+        self.view = _View(base.rules, base.n)
+        self.obs.reset(self.view)
+        self.vpos = 0  # seen[:vpos] is in self.obs
+        self.P = self.obs.layout.private_size
+        self._my_turn = self.obs.layout.index("my_turn")
+        self._turn_pos = {t: i for i, t in enumerate(self.obs.layout.turns)}
+        self.rng = random.Random(seed ^ (0xBA5E << 4) ^ base.seat)
+        self.nrng = np.random.default_rng(seed ^ (0xBA5E << 4) ^ base.seat)
+        self.scratch = VectorObserver(base.rules, base.n)
+        self.scratch.reset(_View(base.rules, base.n))
+        self.rows_of = [_Rows() for _ in range(self.n)]
+        self._row_cache: dict[tuple, int] = {}
+        self.done = 0  # base.history[:done] is weighed
+        self.restarts = 0  # times the model explained no deal (see `_restart`)
+        self._last_step: tuple | None = None
+        self._start_worlds()
+
+    # ---------------------------------------------------------------- worlds
+
+    def _start_worlds(self) -> None:
+        base = self.base
+        if base.exact:
+            rows = base.deals.copy()
+        else:
+            rows = base.space.sample(base.allowed, self.rng, PARTICLES)
+        self._set_worlds(rows)
+
+    def _set_worlds(self, rows: np.ndarray) -> None:
+        W = len(rows)
+        self.rows = rows
+        self.logw = np.zeros(W)
+        self.priv = np.zeros((W, self.n), dtype=np.int32)
+        self.hidden = np.zeros((W, 3), dtype=np.int64)  # heal_prev, self_heals, don known
+        self.hidden[:, 0] = -1  # as a game starts: no heal yet; the don known as the rules say
+        self.hidden[:, 2] = int(self.rules.don_known)
+        # seats whose private row is uncertain in a world (a sheriff who checked one of several
+        # equally suspect players): seat -> (row ids, log-weights); `priv` holds the likeliest
+        self.mix: list[dict[int, tuple]] = [{} for _ in range(W)]
+        self.started = np.zeros(W, dtype=bool)  # private rows set (by the deal's start)
+        self.stale = np.zeros(W, dtype=bool)  # faint worlds whose nights were not played
+        # the deal of each world, as an index into the listed deals (-1: particles)
+        self.deal_of = np.arange(W) if self.base.exact else np.full(W, -1)
+
+    @property
+    def alive(self) -> np.ndarray:
+        return np.isfinite(self.logw)
+
+    # ------------------------------------------------------------------ update
+
+    def update(self) -> None:
+        self.base.update()
+        hist = self.base.history
+        while self.done < len(hist):
+            entry = hist[self.done]
+            self.done += 1
+            kind, item, pos, options = entry
+            if kind == "step":
+                self._public(item, pos, options)
+                self._last_step = item
+            else:
+                if item.first is not None:
+                    self._public(item.first, pos, options)
+                self._segment(item, pos)
+                self._last_step = item.first
+            if not (self.alive & ~self.stale).any():
+                self._restart()
+
+    def _restart(self) -> None:
+        """Every world ruled out: fall back on the deals deduction keeps, weighed afresh
+        from here (the model could not explain the table)."""
+        base = self.base
+        self._set_worlds(base.deals.copy())
+        self.logw[~base.live] = -np.inf
+        self._seed_rows()
+        self.restarts += 1
+
+    # ------------------------------------------------------------- the view
+
+    def _view_to(self, pos: int) -> None:
+        if pos > self.vpos:
+            self.obs.cursor = 0
+            self.obs.catch_up(self.base.seen[self.vpos : pos])
+            self.vpos = pos
+
+    def _public_vector(self, night: bool = False) -> np.ndarray:
+        """Return the seat's observation now (its public part is every seat's)."""
+        o = self.obs
+        self.view.events = []
+        o.cursor = 0
+        if night:
+            keep = o.actor, o.turn, o.turn_public
+            o.actor, o.turn, o.turn_public = -1, Turn.MAFIA_KILL, False
+            vec = o.observe(self.view, self.seat)
+            o.actor, o.turn, o.turn_public = keep
+        else:
+            vec = o.observe(self.view, self.seat)
+        return vec
+
+    def mover_rows(self, pub: np.ndarray, seat: int, ids: np.ndarray, turn: Any) -> np.ndarray:
+        """Return the observations of `seat` taking `turn` with each private row `ids`."""
+        X = np.repeat(pub[None], len(ids), axis=0)
+        table = self.rows_of[seat].table
+        X[:, : self.P] = np.stack([table[i] for i in ids.tolist()])
+        pos = self._turn_pos.get(turn)
+        if pos is not None:
+            X[:, self._my_turn + pos] = 1.0
+        return X
+
+    def _probs(self, X: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        p = action_probs(self.model, X, masks)
+        legal = masks > 0
+        return (1.0 - EPS) * p + EPS * legal / legal.sum(axis=1, keepdims=True)
+
+    # ----------------------------------------------------------- public moves
+
+    def _public(self, step: tuple, pos: int, options: tuple | None) -> None:
+        """Weigh a public move of another seat by the model's probability of it."""
+        self._view_to(pos)
+        if step[0] != "act" or options is None or step[1] == self.seat or self.uniform:
+            return
+        last = self._last_step
+        if last is not None and last[0] == "foul" and last[1] == step[1]:
+            return  # the default move after a foul (COMMON-7): not the mover's choice
+        mover = step[1]
+        if not self.started.all():
+            self._seed_rows()
+        alive = np.flatnonzero(self.alive)
+        mask = self.layout.options_mask(list(options))
+        faint = (self.logw[alive] < self.logw[alive].max() - FAINT) | self.stale[alive]
+        if faint.any():
+            self.logw[alive[faint]] += math.log(EPS / int(mask.sum()))
+            alive = alive[~faint]
+        mixed = [w for w in alive.tolist() if mover in self.mix[w]]
+        extra = [i for w in mixed for i in self.mix[w][mover][0]]
+        ids = self.priv[alive, mover]
+        uniq, inverse = np.unique(
+            np.concatenate([ids, np.array(extra, dtype=ids.dtype)]), return_inverse=True
+        )
+        pub = self._public_vector()
+        X = self.mover_rows(pub, mover, uniq, self.obs.turn)
+        masks = np.repeat(mask[None], len(uniq), axis=0)
+        a = self.layout.encode(step[2], step[3], step[4])
+        logp = np.log(self._probs(X, masks)[:, a])
+        self.logw[alive] += logp[inverse[: len(ids)]]
+        at = dict(zip(uniq.tolist(), logp.tolist(), strict=True))
+        index = {w: j for j, w in enumerate(alive.tolist())} if mixed else {}
+        for w in mixed:  # the mover's uncertain row: the mixture's probability, and its update
+            rows, lq = self.mix[w][mover]
+            self.logw[w] -= logp[inverse[index[w]]]
+            post = lq + np.array([at[i] for i in rows])
+            total = _logsumexp(post)
+            self.logw[w] += total
+            self._set_mix(w, mover, rows, post - total)
+
+    def _set_mix(self, w: int, seat: int, rows: tuple, lq: np.ndarray) -> None:
+        """Set world `w`'s mixture of rows for `seat` (merged, the faintest dropped)."""
+        merged: dict[int, float] = {}
+        for r, x in zip(rows, lq.tolist(), strict=True):
+            merged[r] = np.logaddexp(merged[r], x) if r in merged else x
+        items = sorted(merged.items(), key=lambda kv: -kv[1])
+        top = items[0][1]
+        items = [(r, x) for r, x in items[:MIXMAX] if x > top - MIXFLOOR]
+        self.priv[w, seat] = items[0][0]
+        if len(items) == 1:
+            self.mix[w].pop(seat, None)
+            return
+        lqs = np.array([x for _, x in items])
+        self.mix[w][seat] = (tuple(r for r, _ in items), lqs - _logsumexp(lqs))
+
+    def _components(self, sim: list, seat: int) -> tuple[tuple, np.ndarray]:
+        """Return `seat`'s rows and their log-weights in a simulation's world."""
+        over = sim[6].get(seat)
+        if over is not None:
+            return over
+        mixed = self.mix[sim[0]].get(seat)
+        if mixed is not None:
+            return mixed
+        return (int(self.priv[sim[0], seat]),), np.zeros(1)
+
+    # ---------------------------------------------------------------- segments
+
+    def _segment(self, seg: Segment, pos: int) -> None:
+        base = self.base
+        alive = np.flatnonzero(self.alive)
+        if not alive.size:
+            return
+        alive_all = alive
+        first, inverse, leaves = base._classes(seg, self.rows[alive])
+        ok = np.array([leaf is not None for leaf in leaves], dtype=bool)
+        self.logw[alive[~ok[inverse]]] = -np.inf
+        if not seg.night or (seg.snapshot is None and not self._zero_night()):
+            self._view_to(pos + len(seg.want))
+            return
+        keep = ok[inverse]
+        alive, inverse = alive[keep], inverse[keep]
+        if self.uniform:
+            masses = self._class_masses(seg, self.rows[alive_all][first], leaves)
+            self.logw[alive] += np.log(np.maximum(masses[inverse], 1e-300))
+            self._view_to(pos + len(seg.want))
+            return
+        if not self.started.all():
+            self._seed_rows()
+        # the public part of the night, as every seat sees it: up to the night's start
+        night_at = next((i for i, e in enumerate(seg.want) if e[0] == Ev.NIGHT), len(seg.want) - 1)
+        self._view_to(pos + night_at + 1)
+        pub = self._public_vector(night=True)
+        faint = (self.logw[alive] < self.logw[alive].max() - FAINT) | self.stale[alive]
+        if faint.any():  # not followed further: they keep their rows, and the floor
+            self.logw[alive[faint]] += NIGHT_FLOOR
+            self.stale[alive[faint]] = True
+            alive, inverse = alive[~faint], inverse[~faint]
+        self._simulate(seg, alive, leaves, inverse, pub)
+        self._view_to(pos + len(seg.want))
+        if not self.base.exact:
+            self._resample()
+
+    def _zero_night(self) -> bool:
+        """Whether the deal is followed by hidden turns (ONLINE-N1: the don's zero night)."""
+        row = self.rows[int(np.flatnonzero(self.alive)[0])]
+        g = Game(self.rules, self.n, 0, list(self.base.space.as_roles(row)))
+        return not g.over and g.turn not in PUBLIC_TURNS
+
+    def _class_masses(self, seg: Segment, reps: np.ndarray, leaves: list) -> np.ndarray:
+        """The uniform model's probability of each class's view of the segment (`reps`: a
+        deal of each class): the share of uniform hidden histories that reproduce it."""
+        masses = seg.__dict__.setdefault("masses", {})
+        out = np.zeros(len(reps))
+        for c, row in enumerate(reps):
+            if leaves[c] is None:
+                continue
+            key = self.base.space.key_of(row, seg.involved, seg.living)
+            if key not in masses:
+                masses[key] = self._mass(seg, row)
+            out[c] = masses[key]
+        return out
+
+    def _mass(self, seg: Segment, row: np.ndarray) -> float:
+        base = self.base
+        search = Search(
+            self.seat,
+            seg.want,
+            seg.complete,
+            frozenset(seg.involved),
+            tuple(row.tolist()),
+            seg.masks,
+            budget=MASS_BUDGET,
+        )
+        try:
+            found = search.run(base._start_game(seg, row), seg.first, every=True)
+            return float(sum(leaf.mass for leaf in found))
+        except SearchTooLarge:
+            pass
+        hits = 0  # too many branches: draw uniform hidden histories instead
+        for _ in range(MASS_SAMPLES):
+            g = base._start_game(seg, row)
+            g.rng = random.Random(self.rng.getrandbits(32))
+            hits += _uniform_play(g, seg, self.seat, self.rng)
+        return max(hits, 0.5) / MASS_SAMPLES
+
+    # -------------------------------------------------------------- simulation
+
+    def _world_start(self, seg: Segment, w: int, rng: random.Random) -> Game:
+        """Return world `w`'s game at the segment's start (before its opening step)."""
+        deal = self.base.space.as_roles(self.rows[w])
+        if seg.snapshot is None:
+            g = Game(self.rules, self.n, 0, list(deal))
+            g.rng = rng
+            return g
+        g = seg.snapshot.clone(rng=rng)  # the simulations share one stream of chance
+        g.events = []
+        g.inputs = []
+        swap_deal(g, deal)
+        h = self.hidden[w]
+        g.heal_prev, g.self_heals, g.don_introduced = int(h[0]), int(h[1]), bool(h[2])
+        return g
+
+    def _simulate(self, seg, worlds, leaves, classes, pub) -> None:
+        """Play the segment forward in every world (module docstring) and weigh them.
+
+        A world goes on as one world per distinct hidden history its draws found (what each
+        seat saw of it differs: the sheriff checked one player or another), each weighted by
+        its share of the draws: the heaviest worlds draw `SAMPLES_TOP` times, so that the
+        ties a model breaks at random are followed; a deal keeps at most `BRANCHES` worlds.
+        """
+        bit = 1 << self.seat
+        sims = [[w, None, 0, 0, 0.0, None, {}, []] for w in worlds.tolist()]
+        results: dict[int, list] = {}
+        for sim in self._run(seg, sims, pub, bit):
+            results.setdefault(sim[0], []).append(sim)
+        # worlds the model's likelier choices did not explain: the hidden choices deduction
+        # found for their class, weighed by the model
+        forced = [
+            [int(w), None, 0, 0, 0.0, self._mapped(seg, leaves[classes[j]], int(w)), {}, []]
+            for j, w in enumerate(worlds.tolist())
+            if w not in results
+        ]
+        for sim in self._run(seg, forced, pub, bit) if forced else []:
+            results[sim[0]] = [sim]
+        grown: list[tuple[int, float, Game]] = []  # (parent world, log-weight, its game)
+        for w in worlds.tolist():
+            got = results.get(w)
+            if not got:
+                self.logw[w] = -np.inf
+                continue
+            kinds: dict[tuple, list] = {}
+            for sim in got:
+                kinds.setdefault(_history(sim[1]), []).append(sim)
+            for same in kinds.values():
+                lp = [s[4] for s in same]
+                top = max(lp)
+                total = top + math.log(sum(math.exp(x - top) for x in lp))
+                grown.append((w, self.logw[w] + total, same[0]))
+        self._grow(worlds, grown, seg)
+
+    def _grow(self, worlds: np.ndarray, grown: list, seg: Segment) -> None:
+        """Replace `worlds` by their successors (parent, log-weight, game)."""
+        if self.base.exact and grown:  # at most BRANCHES worlds a deal: the heaviest
+            by_deal: dict[int, list] = {}
+            for item in grown:
+                by_deal.setdefault(int(self.deal_of[item[0]]), []).append(item)
+            grown = []
+            for items in by_deal.values():
+                items.sort(key=lambda x: -x[1])
+                grown += items[:BRANCHES]
+        keep = np.ones(len(self.logw), dtype=bool)
+        keep[worlds] = False
+        parents = np.array([p for p, _, _ in grown], dtype=np.int64)
+        idx = np.concatenate([np.flatnonzero(keep), parents]).astype(np.int64)
+        old = len(np.flatnonzero(keep))
+        self.rows = self.rows[idx].copy()
+        self.priv = self.priv[idx].copy()
+        self.hidden = self.hidden[idx].copy()
+        self.started = self.started[idx].copy()
+        self.stale = self.stale[idx].copy()
+        self.deal_of = self.deal_of[idx].copy()
+        self.mix = [dict(self.mix[i]) for i in idx.tolist()]
+        self.logw = np.concatenate([self.logw[keep], np.array([lw for _, lw, _ in grown])])
+        for k, (_, _, sim) in enumerate(grown):
+            self._settle(old + k, sim, seg)
+
+    def _mapped(self, seg: Segment, leaf: Any, w: int) -> list[tuple]:
+        """Return the leaf's steps (found for a deal of the class) on world `w`'s seats."""
+        steps = leaf.steps()
+        if seg.first is not None:
+            steps = steps[1:]  # the opening public step is played as it was
+        rep_row = self.base.space.as_row(leaf.g.roles)
+        perm = _sigma(rep_row, self.rows[w], seg.involved, seg.living)
+        out = []
+        for step in steps:
+            kind = step[0]
+            if kind == "act":
+                t = step[3]
+                out.append(("act", perm[step[1]], step[2], perm[t] if t >= 0 else t, step[4]))
+            else:
+                out.append(step[:2])
+        return out
+
+    def _run(self, seg: Segment, sims: list[list], pub: np.ndarray, bit: int) -> list[list]:
+        """Play every simulation to the segment's end; return those that reproduce the view.
+
+        A simulation is ``[world, game, events matched, events checked, log-probability,
+        forced steps or None]``. At a hidden turn the model's likelier actions are each
+        followed (`_answer`): a simulation branches where the model is torn.
+        """
+        want = seg.want
+        for sim in sims:  # each world's game at the segment's start, its opening step played
+            g = self._world_start(seg, sim[0], self.rng)
+            sim[1] = g
+            if seg.first is not None:
+                try:
+                    _apply(g, seg.first)
+                except (ValueError, RuntimeError):
+                    sim[1] = None
+                    continue
+            if not self._match(sim, bit, want):
+                sim[1] = None
+        active = [s for s in sims if s[1] is not None]
+        done: list[list] = []
+        while active:
+            asks: dict[tuple, list] = {}
+            nxt = []
+            for sim in active:
+                g = sim[1]
+                if sim[2] < len(want) and _moderator(want[sim[2]]):
+                    _do_moderator(g, want[sim[2]])
+                    if not self._match(sim, bit, want):
+                        continue
+                if g.over or g.turn in PUBLIC_TURNS:
+                    if sim[2] == len(want):
+                        done.append(sim)
+                    continue
+                if sim[5] is not None:  # forced: take the next step, weigh it by the model
+                    if not sim[5]:
+                        continue
+                    step = sim[5][0]
+                    if g.actor != self.seat:
+                        asks.setdefault(self._ask_key(sim, g), []).append((sim, step))
+                    else:
+                        sim[5] = sim[5][1:]
+                        if self._play(sim, step, bit, want):
+                            nxt.append(sim)
+                    continue
+                if g.actor == self.seat:  # the seat's own turn: what its view shows
+                    if self._own(sim, bit, want):
+                        nxt.append(sim)
+                    continue
+                asks.setdefault(self._ask_key(sim, g), []).append((sim, None))
+            if asks:
+                nxt += self._answer(asks, pub, bit, want)
+            active = self._cap(nxt)
+        return done
+
+    def _cap(self, sims: list[list]) -> list[list]:
+        """Keep at most `BRANCHES` simulations a world, the likeliest."""
+        by_world: dict[int, list] = {}
+        for sim in sims:
+            by_world.setdefault(sim[0], []).append(sim)
+        out = []
+        for group in by_world.values():
+            if len(group) > BRANCHES:
+                group.sort(key=lambda s: -s[4])
+                group = group[:BRANCHES]
+            out += group
+        return out
+
+    def _ask_key(self, sim: list, g: Game) -> tuple:
+        return (g.actor, g.turn, tuple(g.legal()))
+
+    def _answer(self, asks: dict, pub: np.ndarray, bit: int, want: list) -> list[list]:
+        """Ask the model once per distinct (mover, private row, turn, options), then act.
+
+        Each action the model gives at least `TAU` (at most `MAXB`, else its likeliest) is
+        tried; actions that lead to the same game, and differ only in what the mover alone
+        sees (checks), stay one simulation, the mover's private row then uncertain among
+        them (`_settle`); actions that lead to different games are each a simulation. A
+        forced step is weighed by the model's probability of it.
+        """
+        need: dict[tuple, int] = {}
+        for (actor, turn, opts), items in asks.items():
+            for sim, _ in items:
+                for rid in self._components(sim, actor)[0]:
+                    need.setdefault((actor, rid, turn, opts), len(need))
+        keys = list(need)
+        X = np.zeros((len(keys), len(pub)), dtype=np.float32)
+        masks = np.zeros((len(keys), self.layout.size), dtype=np.int8)
+        for i, (actor, rid, turn, opts) in enumerate(keys):
+            X[i] = self.mover_rows(pub, actor, np.array([rid]), turn)[0]
+            masks[i] = self.layout.options_mask(list(opts))
+        P = self._probs(X, masks)
+        decoded = self.layout.decoded
+        out = []
+        for (actor, turn, opts), items in asks.items():
+            for sim, step in items:
+                rows, lq = self._components(sim, actor)
+                Pc = np.stack([P[need[(actor, r, turn, opts)]] for r in rows])
+                q = np.exp(lq - lq.max())
+                q /= q.sum()
+                pbar = q @ Pc
+                if step is not None:  # forced
+                    sim[5] = sim[5][1:]
+                    cands = [self.layout.encode(step[2], step[3], step[4])]
+                else:
+                    order = np.argsort(-pbar, kind="stable")[:MAXB]
+                    cands = [int(a) for a in order if pbar[a] >= TAU] or [int(order[0])]
+                if len(cands) == 1:  # one action: played in the simulation itself
+                    a = cands[0]
+                    act, target, value = decoded[a]
+                    sim[4] += math.log(float(pbar[a]))
+                    if len(rows) > 1:
+                        post = lq + np.log(Pc[:, a])
+                        sim[6][actor] = (rows, post - _logsumexp(post))
+                    if self._play(sim, ("act", actor, act, target, value), bit, want):
+                        out.append(sim)
+                    continue
+                tried = []
+                for a in cands:  # what each action does, up to the next hand-over
+                    act, target, value = decoded[a]
+                    alone = _alone(sim[1], ("act", actor, act, target, value), self.rng)
+                    if alone is not None:
+                        own, key = alone
+                        mine = 1 << actor
+                        shared = tuple(e for e in own if e[4] != mine)
+                        tried.append((a, own, (key, shared)))
+                groups: dict[tuple, list] = {}
+                for item in tried:
+                    groups.setdefault(item[2], []).append(item)
+                for gi, group in enumerate(groups.values()):
+                    a0, own0, _ = group[0]
+                    mass = float(sum(pbar[a] for a, _, _ in group))
+                    h = sim[1] if gi == len(groups) - 1 else sim[1].clone(rng=self.rng)
+                    at = len(h.events)
+                    act, target, value = decoded[a0]
+                    try:
+                        _apply(h, ("act", actor, act, target, value))
+                    except (ValueError, RuntimeError):
+                        continue
+                    branch = [sim[0], h, sim[2], sim[3], sim[4] + math.log(mass), sim[5]]
+                    branch += [dict(sim[6]), list(sim[7])]
+                    if len(rows) > 1:  # what the mover did tells which of its rows it is
+                        post = lq + np.log(Pc[:, [a for a, _, _ in group]].sum(axis=1))
+                        branch[6][actor] = (rows, post - _logsumexp(post))
+                    if len(group) > 1:  # the same game: the mover's row is left uncertain
+                        alts = [(own, Pc[:, a]) for a, own, _ in group]
+                        branch[7].append((actor, at, len(own0), rows, alts))
+                    if self._match(branch, bit, want):
+                        out.append(branch)
+        return out
+
+    def _play(self, sim: list, step: tuple, bit: int, want: list) -> bool:
+        try:
+            _apply(sim[1], step)
+        except (ValueError, RuntimeError):
+            return False
+        return self._match(sim, bit, want)
+
+    def _own(self, sim: list, bit: int, want: list) -> bool:
+        """The seat's own hidden turn: the action whose events its view shows."""
+        g = sim[1]
+        for act, target, value in expand_options(g):
+            h = fork(g)
+            _apply(h, ("act", g.actor, act, target, value))
+            k = sim[2]
+            ok = True
+            for e in h.events:
+                if (e[4] == PUBLIC or e[4] & bit) and e[0] != _TALK:
+                    if k >= len(want) or e != want[k]:
+                        ok = False
+                        break
+                    k += 1
+            if ok and (k > sim[2] or not any(True for _ in ())):
+                return self._play(sim, ("act", g.actor, act, target, value), bit, want)
+        return False
+
+    def _match(self, sim: list, bit: int, want: list) -> bool:
+        """Check the events logged since the last check against the view."""
+        g = sim[1]
+        k = sim[2]
+        for e in g.events[sim[3] :]:
+            if (e[4] == PUBLIC or e[4] & bit) and e[0] != _TALK:
+                if k >= len(want) or e != want[k]:
+                    return False
+                k += 1
+        sim[2], sim[3] = k, len(g.events)
+        return True
+
+    # -------------------------------------------------------- private rows
+
+    def _seed_rows(self) -> None:
+        """Set each world's private rows from its deal (the deal's own events)."""
+        todo = np.flatnonzero(~self.started)
+        for w in todo.tolist():
+            deal = self.base.space.as_roles(self.rows[w])
+            g = Game(self.rules, self.n, 0, list(deal))
+            self._rows_after(w, g.events, reset=True)
+            self.started[w] = True
+
+    def _rows_after(self, w: int, events: list, reset: bool = False) -> None:
+        sc = self.scratch
+        if reset:
+            sc.priv[:] = 0
+            for s in range(self.n):
+                sc.priv_views[s]["seat"][s] = 1
+        else:
+            for s in range(self.n):
+                sc.priv[s] = self.rows_of[s].table[self.priv[w, s]]
+        sc.cursor = 0
+        sc.catch_up(events)
+        for s in range(self.n):
+            self.priv[w, s] = self.rows_of[s].id(sc.priv[s])
+
+    def _settle(self, w: int, sim: list, seg: Segment) -> None:
+        """World `w` goes on from a simulation: its private rows (uncertain where the
+        simulation left a mover's choice open, or the seat's row was uncertain), its hidden
+        state."""
+        g, over, alts = sim[1], sim[6], sim[7]
+        open_seats = set(self.mix[w]) | set(over) | {alt[0] for alt in alts}
+        before = {}
+        for s in open_seats:
+            got = over.get(s) or self.mix[w].get(s)
+            before[s] = got if got is not None else ((int(self.priv[w, s]),), np.zeros(1))
+        self._rows_after(w, g.events)
+        for s in open_seats:
+            rows, lq = before[s]
+            mine = [alt for alt in alts if alt[0] == s]
+            new_rows, new_lq = [], []
+            for c, (r, x) in enumerate(zip(rows, lq.tolist(), strict=True)):
+                for events, weight in _variants(g.events, mine, rows, c):
+                    new_rows.append(self._row_of(s, r, events))
+                    new_lq.append(x + weight)
+            lqs = np.array(new_lq)
+            self._set_mix(w, s, tuple(new_rows), lqs - _logsumexp(lqs))
+        self.hidden[w] = (g.heal_prev, g.self_heals, int(g.don_introduced))
+
+    def _row_of(self, seat: int, row: int, events: list) -> int:
+        """Return `seat`'s row after `events`, from its row `row` (kept by what it saw)."""
+        bit = 1 << seat
+        seen = tuple(e for e in events if e[4] == PUBLIC or e[4] & bit)
+        key = (seat, row, seen)
+        hit = self._row_cache.get(key)
+        if hit is None:
+            sc = self.scratch
+            sc.priv[seat] = self.rows_of[seat].table[row]
+            sc.cursor = 0
+            sc.catch_up(list(seen))
+            hit = self._row_cache[key] = self.rows_of[seat].id(sc.priv[seat])
+            if len(self._row_cache) > 200_000:
+                self._row_cache.clear()
+        return hit
+
+    # ---------------------------------------------------------------- particles
+
+    def _resample(self) -> None:
+        """Particles: when the weights are uneven, draw the worlds again by weight."""
+        alive = self.alive
+        if not alive.any():
+            return
+        w = np.exp(self.logw - self.logw[alive].max())
+        w[~alive] = 0.0
+        w /= w.sum()
+        ess = 1.0 / (w**2).sum()
+        if ess > len(w) / 2:
+            return
+        idx = self.rng.choices(range(len(w)), weights=w.tolist(), k=len(w))
+        idx = np.array(idx)
+        self.rows = self.rows[idx].copy()
+        self.priv = self.priv[idx].copy()
+        self.hidden = self.hidden[idx].copy()
+        self.mix = [dict(self.mix[i]) for i in idx.tolist()]
+        self.started = self.started[idx].copy()
+        self.stale = self.stale[idx].copy()
+        self.deal_of = self.deal_of[idx].copy()
+        self.logw = np.zeros(len(idx))
+
+    # ------------------------------------------------------------------ answers
+
+    def weights(self) -> np.ndarray:
+        """Return the weight of each deal (exact: of `base.deals`) or particle (`rows`)."""
+        self.update()
+        alive = self.alive
+        out = np.zeros(len(self.logw))
+        if alive.any():
+            out[alive] = np.exp(self.logw[alive] - self.logw[alive].max())
+        if self.base.exact:
+            out = np.bincount(self.deal_of, out, minlength=len(self.base.deals))
+            out = out * self.base.current()  # the night under way, as deduction sees it
+        return out
+
+    def belief(self) -> Any:
+        from mafia_env.belief import Belief
+
+        w = self.weights()
+        if not (w > 0).any():
+            raise BeliefError(f"seat {self.seat}: no world is left")
+        base = self.base
+        return Belief(
+            base.space,
+            self.seat,
+            base.deals if base.exact else self.rows,
+            w,
+            base.exact,
+            float(len(self.rows)) if base.exact else max(base.support, 1.0),
+            sampler=base.world,
+        )
+
+
+_NIGHT = tuple(f.name for f in dataclasses.fields(Night))
+
+
+def _alone(g: Game, step: tuple, rng: Any) -> tuple[list, tuple] | None:
+    """Return what `step` logs and how it leaves the night, stopping at the next hand-over.
+
+    The acting player is queued again first, so that the engine hands the turn straight back
+    instead of going on (to the morning): the step's own events, and a key of what a night
+    turn can change (tonight's choices, the queue, the don's introduction).
+    """
+    h = g.clone(rng=rng)
+    h.queue.appendleft((g.actor, g.turn))
+    at = len(h.events)
+    try:
+        _apply(h, step)
+    except (ValueError, RuntimeError):
+        return None
+    own = h.events[at:]
+    if own and own[-1][0] == Ev.TURN and own[-1][1] == g.actor:
+        own = own[:-1]  # the hand-over back
+    else:
+        h.queue.popleft()
+    night = tuple(_flat_field(getattr(h.night, f)) for f in _NIGHT)
+    return own, (night, tuple(h.queue), h.don_introduced, h.alive_bits)
+
+
+def _flat_field(v: Any) -> Any:
+    if type(v) is list:
+        return tuple(v)
+    if type(v) is dict:
+        return tuple(sorted(v.items()))
+    return v
+
+
+def _logsumexp(x: np.ndarray) -> float:
+    top = float(np.max(x))
+    return top + math.log(float(np.exp(np.asarray(x) - top).sum()))
+
+
+def _variants(events: list, alts: list, rows: tuple, c: int):
+    """Yield (events, log-weight) for every way the simulation's open choices of one seat
+    could have gone, for its row `c`: each open choice's events swapped in, weighed."""
+    if not alts:
+        yield events, 0.0
+        return
+    (_, at, length, alt_rows, options), rest = alts[-1], alts[:-1]
+    k = alt_rows.index(rows[c]) if rows[c] in alt_rows else 0
+    total = sum(float(p[k]) for _, p in options)
+    for alt_events, p in options:
+        swapped = events[:at] + list(alt_events) + events[at + length :]
+        for ev, w in _variants(swapped, rest, rows, c):
+            yield ev, w + math.log(float(p[k]) / total)
+
+
+def _history(g: Game) -> tuple:
+    """What a simulated segment hid (every event not public) and the hidden state after it."""
+    hidden = tuple(e for e in g.events if e[4] != PUBLIC)
+    return (hidden, g.heal_prev, g.self_heals, g.don_introduced)
+
+
+def _sigma(rep: np.ndarray, row: np.ndarray, involved: tuple, living: np.ndarray) -> list[int]:
+    """Return the seat map from deal `rep` to deal `row` of one class: the involved seats
+    stay, the others go to seats of the same role (living to living, dead to dead)."""
+    n = len(row)
+    perm = list(range(n))
+    inv = set(involved)
+    for alive in (True, False):
+        rest = [s for s in range(n) if s not in inv and bool(living[s]) is alive]
+        for r in set(row[rest].tolist()) | set(rep[rest].tolist()):
+            a = [s for s in rest if rep[s] == r]
+            b = [s for s in rest if row[s] == r]
+            for x, y in zip(a, b, strict=False):
+                perm[x] = y
+    return perm
+
+
+def _uniform_play(g: Game, seg: Segment, seat: int, rng: random.Random) -> bool:
+    """Play the segment with uniform hidden choices; return whether the seat's view is kept."""
+    bit = 1 << seat
+    want = seg.want
+    k = 0
+    n = 0
+
+    def match() -> bool:
+        nonlocal k, n
+        for e in g.events[n:]:
+            if (e[4] == PUBLIC or e[4] & bit) and e[0] != _TALK:
+                if k >= len(want) or e != want[k]:
+                    return False
+                k += 1
+        n = len(g.events)
+        return True
+
+    try:
+        if seg.first is not None:
+            _apply(g, seg.first)
+        if not match():
+            return False
+        while not g.over and g.turn not in PUBLIC_TURNS:
+            if k < len(want) and _moderator(want[k]):
+                _do_moderator(g, want[k])
+            else:
+                g.apply(*rng.choice(expand_options(g)))
+            if not match():
+                return False
+    except (ValueError, RuntimeError):
+        return False
+    return k == len(want)
+
+
+def _moderator(e: tuple) -> bool:
+    from mafia_env.engine.events import Cause
+
+    return (
+        e[0] == Ev.FOUL
+        or e[0] == Ev.TERMINATED
+        or (e[0] == Ev.ELIMINATED and e[3] == Cause.REMOVED)
+    )
+
+
+def _do_moderator(g: Game, e: tuple) -> None:
+    if e[0] == Ev.FOUL:
+        g.foul(e[2])
+    elif e[0] == Ev.TERMINATED:
+        g.terminate(e[1])
+    else:
+        g.remove(e[2])
+
+
+__all__ = ["EPS", "BayesTracker", "resolve_model"]

@@ -1,0 +1,179 @@
+"""How well the beliefs predict the hidden roles: log-loss and calibration error.
+
+`measure(variant, n, opponent, games)` plays games in which every seat is played by the
+policy `opponent`, asks one seat per game (drawn at random) for its belief at a few moves
+(drawn at random), and scores three predictions of every other seat's role: the *prior*
+(uniform over the deals the seat's own role and teammates allow), *deduction* and *Bayes*
+(``model=opponent``: the model that plays the table). A prediction is the probability given
+to one role of one seat; the log-loss is the mean of ``-log p(true role)`` over (query, other
+seat); the expected calibration error (ECE) bins the predictions by probability (10 bins) and
+averages ``|mean predicted - frequency|`` weighted by the bin's share. ``ece_open`` is the
+same over the predictions strictly between 0 and 1 (the certain ones, right by construction,
+left out).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mafia_env.actions import ActionLayout
+from mafia_env.belief import belief, tracker
+from mafia_env.belief.deals import DealSpace
+from mafia_env.engine.events import PUBLIC, Ev
+from mafia_env.engine.game import Game
+from mafia_env.engine.roles import Role
+from mafia_env.observe import VectorObserver
+from mafia_env.policy import load_policy
+from mafia_env.variants import get_variant
+
+METHODS = ("prior", "deduction", "bayes")
+
+
+@dataclass
+class Scores:
+    """The predictions of one method: (probability, outcome) pairs and per-seat log-losses."""
+
+    p: list[float] = field(default_factory=list)
+    y: list[int] = field(default_factory=list)
+    losses: list[float] = field(default_factory=list)
+
+    def add(self, m: np.ndarray, truth: list[int], seat: int) -> None:
+        for s, r in enumerate(truth):
+            if s == seat:
+                continue
+            self.losses.append(-math.log(max(float(m[s, r]), 1e-12)))
+            for k in range(m.shape[1]):
+                self.p.append(float(m[s, k]))
+                self.y.append(int(k == r))
+
+    def summary(self) -> dict[str, float]:
+        p, y = np.array(self.p), np.array(self.y)
+        return {
+            "predictions": len(p),
+            "log_loss": float(np.mean(self.losses)) if self.losses else float("nan"),
+            "ece": ece(p, y),
+            "ece_open": ece(p[(p > 1e-9) & (p < 1 - 1e-9)], y[(p > 1e-9) & (p < 1 - 1e-9)]),
+        }
+
+
+def ece(p: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
+    """Return the expected calibration error of predictions `p` of outcomes `y`."""
+    if len(p) == 0:
+        return float("nan")
+    idx = np.minimum((p * bins).astype(int), bins - 1)
+    total = 0.0
+    for b in range(bins):
+        sel = idx == b
+        if sel.any():
+            total += sel.mean() * abs(p[sel].mean() - y[sel].mean())
+    return float(total)
+
+
+def prior_matrix(game: Game, seat: int) -> np.ndarray:
+    """Return the marginals [n, R] of the deals the seat's own role and teammates allow."""
+    space = DealSpace(game.rules, game.n)
+    allowed = np.ones((game.n, len(space.roles)), dtype=bool)
+    bit = 1 << seat
+    mates = {}
+    mafia = [i for i, r in enumerate(space.roles) if r.team.name == "MAFIA"]
+    for kind, actor, target, value, vis in game.events:
+        if vis != PUBLIC and vis & bit and actor == seat:
+            if kind == Ev.ROLE:
+                allowed[seat] = False
+                allowed[seat, space.index[Role(value)]] = True
+            elif kind == Ev.TEAMMATE:
+                mates[target] = Role(value)
+    own = space.roles[int(np.flatnonzero(allowed[seat])[0])]
+    if own.team.name == "MAFIA":
+        for s in range(game.n):
+            if s != seat and s not in mates:
+                allowed[s, mafia] = False
+        for s, r in mates.items():
+            row = np.zeros(len(space.roles), dtype=bool)
+            if game.rules.don_known or r is not Role.MAFIA:
+                row[space.index[r]] = True
+            else:
+                row[mafia] = True
+            allowed[s] = row
+    total = space.count(allowed)
+    m = np.zeros((game.n, len(space.roles)))
+    for s in range(game.n):
+        for r in np.flatnonzero(allowed[s]).tolist():
+            a = allowed.copy()
+            a[s] = False
+            a[s, r] = True
+            m[s, r] = space.count(a) / total
+    return m
+
+
+def play_and_score(
+    variant: str,
+    n: int,
+    opponent: str,
+    games: int,
+    queries: int = 10,
+    seed: int = 0,
+    methods: tuple[str, ...] = METHODS,
+    limit: float | None = None,
+) -> dict[str, dict]:
+    """Play `games` games of `opponent` on every seat and score the beliefs (module doc)."""
+    rules = get_variant(variant)
+    layout = ActionLayout(rules, n)
+    policy = load_policy(opponent, variant=variant, num_players=n, seed=seed)
+    scores = {m: Scores() for m in methods}
+    times = {m: [] for m in methods}
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    played = 0
+    for gi in range(games):
+        if limit is not None and time.perf_counter() - start > limit:
+            break
+        g = Game(rules, n, seed * 100_003 + gi)
+        obs = VectorObserver(rules, n)
+        obs.reset(g)
+        seat = rng.randrange(n)
+        truth = [DealSpace(rules, n).index[r] for r in g.roles]
+        length = 0
+        record = []  # the game's moves first: the queries are drawn over its length
+        sim = Game(rules, n, seed * 100_003 + gi)
+        o2 = VectorObserver(rules, n)
+        o2.reset(sim)
+        while not sim.over and length < 3000:
+            a = policy.act(o2.observe(sim, sim.actor), layout.shared_mask(sim))
+            record.append(a)
+            sim.apply(*layout.decoded[a])
+            length += 1
+        marks = sorted(rng.sample(range(1, length + 1), min(queries, length)))
+        prior = prior_matrix(g, seat)
+        for moves, a in enumerate(record, 1):
+            g.apply(*layout.decoded[a])
+            if "deduction" in methods or "bayes" in methods:
+                tracker(g, seat).update()  # kept up to date move by move (its masks too)
+                if "bayes" in methods:
+                    tracker(g, seat, opponent).update()
+            if marks and moves == marks[0]:
+                marks.pop(0)
+                if g.over:
+                    break
+                if "prior" in methods:
+                    scores["prior"].add(prior, truth, seat)
+                if "deduction" in methods:
+                    t0 = time.perf_counter()
+                    scores["deduction"].add(belief(g, seat).matrix(), truth, seat)
+                    times["deduction"].append(time.perf_counter() - t0)
+                if "bayes" in methods:
+                    t0 = time.perf_counter()
+                    scores["bayes"].add(belief(g, seat, opponent).matrix(), truth, seat)
+                    times["bayes"].append(time.perf_counter() - t0)
+        played += 1
+    out = {m: scores[m].summary() for m in methods}
+    out["games"] = {"played": played}
+    return out
+
+
+__all__ = ["METHODS", "Scores", "ece", "play_and_score", "prior_matrix"]

@@ -1,0 +1,144 @@
+"""The deals of one table: every assignment of the role table to the seats, as numpy rows.
+
+A deal is a row of role indices (into `DealSpace.roles`, the variant's roles in `Role` order),
+one per seat: the deals a seat weighs are an int8 array ``deals x seats``. `DealSpace` counts,
+lists and draws uniformly the deals that respect a per-seat set of allowed roles (what a seat
+knows for certain: its own role, its teammates, its checks), and groups deals into classes
+that agree on some seats and on the roles left among the others (`class_keys`).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+
+from mafia_env.engine.roles import Role, Team
+from mafia_env.engine.rules import Rules
+from mafia_env.engine.spec import GameSpec
+
+
+class DealSpace:
+    """The role table of (rules, n) and the deals made of it."""
+
+    def __init__(self, rules: Rules, n: int):
+        self.rules, self.n = rules, n
+        self.roles: tuple[Role, ...] = GameSpec.of(rules, n).roles
+        self.index = {r: i for i, r in enumerate(self.roles)}
+        table = rules.role_counts(n)
+        self.counts = tuple(table.get(r, 0) for r in self.roles)
+        self.team_of = np.array([int(r.team) for r in self.roles], dtype=np.int8)
+        self.mafia_of = self.team_of == int(Team.MAFIA)
+
+    # ------------------------------------------------------------- allowed sets
+
+    def allowed_matrix(self, allowed: list[frozenset[Role]] | None) -> np.ndarray:
+        """Return a bool [n, R] matrix: seat s may hold role r."""
+        m = np.ones((self.n, len(self.roles)), dtype=bool)
+        if allowed is not None:
+            for s, roles in enumerate(allowed):
+                m[s] = [r in roles for r in self.roles]
+        return m
+
+    def count(self, allowed: np.ndarray) -> int:
+        """Return how many deals respect the allowed matrix."""
+        return self._counter(allowed)(0, self.counts)
+
+    def _counter(self, allowed: np.ndarray):
+        rows = [tuple(np.flatnonzero(allowed[s]).tolist()) for s in range(self.n)]
+
+        @cache
+        def ways(s: int, left: tuple[int, ...]) -> int:
+            if s == self.n:
+                return 1
+            total = 0
+            for r in rows[s]:
+                if left[r]:
+                    nxt = (*left[:r], left[r] - 1, *left[r + 1 :])
+                    total += ways(s + 1, nxt)
+            return total
+
+        return ways
+
+    def enumerate(self, allowed: np.ndarray) -> np.ndarray:
+        """Return every deal that respects `allowed`, as an int8 array [D, n], in order."""
+        rows = [tuple(np.flatnonzero(allowed[s]).tolist()) for s in range(self.n)]
+        out: list[tuple[int, ...]] = []
+        deal = [0] * self.n
+        left = list(self.counts)
+        ways = self._counter(allowed)
+
+        def rec(s: int) -> None:
+            if s == self.n:
+                out.append(tuple(deal))
+                return
+            for r in rows[s]:
+                if left[r]:
+                    left[r] -= 1
+                    if ways(s + 1, tuple(left)):
+                        deal[s] = r
+                        rec(s + 1)
+                    left[r] += 1
+
+        rec(0)
+        return np.array(out, dtype=np.int8).reshape(len(out), self.n)
+
+    def sample(self, allowed: np.ndarray, rng: random.Random, k: int) -> np.ndarray:
+        """Return `k` deals drawn uniformly (with replacement) among those `allowed`."""
+        ways = self._counter(allowed)
+        rows = [tuple(np.flatnonzero(allowed[s]).tolist()) for s in range(self.n)]
+        out = np.zeros((k, self.n), dtype=np.int8)
+        for i in range(k):
+            left = list(self.counts)
+            for s in range(self.n):
+                opts, weights = [], []
+                for r in rows[s]:
+                    if left[r]:
+                        left[r] -= 1
+                        w = ways(s + 1, tuple(left))
+                        left[r] += 1
+                        if w:
+                            opts.append(r)
+                            weights.append(w)
+                r = rng.choices(opts, weights)[0]
+                out[i, s] = r
+                left[r] -= 1
+        return out
+
+    # ---------------------------------------------------------------- classes
+
+    def class_keys(
+        self, deals: np.ndarray, seats: tuple[int, ...], living: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Group `deals` by their roles at `seats` and the roles left among the other living
+        seats; return (first row of each class, class of each row)."""
+        rest = living.copy()
+        rest[list(seats)] = False
+        parts = [deals[:, list(seats)].astype(np.int16)]
+        if rest.any():
+            sub = deals[:, rest]
+            parts += [(sub == r).sum(axis=1, keepdims=True) for r in range(len(self.roles))]
+        key = np.concatenate(parts, axis=1) if parts else np.zeros((len(deals), 1), np.int16)
+        if key.shape[1] <= 12:  # 5 bits a column (roles < 32, counts <= 30): one int a row
+            code = key.astype(np.int64) @ (np.int64(32) ** np.arange(key.shape[1], dtype=np.int64))
+            _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        else:
+            _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
+        return first, inverse.reshape(-1)
+
+    def key_of(self, deal: np.ndarray, seats: tuple[int, ...], living: np.ndarray) -> tuple:
+        """Return the class key of one deal (as `class_keys` groups them), as a tuple."""
+        rest = living.copy()
+        rest[list(seats)] = False
+        counts = np.bincount(deal[rest], minlength=len(self.roles))
+        return (*deal[list(seats)].tolist(), *counts.tolist())
+
+    def as_roles(self, deal: np.ndarray) -> tuple[Role, ...]:
+        return tuple(self.roles[int(i)] for i in deal)
+
+    def as_row(self, deal: list[Role] | tuple[Role, ...]) -> np.ndarray:
+        return np.array([self.index[Role(r)] for r in deal], dtype=np.int8)
+
+
+__all__ = ["DealSpace"]

@@ -1,0 +1,653 @@
+"""Follow one seat's view of a game, segment by segment, and keep the deals it cannot rule out.
+
+`Tracker` reads the events the seat saw (never the others) as the game logs them and keeps a
+*reference world*: an engine game, under some deal the seat cannot rule out, that made the
+seat see exactly what it saw. Each public move the seat saw is played in the reference world
+(read back from the events it logged: `hint`); a move whose consequences can depend on the
+deal (an elimination: the win check, CLUB's shown card, CITY's maniac; a night) opens a
+*segment*, and every class of deals that the segment cannot tell apart is tried once by
+`Search` from the reference world with that class's deal swapped in. A deal whose class
+cannot reproduce the segment is ruled out; the reference world moves on with a class that
+can. A query never replays the game: each move is read once.
+
+Classes (`DealSpace.class_keys`): deals that agree on the *involved* seats and on the roles
+left among the other living seats. For a segment without hidden turns the involved seats are
+the ones whose role the engine read while playing it (it read no other, so any deal that
+agrees on them plays it alike; a class whose own play reads more is split). For a night they
+are the seats the seat's view of the segment names: the others are alike up to the engine's
+symmetry between seats, which `Search` relies on.
+
+Deals are listed (`exact`) where at most `EXACT_LIMIT` respect what the seat knows from its
+own events, else followed as `particles` drawn uniformly among them; a particle ruled out is
+replaced by a copy of a live one moved by role swaps that every segment so far accepts
+(Metropolis moves on the uniform distribution over the deals not ruled out).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mafia_env.belief.deals import DealSpace
+from mafia_env.belief.search import (
+    Chance,
+    Node,
+    Search,
+    fork,
+    relax_hidden,
+    swap_deal,
+)
+from mafia_env.engine.events import PUBLIC, Cause, Ev
+from mafia_env.engine.game import Game
+from mafia_env.engine.kinds import NIGHT_TURNS, SPEECH_TURNS, Act, Turn
+from mafia_env.engine.resample import deal_constraints
+from mafia_env.engine.roles import Role
+
+EXACT_LIMIT = 20_000  # deals listed one by one up to this many; particles beyond
+PARTICLES = 2048  # particles where the deals are too many to list
+MOVES = 4  # Metropolis role swaps tried per replaced particle
+
+_TALK = int(Ev.TALK)
+_SPEAK = int(Ev.SPEAK)
+_TURN = int(Ev.TURN)
+_ENDS = {int(Ev.GAME_OVER), int(Ev.TERMINATED)}
+_SPEECH_EVENTS = {
+    int(Ev.CLAIM_ROLE): Act.CLAIM_ROLE,
+    int(Ev.CLAIM_CHECK): Act.CLAIM_CHECK,
+    int(Ev.ACCUSE): Act.ACCUSE,
+    int(Ev.VOUCH): Act.VOUCH,
+    int(Ev.NOMINATE): Act.NOMINATE,
+    int(Ev.ASK): Act.ASK,
+}
+
+
+class BeliefError(RuntimeError):
+    """The belief lost track of the game: no deal reproduces what the seat saw (a bug)."""
+
+
+class _Watch(tuple):
+    """A game's roles or teams that remember which seats the engine read."""
+
+    def __getitem__(self, i):
+        self._note()
+        self.read.add(i)
+        return tuple.__getitem__(self, i)
+
+    def __iter__(self):
+        self._note()
+        self.read.update(range(len(self)))
+        return tuple.__iter__(self)
+
+    def _note(self) -> None:
+        if self.first[0] < 0:  # the events logged before the deal was first read
+            self.first[0] = len(self.log)
+
+
+@dataclass
+class Segment:
+    """One stretch of the game whose view can depend on the deal (see the module docstring)."""
+
+    snapshot: Game | None  # the reference world before it (None: the deal itself)
+    first: tuple | None  # its opening step (None: the deal)
+    want: list[tuple]  # what the seat saw in it
+    complete: bool
+    night: bool  # it has hidden turns: classes by symmetry
+    involved: tuple[int, ...]
+    living: np.ndarray  # the living seats before it
+    masks: dict[int, tuple] = field(default_factory=dict)
+    cache: dict[tuple, Node | None] = field(default_factory=dict)  # class key -> a branch
+
+
+def is_turn_start(e: tuple) -> bool:
+    """Whether the event begins a public turn (or ends the game): where segments end."""
+    kind = e[0]
+    return kind == _SPEAK or (kind == _TURN and e[4] == PUBLIC) or kind in _ENDS
+
+
+class Tracker:
+    """One seat's view of one game: the reference world, the segments, the deals kept."""
+
+    def __init__(self, game: Game, seat: int, rng: random.Random | None = None):
+        if not 0 <= seat < game.n:
+            raise ValueError(f"seat must be 0..{game.n - 1}; got {seat}")
+        self.game = game
+        self.seat = seat
+        self.bit = 1 << seat
+        self.rules, self.n = game.rules, game.n
+        self.space = DealSpace(game.rules, game.n)
+        self.rng = rng or random.Random(0x5EED ^ seat)
+        self.cursor = 0  # into game.events
+        self.seen: list[tuple] = []  # what the seat saw, table talk aside
+        self.masks: dict[int, tuple] = {}  # index in seen of an own turn -> its options
+        self.pos = 0  # seen[:pos] is reproduced by the reference world
+        self.ref: Game | None = None
+        self.segments: list[Segment] = []
+        self.role: Role | None = None
+        self.version = 0  # bumped whenever the kept deals change
+        self._partial: tuple[int, np.ndarray] | None = None
+        # what the reference world played, in order: ("step", step, pos, options) for a move
+        # alike in every world, ("segment", segment, pos, options) for one that is not (pos:
+        # where in `seen` it began; options: the mover's, as the reference world had them)
+        self.history: list[tuple] = []
+        self.support = 0.0  # how many deals are not ruled out (estimated with particles)
+        self._cache: tuple[int, Any] | None = None
+        self._pull()
+        self.role = Role(self.seen[0][3])  # the seat's first event: its role
+        self._deal_start()
+
+    # ------------------------------------------------------------ the deals
+
+    def _deal_start(self) -> None:
+        """List (or draw) the deals that respect what the seat knows from its events."""
+        allowed = self.space.allowed_matrix(deal_constraints(self.game, self.seat))
+        self.allowed = allowed
+        count = self.space.count(allowed)
+        self.exact = count <= EXACT_LIMIT
+        if self.exact:
+            self.deals = self.space.enumerate(allowed)
+        else:
+            self.deals = self.space.sample(allowed, self.rng, PARTICLES)
+        self.live = np.ones(len(self.deals), dtype=bool)
+        self.total = count  # deals respecting the seat's own facts
+        self.support = float(count)
+
+    # ------------------------------------------------------------- reading
+
+    def _pull(self) -> None:
+        """Take the events logged since the last call: the seat's, and its options now."""
+        events, bit = self.game.events, self.bit
+        for e in events[self.cursor :]:
+            vis = e[4]
+            if (vis == PUBLIC or vis & bit) and e[0] != _TALK:
+                self.seen.append(e)
+        self.cursor = len(events)
+        g = self.game
+        if not g.over and g.actor == self.seat and self.seen:
+            last = self.seen[-1]
+            if last[0] in (_SPEAK, _TURN) and last[1] == self.seat:
+                self.masks.setdefault(len(self.seen) - 1, tuple(g.legal()))
+
+    def update(self) -> bool:
+        """Read what is new; return whether the kept deals may have changed."""
+        before = (self.version, len(self.seen))
+        self._pull()
+        if self.ref is None:
+            self._start()
+        while self.ref is not None and not self.ref.over and self._advance():
+            pass
+        return before != (self.version, len(self.seen))
+
+    def _end_of(self, start: int) -> int:
+        """Return the index after the segment that starts at seen[start] (-1: not yet over)."""
+        for j in range(start, len(self.seen)):
+            if is_turn_start(self.seen[j]):
+                return j + 1
+        return -1
+
+    def _start(self) -> None:
+        """The deal: the first segment, from the deal to the first public turn."""
+        end = self._end_of(0)
+        complete = end >= 0
+        want = self.seen[: end if complete else len(self.seen)]
+        if not complete:
+            return  # (the zero night is under way; the deal stays as the seat's facts say)
+        seg = Segment(
+            snapshot=None,
+            first=None,
+            want=list(want),
+            complete=True,
+            night=True,
+            involved=self._named(want),
+            living=np.ones(self.n, dtype=bool),
+            masks={i: o for i, o in self.masks.items() if i < end},
+        )
+        leaf = self._apply_segment(seg)
+        self.history.append(("segment", seg, 0, None))
+        self.ref = leaf.g
+        self.pos = end
+
+    def _advance(self) -> bool:
+        """Play the next public step in the reference world; return whether one was played."""
+        self._partial = None
+        ref = self.ref
+        step = self._hint(ref)
+        if step is None:
+            return False
+        h = fork(ref)
+        read: set[int] = set()
+        first = [-1]
+        h.roles, h.teams = _Watch(h.roles), _Watch(h.teams)
+        for w in (h.roles, h.teams):
+            w.read, w.first, w.log = read, first, h.events
+        _apply(h, step)
+        read = set(read)
+        # what the move logged before the engine read the deal is alike in every world
+        before = [e for e in h.events[: max(first[0], 0)] if self._sees(e)]
+        h.roles, h.teams = _plain(h.roles), _plain(h.teams)
+        produced = [e for e in h.events if (e[4] == PUBLIC or e[4] & self.bit) and e[0] != _TALK]
+        hidden = not h.over and h.turn in NIGHT_TURNS
+        if not hidden and not read:  # nothing of the deal was read: alike in every world
+            if produced != self.seen[self.pos : self.pos + len(produced)]:
+                raise BeliefError(
+                    f"seat {self.seat}: the public move {step} gave {produced}, the game "
+                    f"{self.seen[self.pos : self.pos + len(produced)]}"
+                )
+            h.events = []
+            self.history.append(("step", step, self.pos, _options(ref)))
+            self.ref = h
+            self.pos += len(produced)
+            return True
+        end = self._end_of(self.pos)
+        if end < 0:
+            return False  # the night is under way: see `current`
+        want = self.seen[self.pos : end]
+        night = hidden or any(e[0] == Ev.NIGHT for e in want)
+        if night:
+            involved = self._named(want[len(before) :] if want[: len(before)] == before else want)
+        else:
+            involved = tuple(sorted(read | {self.seat}))
+        seg = Segment(
+            snapshot=ref,
+            first=step,
+            want=list(want),
+            complete=True,
+            night=night,
+            involved=involved,
+            living=np.array(ref.alive, dtype=bool),
+            masks={i - self.pos: o for i, o in self.masks.items() if self.pos <= i < end},
+        )
+        leaf = self._apply_segment(seg)
+        self.history.append(("segment", seg, self.pos, _options(ref)))
+        self.ref = leaf.g
+        self.pos = end
+        return True
+
+    def _sees(self, e: tuple) -> bool:
+        return (e[4] == PUBLIC or e[4] & self.bit) and e[0] != _TALK
+
+    def _named(self, want: list[tuple]) -> tuple[int, ...]:
+        """Return the seats the view names, the seat itself included (a seat named only as
+        the taker of a public turn is not: who speaks when is public and role-blind)."""
+        seats = {self.seat}
+        for kind, actor, target, _, _ in want:
+            if kind in (_SPEAK, _TURN) and actor >= 0:
+                continue
+            if actor >= 0:
+                seats.add(actor)
+            if target >= 0:
+                seats.add(target)
+        return tuple(sorted(seats))
+
+    # ------------------------------------------------------------- the search
+
+    def _start_game(self, seg: Segment, row: np.ndarray) -> Game:
+        """Return the game at the segment's start under the deal `row` (a search's root)."""
+        deal = self.space.as_roles(row)
+        if seg.snapshot is None:
+            start = Game(self.rules, self.n, 0, list(deal))
+            start.rng = Chance()
+        else:
+            start = fork(seg.snapshot)
+            swap_deal(start, deal)
+            relax_hidden(start, self.role)
+        return start
+
+    def _probe(self, seg: Segment, row: np.ndarray) -> Node | None:
+        """Return a branch that reproduces the segment under the deal `row`, or None."""
+        start = self._start_game(seg, row)
+        search = Search(
+            self.seat,
+            seg.want,
+            seg.complete,
+            frozenset(seg.involved),
+            tuple(row.tolist()),
+            seg.masks,
+        )
+        if seg.night:
+            found = search.run(start, seg.first)
+            return found[0] if found else None
+        read: set[int] = set()
+        start.roles, start.teams = _Watch(start.roles), _Watch(start.teams)
+        for w in (start.roles, start.teams):
+            w.read, w.first, w.log = read, [-1], start.events
+        found = search.run(start, seg.first)
+        self._read = set(read)
+        if not found:
+            return None
+        leaf = found[0]
+        g = leaf.g
+        g.roles, g.teams = _plain(g.roles), _plain(g.teams)
+        return leaf
+
+    def _classes(self, seg: Segment, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, list]:
+        """Try each class of `rows` once; return (first row per class, class per row, branch
+        per class). A day segment's class whose play reads more seats refines the classes."""
+        while True:
+            first, inverse = self.space.class_keys(rows, seg.involved, seg.living)
+            leaves = []
+            grew = False
+            for i in first.tolist():
+                key = self.space.key_of(rows[i], seg.involved, seg.living)
+                if key in seg.cache:
+                    leaves.append(seg.cache[key])
+                    continue
+                self._read = set()
+                leaf = self._probe(seg, rows[i])
+                extra = (self._read - set(seg.involved)) if not seg.night else set()
+                if extra:
+                    seg.involved = tuple(sorted(set(seg.involved) | extra))
+                    seg.cache.clear()
+                    grew = True
+                    break
+                seg.cache[key] = leaf
+                leaves.append(leaf)
+            if not grew:
+                return first, inverse, leaves
+
+    def _apply_segment(self, seg: Segment) -> Node:
+        """Rule out the deals the segment rules out; return a branch for the new reference."""
+        idx = np.flatnonzero(self.live)
+        rows = self.deals[idx]
+        _, inverse, leaves = self._classes(seg, rows)
+        ok = np.array([leaf is not None for leaf in leaves], dtype=bool)
+        if not ok.any():
+            raise BeliefError(
+                f"seat {self.seat}: no deal reproduces the segment {seg.first} -> {seg.want}"
+            )
+        keep = ok[inverse]
+        if not self.exact:
+            self.support *= keep.mean()
+        self.live[idx[~keep]] = False
+        self.segments.append(seg)
+        self.version += 1
+        if not self.exact and (~keep).any():
+            self._rejuvenate()
+        best = next(leaf for leaf in leaves if leaf is not None)
+        best.g.events = []
+        return best
+
+    # ------------------------------------------------------------- particles
+
+    def _consistent(self, rows: np.ndarray) -> np.ndarray:
+        """Return which deals every segment so far accepts (probing classes not seen yet)."""
+        ok = np.ones(len(rows), dtype=bool)
+        allowed = self.allowed
+        ok &= allowed[np.arange(self.n)[None, :], rows].all(axis=1)
+        for seg in self.segments:
+            idx = np.flatnonzero(ok)
+            if not idx.size:
+                break
+            _, inverse, leaves = self._classes(seg, rows[idx])
+            good = np.array([leaf is not None for leaf in leaves], dtype=bool)
+            ok[idx[~good[inverse]]] = False
+        return ok
+
+    def _rejuvenate(self) -> None:
+        """Replace the ruled-out particles by moved copies of live ones."""
+        dead = np.flatnonzero(~self.live)
+        alive = np.flatnonzero(self.live)
+        if not dead.size or not alive.size:
+            return
+        rows = self.deals[self.rng.choices(alive.tolist(), k=len(dead))].copy()
+        for _ in range(MOVES):
+            proposal = rows.copy()
+            for r in proposal:
+                a, b = self.rng.sample(range(self.n), 2)
+                r[a], r[b] = r[b], r[a]
+            ok = self._consistent(proposal)
+            rows[ok] = proposal[ok]
+        self.deals[dead] = rows
+        self.live[dead] = True
+        self.version += 1
+
+    # ------------------------------------------------------------- partial view
+
+    def current(self) -> np.ndarray:
+        """Return which of `deals` are kept now, the segment under way included."""
+        self.update()
+        if self.ref is None or self.ref.over or self.pos >= len(self.seen):
+            return self.live
+        if self._partial is not None and self._partial[0] == len(self.seen):
+            return self._partial[1]
+        step = self._hint(self.ref)
+        live = self.live
+        if step is not None:  # a move whose segment is under way (a night)
+            seg = Segment(
+                snapshot=self.ref,
+                first=step,
+                want=self.seen[self.pos :],
+                complete=False,
+                night=True,
+                involved=self._named(self.seen[self.pos :]),
+                living=np.array(self.ref.alive, dtype=bool),
+                masks={i - self.pos: o for i, o in self.masks.items() if i >= self.pos},
+            )
+            idx = np.flatnonzero(live)
+            _, inverse, leaves = self._classes(seg, self.deals[idx])
+            ok = np.array([leaf is not None for leaf in leaves], dtype=bool)
+            if ok.any():
+                live = live.copy()
+                live[idx[~ok[inverse]]] = False
+        self._partial = (len(self.seen), live)
+        return live
+
+    # ---------------------------------------------------------------- answers
+
+    def belief(self) -> Any:
+        """Return the belief now: uniform over the deals not ruled out (`Belief`)."""
+        from mafia_env.belief import Belief
+
+        live = self.current()
+        support = float(live.sum()) if self.exact else max(self.support, 1.0)
+        return Belief(
+            self.space,
+            self.seat,
+            self.deals,
+            live.astype(np.float64),
+            self.exact,
+            support,
+            sampler=self.world,
+        )
+
+    def matrix(self) -> np.ndarray:
+        """Return the marginals [n, R] now (kept until the view changes)."""
+        live = self.current()
+        key = (self.version, len(self.seen), id(live))
+        if self._cache is None or self._cache[0] != key:
+            d = self.deals[live]
+            w = 1.0 / len(d)
+            m = np.stack([(d == r).sum(axis=0) * w for r in range(len(self.space.roles))], 1)
+            self._cache = (key, m.astype(np.float32))
+        return self._cache[1]
+
+    def world(self, row: np.ndarray, rng: random.Random) -> Game:
+        """Return a game dealt `row` whose every move the seat saw is as it saw it (its whole
+        history played again: public moves as made, hidden ones as a search found them)."""
+        deal = self.space.as_roles(row)
+        g = Game(self.rules, self.n, self.game.seed, list(deal))
+        for kind, item, _, _ in self.history:
+            if kind == "step":
+                _replay(g, [(*item, (), None)])
+                continue
+            seg = item
+            if seg.snapshot is None:
+                start_events = g.events[:]
+                g2 = self._search_from(g, seg, row, fresh=True)
+                if g2 is None:
+                    raise BeliefError(f"seat {self.seat}: the deal {deal} does not fit the start")
+                g = g2
+                g.events = start_events + g.events
+                continue
+            if not self._replay_segment(g, seg, row, rng):
+                raise BeliefError(f"seat {self.seat}: the deal {deal} does not fit {seg.first}")
+        self._pending(g, row, rng)
+        g.rng = random.Random(rng.getrandbits(64))
+        return g
+
+    def _pending(self, g: Game, row: np.ndarray, rng: random.Random) -> None:
+        """Bring `g` to where the real game stands for the seat: the moves the seat saw since
+        the last segment, the night under way, and ballots not yet shown (any will do)."""
+        bit = self.bit
+        pos = self.pos
+        while pos < len(self.seen) and not g.over:
+            want = self.seen[pos:]
+            if g.turn in NIGHT_TURNS:
+                seg = Segment(None, None, want, False, True, self._named(want), np.array(g.alive))
+                search = Search(
+                    self.seat, want, False, frozenset(seg.involved), tuple(row.tolist())
+                )
+                found = search.run(fork(g), None, rng=rng, quiet=False)
+                if not found:
+                    raise BeliefError(f"seat {self.seat}: no night under way fits {want}")
+                _replay(g, found[0].steps())
+                return
+            step = self._hint(g, pos)
+            options = [step] if step is not None else [("act", g.actor, *a) for a in _any(g, rng)]
+            for option in options:
+                h = fork(g)
+                _apply(h, option)
+                got = [e for e in h.events if (e[4] == PUBLIC or e[4] & bit) and e[0] != _TALK]
+                if got == want[: len(got)]:
+                    n0 = len(g.events)
+                    _replay(g, [(*option, (), None)])
+                    pos += len(got)
+                    if len(g.events) == n0:
+                        pass
+                    break
+            else:
+                raise BeliefError(f"seat {self.seat}: no move fits {want[:3]}")
+
+    def _replay_segment(self, g: Game, seg: Segment, row: np.ndarray, rng=None) -> bool:
+        """Play one segment in `g` (dealt `row`) so that the seat sees what it saw."""
+        found = self._search_path(g, seg, row, rng)
+        if found is None:
+            return False
+        _replay(g, found)
+        return True
+
+    def _search_path(self, g: Game, seg: Segment, row: np.ndarray, rng=None) -> list | None:
+        """Return the steps of one hidden history of the segment from `g` (dealt `row`)."""
+        search = Search(
+            self.seat,
+            seg.want,
+            seg.complete,
+            frozenset(seg.involved),
+            tuple(row.tolist()),
+            seg.masks,
+        )
+        found = search.run(fork(g), seg.first, rng=rng, quiet=rng is None)
+        return found[0].steps() if found else None
+
+    def _search_from(self, g: Game, seg: Segment, row: np.ndarray, fresh: bool) -> Game | None:
+        """The start segment: `g` was just dealt; search its hidden turns (the zero night)."""
+        start = fork(g)
+        start.events = g.events[:]
+        search = Search(
+            self.seat,
+            seg.want,
+            seg.complete,
+            frozenset(seg.involved),
+            tuple(row.tolist()),
+            seg.masks,
+        )
+        found = search.run(start, None, rng=self.rng, quiet=False)
+        if not found:
+            return None
+        g.events = []
+        _replay(g, found[0].steps())
+        return g
+
+    # ---------------------------------------------------------------- hints
+
+    def _hint(self, ref: Game, pos: int | None = None) -> tuple | None:
+        """Return the step the reference world's acting player took, read from the seat's
+        view (a moderator's call first), or None if the view does not show it yet."""
+        seen = self.seen
+        pos = self.pos if pos is None else pos
+        if pos >= len(seen) or ref.over:
+            return None
+        e = seen[pos]
+        kind, actor, target, value, _ = e
+        if kind == Ev.FOUL:
+            return ("foul", target)
+        if kind == Ev.ELIMINATED and value == Cause.REMOVED:
+            return ("remove", target)
+        if kind == Ev.TERMINATED:
+            return ("terminate", actor)
+        turn, me = ref.turn, ref.actor
+        if turn in NIGHT_TURNS:
+            return None
+        if turn in SPEECH_TURNS:
+            if actor != me:
+                return None
+            if kind == Ev.END_SPEECH:
+                return ("act", me, Act.PASS, -1, -1)
+            act = _SPEECH_EVENTS.get(kind)
+            if act is None:
+                return None
+            if act is Act.CLAIM_ROLE:
+                return ("act", me, act, -1, value)
+            return ("act", me, act, target, value if act in (Act.CLAIM_CHECK, Act.ASK) else -1)
+        if turn is Turn.ANSWER:
+            return ("act", me, Act.ANSWER, -1, value) if kind == Ev.ANSWER else None
+        if turn is Turn.NAMING:
+            return ("act", me, Act.NOMINATE, target, -1) if kind == Ev.NAME else None
+        if turn is Turn.VOTE:
+            for f in seen[pos:]:
+                if f[0] == Ev.BALLOT and f[1] == me:
+                    if f[2] >= 0 and not f[3]:
+                        return ("act", me, Act.VOTE, f[2], -1)
+                    return ("act", me, Act.PASS, -1, -1)
+            return None
+        if turn is Turn.CRASH_VOTE:
+            for f in seen[pos:]:
+                if f[0] == Ev.CRASH_BALLOT and f[1] == me:
+                    return ("act", me, Act.VOTE_YES if f[3] else Act.VOTE_NO, -1, -1)
+            return None
+        return None
+
+
+def _plain(x: tuple) -> tuple:
+    """Return a watched tuple as a plain one (without counting it as read)."""
+    return tuple(tuple.__iter__(x)) if type(x) is _Watch else x
+
+
+def _options(g: Game) -> tuple | None:
+    """The acting player's options in `g` (a public turn: alike in every world)."""
+    return None if g.over else tuple(g.legal())
+
+
+def _any(g: Game, rng: random.Random) -> list[tuple]:
+    """Every legal (act, target, value) of the acting player, shuffled."""
+    from mafia_env.belief.search import expand_options
+
+    out = expand_options(g)
+    rng.shuffle(out)
+    return out
+
+
+def _replay(g: Game, steps: list[tuple]) -> None:
+    """Apply a search's steps to a real game, its draws as the search made them."""
+    keep = g.rng
+    for step in steps:
+        g.rng = Chance(tuple(step[5]) if len(step) > 5 else ())
+        _apply(g, step)
+    g.rng = keep
+
+
+def _apply(g: Game, step: tuple) -> None:
+    kind = step[0]
+    if kind == "act":
+        g.apply(step[2], step[3], step[4])
+    elif kind == "foul":
+        g.foul(step[1])
+    elif kind == "remove":
+        g.remove(step[1])
+    else:
+        g.terminate(step[1])
+
+
+__all__ = ["EXACT_LIMIT", "PARTICLES", "BeliefError", "Segment", "Tracker", "is_turn_start"]
