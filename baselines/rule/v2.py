@@ -1,0 +1,441 @@
+"""Rule bots v2: the v1 strategies (`baselines.rule`), deciding from a posterior over the deal.
+
+Registered as ``rule_v2`` (``rule`` and ``rule_v1`` stay the v1 bots that the benchmark
+tasks v2 and v3 pin). Like v1 a `RulePolicyV2` reads only the observation and the mask, keeps
+no memory between calls and plays batches of rows at once, so it stays as fast as v1 in
+lockstep play; where the table's observation carries the belief piece (the observation
+option ``belief="deduction"``, `mafia_env.belief`) it takes the environment's exact deduction
+from it as hard facts.
+
+**The posterior** (`Posterior`): over which seats hold the mafia team's cards (the team the
+sheriff's check answers "black" for), exactly, by enumerating every set of that size
+(C(10, 3) = 120 at sport-10, C(13, 4) = 715 at city-13) in one matrix product per batch.
+
+- Deduction (hard facts, probability 0 or 1): the reader's own role and teammates, his own
+  checks, the roles shown to the table, the belief piece where the table gives it, and that
+  the game is not over (where only the mafia stand against the town, a set whose members
+  are all out of the game would have ended it).
+- Bayes with a model of the table (soft facts, likelihood ratios): a sheriff claimant who is
+  town is taken to be the sheriff telling the truth, so each set is weighed by whether his
+  calls agree with it (a town claimant who lies, or two town claimants, keep a small
+  probability `EPS`: random players claim anything); a claim the public facts refute
+  (`SeenBatch.public_credible`) or a black call on a town reader marks its claimant; and
+  behaviour counts per seat as a naive-Bayes log-likelihood ratio (votes, nominations and
+  accusations against the reader, against the night's victims, against the likely sheriff
+  and his red checks; confessions; odd play), in a second pass once the first has said who
+  the sheriff likely is.
+
+Each reader computes two posteriors: his own (with what only he knows) and the town's (the
+public facts alone: what a town player with no private knowledge believes), which the mafia
+watch to keep their cover.
+
+**Decisions** from the posterior: the town nominates, votes and accuses by P(black) (the
+earliest nominee among the near-top, so the town's votes meet; abstains where every
+candidate is cleared); the sheriff and the don pick checks by expected information (the
+entropy of the answer, the likelier answer first among equals: "black?" for the sheriff,
+"sheriff?" for the don, whose P(sheriff) comes from the claims and the town's posterior);
+the doctor heals the likeliest sheriff, else the likeliest town player; the putana blocks
+and the free hunt goes to the likeliest black (only when it is near sure, a wrong hunt
+kills the hunter); the mafia push the town player the town's posterior suspects most, vote
+out with the town a teammate it has all but proven, and send out as executor the member it
+suspects least. Speech plans and the mafia's agreed night shot are v1's, reading the
+posterior's scores (`read_table`: log-odds over the prior, in v1's units).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+
+from baselines.rule.plan import mafia_day_scores
+from baselines.rule.policy import RulePolicy
+from baselines.rule.reading import Choice, Seen, SeenBatch, row_dots
+from mafia_env.engine.events import Cause
+from mafia_env.engine.kinds import Act
+from mafia_env.engine.roles import Team
+
+EPS = 0.05  # a town sheriff claimant who calls a check wrong, or a second town claimant
+L_REFUTED = math.log(0.05)  # a town claimant whose claim the public facts refute
+L_AGAINST_ME = 0.35  # each vote, nomination (accusations count twice) against a town reader
+L_AGAINST_ME_CAP = 1.5
+L_AGAINST_VICTIM = 0.3  # each vote or nomination against a player the mafia later shot
+L_NIGHT_DEAD = -1.5  # shot at night: the mafia rarely shoot their own
+L_HUNTED = 6.0  # killed by the town's hunt: a mafia member or the maniac
+L_CONFESS = 3.0  # claims a black role
+L_LIE = 1.0  # claims checks without claiming sheriff
+L_CALLS_ME_BLACK = 4.0  # a sheriff claimant calls a town reader black: he lies
+L_FALSE_SHERIFF = 4.0  # a sheriff claimant, to the real sheriff
+L_SIDE = 0.6  # speaks against the likely sheriff or his red checks, or for his black checks
+L_VOTE_SIDE = 0.4  # votes or nominates against the likely sheriff or his red checks
+L_VOTE_BLACK = -0.3  # votes with the likely sheriff against his black check
+L_ODD = 0.2  # votes for or nominates himself, or abstains
+SCALE = 3.5  # `read_table`'s scores: SCALE * (log-odds - prior log-odds), in v1's units
+SURE = 0.85  # a suspicion worth an accusation, a hunt, or voting out a teammate
+CLEARED = 0.03  # below this a seat counts as town
+
+
+@cache
+def team_sets(n: int, k: int) -> np.ndarray:
+    """Every set of `k` seats of `n`, as rows of a [C(n, k), n] float32 0/1 matrix."""
+    rows = np.zeros((math.comb(n, k), n), dtype=np.float32)
+    for i, c in enumerate(combinations(range(n), k)):
+        rows[i, list(c)] = 1.0
+    rows.flags.writeable = False
+    return rows
+
+
+def binary_entropy(p: np.ndarray) -> np.ndarray:
+    q = np.clip(np.asarray(p, dtype=np.float64), 1e-12, 1 - 1e-12)
+    return -(q * np.log(q) + (1 - q) * np.log(1 - q))
+
+
+class Posterior:
+    """P(each seat is of the mafia team) for every row of a batch: the reader's and the
+    town's (public facts only), and P(each seat is the truthful sheriff) by the town's."""
+
+    def __init__(self, b: SeenBatch):
+        bot = b.bot
+        R, n = b.alive.shape
+        self.k = k = bot.mafia_size
+        self.sets = team_sets(n, k)  # [M, n]
+        rows = np.arange(R)
+        me = b.me
+        is_me = np.zeros((R, n), dtype=bool)
+        is_me[rows, me] = True
+        role = b.role
+        reader_black = bot.mafia_role[role]  # the reader is of the mafia team
+        reader_town = bot.town_role[role]
+        reader_sheriff = role == bot.sheriff_kind
+        # the facts every player shares: the roles shown to the table
+        revealed = b.v["revealed"]
+        shown = revealed.any(axis=2)
+        shown_kind = revealed.argmax(axis=2)
+        shown_black = shown & bot.mafia_role[shown_kind]
+        shown_white = shown & ~bot.mafia_role[shown_kind]
+        elim = b.v["eliminated"]
+        hunted = elim[..., int(Cause.HUNTED)] > 0 if elim.shape[2] > Cause.HUNTED else None
+        # public log-likelihood ratios of black per seat (everyone's view)
+        pub = np.zeros((R, n))
+        pub += L_NIGHT_DEAD * b.night_dead
+        if hunted is not None:
+            pub += L_HUNTED * hunted
+        confess = bot.black_claim[b.claim_kind]
+        pub += L_CONFESS * confess
+        pub += L_LIE * (~confess & (b.checks_said > 0) & (b.claim_kind != bot.sheriff_kind))
+        claimants = b.claim_kind == bot.sheriff_kind  # [R, n]
+        by_votes, by_noms = row_dots([b.votes, b.nominations], [b.night_dead])
+        pub += L_AGAINST_VICTIM * np.minimum(by_votes[0] + by_noms[0], 3)
+        pub += L_ODD * (
+            np.diagonal(b.votes, axis1=1, axis2=2) + np.diagonal(b.nominations, axis1=1, axis2=2)
+        )
+        # the reader's own view adds what he knows
+        own = pub.copy()
+        against_me = b.votes[rows, :, me] + b.nominations[rows, :, me] + b.accused[rows, :, me] * 2
+        own += (reader_town[:, None] * L_AGAINST_ME) * np.minimum(against_me, L_AGAINST_ME_CAP)
+        called_me = b.claimed_black[rows, :, me] & claimants & reader_town[:, None] & ~is_me
+        own += L_CALLS_ME_BLACK * called_me
+        own += L_FALSE_SHERIFF * (claimants & reader_sheriff[:, None] & ~is_me)
+        # hard facts: -1 town, +1 black, 0 open
+        pub_fix = np.zeros((R, n), dtype=np.int8)
+        pub_fix[shown_white] = -1
+        pub_fix[shown_black] = 1
+        own_fix = pub_fix.copy()
+        own_fix[is_me & reader_town[:, None]] = -1
+        own_fix[is_me & reader_black[:, None]] = 1
+        mates = b.mate & (b.mate_kind < len(bot.roles))
+        mate_black = mates & bot.mafia_role[b.mate_kind]
+        own_fix[mate_black] = 1
+        own_fix[mates & ~bot.mafia_role[b.mate_kind]] = -1
+        if reader_black.any():  # the mafia know their whole team (sets outside are out)
+            known = np.where(reader_black[:, None], own_fix == 1, False)
+            full = known.sum(axis=1) >= k
+            own_fix[full[:, None] & (own_fix == 0)] = -1
+        sheriff_rows = reader_sheriff[:, None]
+        own_fix[sheriff_rows & b.checked_yes] = 1
+        own_fix[sheriff_rows & b.checked_no] = -1
+        piece = b.v.get("belief")
+        if piece is not None:  # the table's exact deduction (the observation's belief piece)
+            pm = piece[..., bot.mafia_cols].sum(axis=2) if len(bot.mafia_cols) else None
+            if pm is not None:
+                own_fix[(pm <= 0) & (own_fix == 0)] = -1
+                own_fix[(pm >= 1) & (own_fix == 0)] = 1
+        # claims: a town claimant is the sheriff telling the truth (sets weighed by his calls)
+        self.claimants = claimants & ~is_me
+        refuted = ~b.public_credible
+        self.b = b
+        self.pub_fix, self.own_fix = pub_fix, own_fix
+        _, w_pub = self._solve(pub, pub_fix, self.claimants, refuted)
+        t_pub = self._truthful(w_pub, self.claimants)
+        p_own, _ = self._solve(own, own_fix, self.claimants & ~sheriff_rows, refuted)
+        # second pass: behaviour for and against the likely sheriff and his calls
+        side = self._sides(t_pub)
+        self.town_p, w_pub = self._solve(pub + side, pub_fix, self.claimants, refuted)
+        self.truthful = self._truthful(w_pub, self.claimants)
+        t_own = np.where(sheriff_rows, is_me.astype(float), self._truthful_from(p_own))
+        self.p, _ = self._solve(
+            own + self._sides(t_own, exclude=is_me),
+            own_fix,
+            self.claimants & ~sheriff_rows,
+            refuted,
+        )
+        self.trusted_p = t_own
+        self.prior = k / max(n - 1, 1)
+
+    def _sides(self, t: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray:
+        """Log-likelihood ratios of siding against (for) the sheriff claimants' red (black)
+        calls and against the claimants themselves, each claimant weighed by `t`."""
+        b = self.b
+        # [R, c, s]: claimant c's calls, weighed by his chance of being the truthful sheriff
+        w = t[:, :, None]
+        red = (b.claimed_red * w).sum(axis=1) + t  # red calls and the claimant himself
+        black = (b.claimed_black * w).sum(axis=1)
+        red = np.minimum(red, 1.0).astype(np.float32)
+        black = np.minimum(black, 1.0).astype(np.float32)
+        against_red = (
+            L_SIDE * ((b.accused + b.claimed_black) @ red[..., None])[..., 0]
+            + L_VOTE_SIDE * ((b.votes + b.nominations) @ red[..., None])[..., 0]
+        )
+        for_black = (
+            L_SIDE * (b.vouched @ black[..., None])[..., 0]
+            + L_VOTE_BLACK * (b.votes @ black[..., None])[..., 0]
+        )
+        out = np.minimum(against_red + for_black, 3.0)
+        if exclude is not None:
+            out[exclude] = 0.0
+        return out
+
+    def _truthful(self, w: np.ndarray, claimants: np.ndarray) -> np.ndarray:
+        """P(claimant c is town) under the set weights `w` [R, M]: the truthful sheriff."""
+        town = 1.0 - w @ self.sets  # [R, n]
+        return np.where(claimants, town, 0.0)
+
+    def _truthful_from(self, p: np.ndarray) -> np.ndarray:
+        return np.where(self.claimants, 1.0 - p, 0.0)
+
+    def _solve(
+        self, llr: np.ndarray, fix: np.ndarray, claimants: np.ndarray, refuted: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Return P(black) [R, n] and the normalised set weights [R, M]."""
+        b, sets = self.b, self.sets
+        logw = llr.astype(np.float32) @ sets.T  # [R, M]
+        white = (fix == -1).astype(np.float32)
+        black = (fix == 1).astype(np.float32)
+        bad = (white @ sets.T > 0) | (black @ sets.T < black.sum(axis=1, keepdims=True))
+        if self.b.bot.over_if_out:  # every member out of the game: it would be over
+            out = (~b.alive).astype(np.float32)
+            bad |= out @ sets.T >= self.k
+        # sheriff claimants: a town one calls the truth (log EPS per miscalled set)
+        for c in np.flatnonzero(claimants.any(axis=0)).tolist():
+            rows = claimants[:, c]
+            if not rows.any():
+                continue
+            town_c = 1.0 - sets[:, c]  # [M]
+            blk = b.claimed_black[:, c].astype(np.float32)  # [R, n]
+            red = b.claimed_red[:, c].astype(np.float32)
+            wrong = (blk.sum(axis=1, keepdims=True) - blk @ sets.T) + red @ sets.T  # [R, M]
+            pen = np.where(wrong > 0, math.log(EPS), 0.0)
+            pen = pen + np.where(refuted[:, c : c + 1], L_REFUTED, 0.0)
+            logw += np.where(rows[:, None], pen * town_c[None, :], 0.0)
+        # two town claimants: only one of them can be the sheriff
+        cl = claimants.astype(np.float32)
+        town_claims = cl.sum(axis=1, keepdims=True) - cl @ sets.T
+        logw += math.log(EPS) * np.maximum(town_claims - 1, 0)
+        logw = np.where(bad, -np.inf, logw)
+        top = logw.max(axis=1, keepdims=True)
+        none = ~np.isfinite(top[:, 0])
+        if none.any():  # the facts contradict each other (a random table): drop the soft ones
+            logw[none] = np.where(bad[none], -1e9, 0.0)
+            top[none] = logw[none].max(axis=1, keepdims=True)
+        w = np.exp(logw - top)
+        w /= w.sum(axis=1, keepdims=True)
+        return w @ sets, w
+
+
+class RulePolicyV2(RulePolicy):
+    """Rule bots v2: v1's play deciding from a posterior over the deal (module docstring)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        roles = self.roles
+        self.mafia_role = np.array([r.team is Team.MAFIA for r in roles] + [False])
+        self.mafia_cols = [i for i, r in enumerate(roles) if r.team is Team.MAFIA]
+        counts = self.spec.rules.role_counts(self.n)
+        self.mafia_size = sum(c for r, c in counts.items() if r.team is Team.MAFIA)
+        # the town wins once the mafia are out, where nobody else stands against it
+        self.over_if_out = all(r.team in (Team.TOWN, Team.MAFIA) for r in counts)
+
+    # ------------------------------------------------------------- reading
+
+    @staticmethod
+    def read_table(b: SeenBatch) -> tuple[np.ndarray, np.ndarray]:
+        """The posterior as v1's reading: log-odds over the prior (in v1's units), and the
+        trusted sheriff (the claimant the reader holds truthful at 0.6 or more)."""
+        post = posterior(b)
+        prior = math.log(post.prior / (1 - post.prior))
+        p = np.clip(post.p, 1e-6, 1 - 1e-6)
+        sus = SCALE * (np.log(p / (1 - p)) - prior)
+        me = b.me
+        rows = np.arange(len(me))
+        t = post.trusted_p
+        best = t.argmax(axis=1)
+        trusted = np.where(t[rows, best] >= 0.6, best, -1)
+        trusted = np.where(b.role == b.bot.sheriff_kind, me, trusted)
+        mafia = b.bot.mafia_role[b.role]
+        # the mafia read the table as the town does: the town's posterior
+        tp = np.clip(post.town_p, 1e-6, 1 - 1e-6)
+        town_sus = SCALE * (np.log(tp / (1 - tp)) - prior)
+        sus = np.where(mafia[:, None], town_sus, sus)
+        sus[rows[~mafia], me[~mafia]] = -1e9
+        return sus, trusted
+
+    # --------------------------------------------------------------- the town
+
+    def town_speech(self, seen: Seen) -> list[Choice]:
+        """Accuse a near-certain black, nominate the likeliest black (someone must be up)."""
+        p = own_p(seen)
+        plan: list[Choice] = []
+        alive = [s for s in np.flatnonzero(seen.alive).tolist() if s != seen.me]
+        if alive:
+            top = self.pick(p, alive)
+            if top is not None and p[top] >= SURE:
+                plan.append(self.accuse(seen, top))
+        floor = posterior_of(seen).prior if seen.nominees else -1.0
+        plan.append(self.nominate(seen, p, floor))
+        return plan
+
+    def ballot(self, seen: Seen, options: list[int]) -> int | None:
+        if not options:
+            return None
+        if seen.black_team:
+            return self.mafia_ballot(seen, options)
+        p = own_p(seen)
+        options = [s for s in options if s != seen.me] or options
+        best = max(p[s] for s in options)
+        if best < CLEARED and self.rules.silent_vote == "abstain":
+            return None
+        order = {s: i for i, s in enumerate(seen.nominees)}
+        top = [s for s in options if p[s] >= best - 0.03]  # so that the town's votes meet
+        return min(top, key=lambda s: order.get(s, seen.n))
+
+    def mafia_ballot(self, seen: Seen, options: list[int]) -> int:
+        """Keep cover: vote out with the town a teammate it has all but proven; else push the
+        town player the town suspects most."""
+        tp = town_p(seen)
+        town = [s for s in options if not seen.is_mafia(s)]
+        doomed = max(options, key=lambda s: tp[s])
+        if not town or (seen.is_mafia(doomed) and tp[doomed] >= SURE):
+            return doomed
+        rank = mafia_day_scores(seen)
+        return max(town, key=lambda s: rank[s])
+
+    def crash_vote(self, seen: Seen) -> Choice:
+        tied = seen.candidates
+        if seen.black_team:
+            yes = not any(seen.is_mafia(s) for s in tied)
+        else:
+            p = own_p(seen)[tied]
+            yes = seen.me not in tied and p.max() > posterior_of(seen).prior and p.min() > CLEARED
+        return seen.can(Act.VOTE_YES if yes else Act.VOTE_NO)
+
+    def sheriff_check(self, seen: Seen) -> Choice:
+        """Check by expected information: the entropy of the answer "black?" (the likelier
+        black first among near-equals)."""
+        targets = seen.targets(Act.NIGHT)
+        fresh = [s for s in targets if not (seen.checked_yes[s] or seen.checked_no[s])]
+        options = fresh or targets
+        if not options:
+            return None
+        p = own_p(seen)
+        gain = binary_entropy(p) + 1e-3 * p
+        return seen.can(Act.NIGHT, self.pick(np.round(gain, 4), options))
+
+    def doctor(self, seen: Seen) -> Choice:
+        """Heal the likeliest sheriff (the mafia's first target), else the likeliest town."""
+        targets = seen.targets(Act.NIGHT)
+        others = [s for s in targets if s != seen.me] or targets
+        if not others:
+            return None
+        post = posterior_of(seen)
+        t = post.trusted_p[seen.i]
+        p = own_p(seen)
+        score = 2.0 * t + (1.0 - p)
+        return seen.can(Act.NIGHT, self.pick(np.round(score, 4), others))
+
+    def putana(self, seen: Seen) -> Choice:
+        targets = [s for s in seen.targets(Act.NIGHT) if s != seen.me] or seen.targets(Act.NIGHT)
+        return seen.can(Act.NIGHT, self.pick(np.round(own_p(seen), 4), targets))
+
+    def hunt(self, seen: Seen) -> Choice:
+        targets = seen.targets(Act.HUNT)
+        if targets and not seen.black_team:
+            p = own_p(seen)
+            top = self.pick(p, targets)
+            if top is not None and p[top] >= SURE:
+                return seen.can(Act.HUNT, top)
+        return seen.can(Act.PASS)
+
+    def naming(self, seen: Seen) -> Choice:
+        if seen.black_team:
+            return super().naming(seen)
+        targets = [s for s in seen.targets(Act.NOMINATE) if s != seen.me]
+        return seen.can(Act.NOMINATE, self.pick(np.round(own_p(seen), 4), targets))
+
+    # --------------------------------------------------------------- the mafia
+
+    def executor(self, seen: Seen) -> Choice:
+        """The member the town's posterior suspects least carries out the shot."""
+        team = seen.targets(Act.EXECUTOR)
+        if not team:
+            return None
+        tp = town_p(seen)
+        return seen.can(Act.EXECUTOR, min(team, key=lambda s: (round(float(tp[s]), 4), s)))
+
+    def don_check(self, seen: Seen) -> Choice:
+        """Look for the sheriff by expected information: the entropy of "sheriff?" under the
+        don's P(sheriff) (the claims as the town reads them, and who attacks the mafia)."""
+        if seen.checked_yes[seen.alive].any():
+            return seen.can(Act.PASS) or self.fallback(seen.mask)  # found him already
+        targets = [s for s in seen.targets(Act.NIGHT) if not seen.is_mafia(s)]
+        fresh = [s for s in targets if not (seen.checked_yes[s] or seen.checked_no[s])]
+        options = fresh or targets
+        if not options:
+            return seen.can(Act.PASS) or None
+        post = posterior_of(seen)
+        t = post.truthful[seen.i].copy()  # credible claimants: already the targets
+        black = [seen.me, *seen.mates]
+        attacks = seen.accused[:, black].sum(axis=1) + seen.claimed_black[:, black].sum(axis=1)
+        weight = np.where(t > 0, 0.2, 1.0) * (1.0 + attacks)
+        weight[[s for s in range(seen.n) if s not in options]] = 0.0
+        total = weight.sum()
+        ps = weight / total if total > 0 else weight
+        gain = binary_entropy(ps) + 1e-3 * ps
+        return seen.can(Act.NIGHT, self.pick(np.round(gain, 4), options))
+
+
+def posterior(b: SeenBatch) -> Posterior:
+    """The batch's posterior, computed once."""
+    post = b.__dict__.get("_post")
+    if post is None:
+        post = b.__dict__["_post"] = Posterior(b)
+    return post
+
+
+def posterior_of(seen: Seen) -> Posterior:
+    return posterior(seen.batch)
+
+
+def own_p(seen: Seen) -> np.ndarray:
+    """The reader's P(black) per seat (the town's for a mafia reader)."""
+    post = posterior_of(seen)
+    return (post.town_p if seen.black_team else post.p)[seen.i]
+
+
+def town_p(seen: Seen) -> np.ndarray:
+    """The town's P(black) per seat: public facts only."""
+    return posterior_of(seen).town_p[seen.i]
+
+
+__all__ = ["EPS", "Posterior", "RulePolicyV2", "binary_entropy", "team_sets"]
