@@ -50,9 +50,9 @@ from itertools import combinations
 
 import numpy as np
 
-from baselines.rule.plan import mafia_day_scores
 from baselines.rule.policy import RulePolicy
 from baselines.rule.reading import Choice, Seen, SeenBatch, row_dots
+from baselines.rule.suspicion import town_suspicion
 from mafia_env.engine.events import Cause
 from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Team
@@ -72,9 +72,10 @@ L_SIDE = 0.6  # speaks against the likely sheriff or his red checks, or for his 
 L_VOTE_SIDE = 0.4  # votes or nominates against the likely sheriff or his red checks
 L_VOTE_BLACK = -0.3  # votes with the likely sheriff against his black check
 L_ODD = 0.2  # votes for or nominates himself, or abstains
-SCALE = 3.5  # `read_table`'s scores: SCALE * (log-odds - prior log-odds), in v1's units
+LAMBDA = 1.0  # `read_table`: v1's scores plus LAMBDA * (log-odds - prior log-odds)
 SURE = 0.85  # a suspicion worth an accusation, a hunt, or voting out a teammate
 CLEARED = 0.03  # below this a seat counts as town
+INFO = 0.05  # the sheriff's check: suspicion + INFO * the answer's entropy in bits (ties)
 
 
 @cache
@@ -271,86 +272,46 @@ class RulePolicyV2(RulePolicy):
 
     @staticmethod
     def read_table(b: SeenBatch) -> tuple[np.ndarray, np.ndarray]:
-        """The posterior as v1's reading: log-odds over the prior (in v1's units), and the
-        trusted sheriff (the claimant the reader holds truthful at 0.6 or more)."""
+        """v1's reading (`town_suspicion`) plus the posterior's log-odds over the prior
+        (`LAMBDA` of them, in v1's units): the town reader's own posterior, and for the mafia
+        the town's (what the town believes of them). The trusted sheriff is v1's."""
+        sus, trusted = town_suspicion(b)
         post = posterior(b)
-        prior = math.log(post.prior / (1 - post.prior))
-        p = np.clip(post.p, 1e-6, 1 - 1e-6)
-        sus = SCALE * (np.log(p / (1 - p)) - prior)
-        me = b.me
-        rows = np.arange(len(me))
-        t = post.trusted_p
-        best = t.argmax(axis=1)
-        trusted = np.where(t[rows, best] >= 0.6, best, -1)
-        trusted = np.where(b.role == b.bot.sheriff_kind, me, trusted)
         mafia = b.bot.mafia_role[b.role]
-        # the mafia read the table as the town does: the town's posterior
-        tp = np.clip(post.town_p, 1e-6, 1 - 1e-6)
-        town_sus = SCALE * (np.log(tp / (1 - tp)) - prior)
-        sus = np.where(mafia[:, None], town_sus, sus)
-        sus[rows[~mafia], me[~mafia]] = -1e9
-        return sus, trusted
+        p = np.clip(np.where(mafia[:, None], post.town_p, post.p), 1e-4, 1 - 1e-4)
+        prior = math.log(post.prior / (1 - post.prior))
+        return sus + LAMBDA * (np.log(p / (1 - p)) - prior), trusted
 
     # --------------------------------------------------------------- the town
 
-    def town_speech(self, seen: Seen) -> list[Choice]:
-        """Accuse a near-certain black, nominate the likeliest black (someone must be up)."""
-        p = own_p(seen)
-        plan: list[Choice] = []
-        alive = [s for s in np.flatnonzero(seen.alive).tolist() if s != seen.me]
-        if alive:
-            top = self.pick(p, alive)
-            if top is not None and p[top] >= SURE:
-                plan.append(self.accuse(seen, top))
-        floor = posterior_of(seen).prior if seen.nominees else -1.0
-        plan.append(self.nominate(seen, p, floor))
-        return plan
-
     def ballot(self, seen: Seen, options: list[int]) -> int | None:
-        if not options:
-            return None
-        if seen.black_team:
-            return self.mafia_ballot(seen, options)
+        """v1's ballot on the blended reading, but the town abstains (where it may) only when
+        the posterior clears every candidate: a score below the prior is no alibi."""
+        if seen.black_team or self.rules.silent_vote != "abstain" or not options:
+            return super().ballot(seen, options)
         p = own_p(seen)
-        options = [s for s in options if s != seen.me] or options
-        best = max(p[s] for s in options)
-        if best < CLEARED and self.rules.silent_vote == "abstain":
+        others = [s for s in options if s != seen.me] or options
+        if max(p[s] for s in others) < CLEARED:
             return None
+        sus = seen.suspicion()
         order = {s: i for i, s in enumerate(seen.nominees)}
-        top = [s for s in options if p[s] >= best - 0.03]  # so that the town's votes meet
+        best = max(sus[s] for s in others)
+        top = [s for s in others if sus[s] >= best - 1e-9]
         return min(top, key=lambda s: order.get(s, seen.n))
 
-    def mafia_ballot(self, seen: Seen, options: list[int]) -> int:
-        """Keep cover: vote out with the town a teammate it has all but proven; else push the
-        town player the town suspects most."""
-        tp = town_p(seen)
-        town = [s for s in options if not seen.is_mafia(s)]
-        doomed = max(options, key=lambda s: tp[s])
-        if not town or (seen.is_mafia(doomed) and tp[doomed] >= SURE):
-            return doomed
-        rank = mafia_day_scores(seen)
-        return max(town, key=lambda s: rank[s])
-
-    def crash_vote(self, seen: Seen) -> Choice:
-        tied = seen.candidates
-        if seen.black_team:
-            yes = not any(seen.is_mafia(s) for s in tied)
-        else:
-            p = own_p(seen)[tied]
-            yes = seen.me not in tied and p.max() > posterior_of(seen).prior and p.min() > CLEARED
-        return seen.can(Act.VOTE_YES if yes else Act.VOTE_NO)
-
     def sheriff_check(self, seen: Seen) -> Choice:
-        """Check by expected information: the entropy of the answer "black?" (the likelier
-        black first among near-equals)."""
+        """Check by what the answer is worth: the reading's suspicion (v1's plus the
+        posterior's log-odds: a black answer is a vote the town wins), plus `INFO` times the
+        answer's expected information (its entropy, in bits), which decides between seats
+        the reading holds alike."""
         targets = seen.targets(Act.NIGHT)
         fresh = [s for s in targets if not (seen.checked_yes[s] or seen.checked_no[s])]
         options = fresh or targets
         if not options:
             return None
         p = own_p(seen)
-        gain = binary_entropy(p) + 1e-3 * p
-        return seen.can(Act.NIGHT, self.pick(np.round(gain, 4), options))
+        value = seen.suspicion() + INFO * binary_entropy(p) / math.log(2)
+        return seen.can(Act.NIGHT, self.pick(np.round(value, 4), options))
 
     def doctor(self, seen: Seen) -> Choice:
         """Heal the likeliest sheriff (the mafia's first target), else the likeliest town."""
@@ -376,12 +337,6 @@ class RulePolicyV2(RulePolicy):
             if top is not None and p[top] >= SURE:
                 return seen.can(Act.HUNT, top)
         return seen.can(Act.PASS)
-
-    def naming(self, seen: Seen) -> Choice:
-        if seen.black_team:
-            return super().naming(seen)
-        targets = [s for s in seen.targets(Act.NOMINATE) if s != seen.me]
-        return seen.can(Act.NOMINATE, self.pick(np.round(own_p(seen), 4), targets))
 
     # --------------------------------------------------------------- the mafia
 
