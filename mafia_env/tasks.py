@@ -25,7 +25,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass
 
-from mafia_env.engine.rules import earlier_rules
+from mafia_env.compat import task_definition, task_knobs
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
@@ -56,9 +56,7 @@ class Task:
         the rules before the seeds were read again (issue 16), version 3 the rules before their
         second reading (issue 25) changed some variants' defaults.
         """
-        era = {2: 1, 3: 2}.get(self.version)
-        earlier = earlier_rules(self.variant, era) if era is not None else {}
-        return {**earlier, **dict(self.knobs)}
+        return {**task_knobs(self.variant, self.version), **dict(self.knobs)}
 
     def pin(self, opponent: str) -> str:
         """Return the pinned SHA-256 prefix of a shipped opponent's file ("" if none)."""
@@ -68,9 +66,7 @@ class Task:
 
     def digest(self) -> str:
         """Return a hash of the definition (pinned by the tests)."""
-        data = asdict(self)
-        if not self.pins:  # added in version 3: earlier definitions hash as they always did
-            del data["pins"]
+        data = task_definition(asdict(self))  # version 2's hashes as it always did
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 

@@ -15,9 +15,10 @@ from baselines.rule.handlers import RoleHandlers
 from baselines.rule.reading import Choice, Seen, SeenBatch
 from baselines.rule.suspicion import town_suspicion
 from mafia_env.actions import ActionLayout
+from mafia_env.compat import ERAS, earlier_rules
 from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Role, Team
-from mafia_env.engine.rules import ERAS, Rules, earlier_rules
+from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.observe import ObsLayout

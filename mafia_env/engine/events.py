@@ -68,9 +68,6 @@ class Ev(IntEnum):
 
 TALK_LIMIT = 280  # characters in one remark of table talk
 
-# The events a game of record format 1 logged (format 2 added TURN): its checksum covers these.
-FORMAT_1_KINDS = frozenset(range(Ev.TURN))
-
 
 class Cause(IntEnum):
     VOTE = 0

@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+# the rules of earlier eras (`earlier_rules`: records of formats 1 and 2, tasks of versions 2
+# and 3) are mafia_env.compat's; still imported from here, where they were defined before
+from mafia_env.compat import ERAS, earlier_rules  # noqa: F401
 from mafia_env.engine.events import Outcome
 from mafia_env.engine.roles import ROLE_NAMES, Role, Team, role_from_name
 from mafia_env.errors import ConfigError
@@ -436,48 +439,6 @@ class Rules:
 
 
 RULE_FIELDS = {f.name for f in fields(Rules)}
-
-# The knob values the games of record format 1 and the benchmark tasks of version 2 were
-# played with, where the variant files or new knobs differ now (issue 16 read the seeds again).
-BEFORE_SEED_READING: dict[str, Any] = {
-    "zero_night_don": False,
-    "nominee_ban": "ballot",
-    "zero_votes": "spare",
-    "hunt_status": False,
-    "mafia_win": "parity",
-}
-BEFORE_SEED_READING_BY_VARIANT: dict[str, dict[str, Any]] = {"city": {"heal_against": "all"}}
-# The knob values the games of record format 2 and the benchmark tasks of version 3 were
-# played with, where they differ now (issue 25 read the seeds a second time).
-BEFORE_SECOND_READING: dict[str, Any] = {
-    "mafia_win_maniac": "dead",
-    "vote_count": "hidden",
-    "fouls_take_last_word": False,
-    "hunted_reveal": "none",
-    "companion_reason": True,
-    "heal_told": True,
-}
-BEFORE_SECOND_READING_BY_VARIANT: dict[str, dict[str, Any]] = {
-    "club": {"mafia_see_shots": False},
-    "online": {"mafia_see_shots": False},
-}
-ERAS = (1, 2)  # the earlier eras `earlier_rules` knows
-
-
-def earlier_rules(variant: str, era: int = 1) -> dict[str, Any]:
-    """Return the knobs that give `variant` the rules of an earlier era.
-
-    Era 1: before issue 16 read the seeds again (records of format 1, tasks of version 2).
-    Era 2: before issue 25 read them a second time (records of format 2, tasks of version 3).
-    An era's rules hold every later reading's old values too: those knobs did not exist yet.
-    """
-    if era not in ERAS:
-        raise ConfigError(f"no earlier rules of era {era!r}; eras: {', '.join(map(str, ERAS))}")
-    knobs = {**BEFORE_SECOND_READING, **BEFORE_SECOND_READING_BY_VARIANT.get(variant, {})}
-    if era == 1:
-        knobs |= {**BEFORE_SEED_READING, **BEFORE_SEED_READING_BY_VARIANT.get(variant, {})}
-    return knobs
-
 
 assert set(KNOBS) <= RULE_FIELDS, set(KNOBS) - RULE_FIELDS
 
