@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from mafia_env.aec import MafiaEnv
+from mafia_env.coreenv import make_env
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import (
@@ -39,6 +40,7 @@ def env(
     render_mode: str | None = None,
     obs_mode: str = "vector",
     lang: str = "en",
+    backend: str = "auto",
     **knobs: Any,
 ) -> MafiaEnv:
     """Return a Mafia AEC environment. Knobs override the variant file; unknown knob -> error.
@@ -46,10 +48,18 @@ def env(
     `variant` is a variant's name or a `GameSpec` (``GameSpec.make("sport", 10, **knobs)``).
 
     The checks PettingZoo's wrappers make (order of calls, bounds, legal actions) are made
-    inside the environment, so `env()` costs no wrapper layers.
+    inside the environment, so `env()` costs no wrapper layers. ``backend``: ``"auto"`` plays
+    on the C core where it is built, ``"c"`` insists on it, ``"python"`` takes the Python
+    engine; the game is the same (see `mafia_env.ccore`).
     """
-    return MafiaEnv(
-        variant, num_players, render_mode=render_mode, obs_mode=obs_mode, lang=lang, **knobs
+    return make_env(
+        variant,
+        num_players,
+        backend,
+        render_mode=render_mode,
+        obs_mode=obs_mode,
+        lang=lang,
+        **knobs,
     )
 
 
@@ -59,10 +69,11 @@ def raw_env(
     render_mode: str | None = None,
     obs_mode: str = "vector",
     lang: str = "en",
+    backend: str = "auto",
     **knobs: Any,
 ) -> MafiaEnv:
     """Return the environment without PettingZoo's wrappers (the same class as `env`)."""
-    return env(variant, num_players, render_mode, obs_mode, lang, **knobs)
+    return env(variant, num_players, render_mode, obs_mode, lang, backend, **knobs)
 
 
 def parallel_env(
@@ -71,6 +82,7 @@ def parallel_env(
     render_mode: str | None = None,
     obs_mode: str = "vector",
     lang: str = "en",
+    backend: str = "auto",
     **knobs: Any,
 ) -> MafiaParallelEnv:
     """Return the PettingZoo ParallelEnv view: the seats that act at the same time (the
@@ -80,7 +92,13 @@ def parallel_env(
     `mafia_env.parallel`. ``obs_mode`` is "vector" or "flat" (the mask in ``infos``).
     """
     return MafiaParallelEnv(
-        variant, num_players, render_mode=render_mode, obs_mode=obs_mode, lang=lang, **knobs
+        variant,
+        num_players,
+        render_mode=render_mode,
+        obs_mode=obs_mode,
+        lang=lang,
+        backend=backend,
+        **knobs,
     )
 
 

@@ -76,7 +76,7 @@ class ActionLayout:
         self._role_index = {r: i for i, r in enumerate(self.roles)}
         # every env of one variant and table size shares one cache of masks: a random game
         # of SPORT meets about ten thousand distinct legal sets before they start to recur
-        kind = (tuple(self.acts), n, self.roles)
+        kind = (tuple(self.acts), n, self.roles, self.hunt_status)
         self._cache = _MASK_CACHES.setdefault(kind, {})
         self._rows = _SEAT_ROWS.setdefault(n, {})  # seat bitmask -> its int8 row of n
 

@@ -170,7 +170,7 @@ class MafiaEnv(AECEnv):
 
     def _new_game(self, game_seed: int) -> None:
         self.game_seed = game_seed
-        self.game = game = Game(self.rules, self.n, game_seed, self.deal)
+        self.game = game = self._make_game(game_seed)
         self.observer.reset(game)
         if self._text is not None:
             self._text.reset(game)
@@ -189,6 +189,10 @@ class MafiaEnv(AECEnv):
         self._printed = 0
         self.agent_selection = self.possible_agents[game.actor]
         self._publish_mask()
+
+    def _make_game(self, game_seed: int) -> Game:
+        """Return the game of this seed (the C core's env plays it on the core)."""
+        return Game(self.rules, self.n, game_seed, self.deal)
 
     def agent_iter(self, max_iter: int = 2**63) -> AgentIter:
         """Yield the acting agent (`agent_selection`) until the game is over and every agent
@@ -445,6 +449,10 @@ class MafiaEnv(AECEnv):
         if self._mask is None:
             self._mask = self.layout.shared_mask(self.game)
         return self._mask
+
+    def _mask_for(self, seat: int, turn: Any) -> np.ndarray:
+        """Return the mask `seat` gets for its queued `turn` of the open round (`legal_for`)."""
+        return self.layout.options_mask(self.game.legal_for(seat, turn))
 
     def _publish_mask(self) -> None:
         """Put the acting agent's mask in its ``infos`` (and zeros back in the last one's).

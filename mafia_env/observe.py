@@ -448,6 +448,8 @@ class VectorObserver(FollowsTurns, Perceiver):
 
     def _saw_heal_state(self, seat, actor, target, value):
         v = self.priv_views[seat]
+        if "last_heal" not in v or "self_heals" not in v:
+            return  # a night_order without the doctor's turn: the layout has no heal rows
         v["last_heal"][:] = 0
         if target >= 0:
             v["last_heal"][target] = 1

@@ -59,7 +59,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from mafia_env.aec import RENDER_MODES, MafiaEnv
+from mafia_env.aec import RENDER_MODES
 from mafia_env.engine.kinds import Turn
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
@@ -112,6 +112,7 @@ class MafiaParallelEnv(ParallelEnv):
         render_mode: str | None = None,
         obs_mode: str = "vector",
         lang: str = DEFAULT,
+        backend: str = "auto",
         **knobs: Any,
     ):
         if obs_mode not in PARALLEL_OBS_MODES:
@@ -119,8 +120,16 @@ class MafiaParallelEnv(ParallelEnv):
                 f"obs_mode {obs_mode!r} is not offered by the parallel view; its obs modes are: "
                 f"{', '.join(PARALLEL_OBS_MODES)} (text agents take turns: use mafia_env.env)"
             )
-        self.aec = aec = MafiaEnv(
-            variant, num_players, render_mode=render_mode, obs_mode="vector", lang=lang, **knobs
+        from mafia_env.coreenv import make_env
+
+        self.aec = aec = make_env(
+            variant,
+            num_players,
+            backend,
+            render_mode=render_mode,
+            obs_mode="vector",
+            lang=lang,
+            **knobs,
         )
         self.illegal_action = aec.illegal_action = illegal_mode(aec.rules, "parallel")
         self.spec = aec.spec
@@ -291,7 +300,7 @@ class MafiaParallelEnv(ParallelEnv):
             if seat == game.actor:
                 base = aec._legal_mask()
             else:
-                base = aec.layout.options_mask(game.legal_for(seat, turn))
+                base = aec._mask_for(seat, turn)
             mask = np.zeros(size + 1, dtype=np.int8)
             mask[:size] = base
             self._round[seat] = turn

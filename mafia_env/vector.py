@@ -19,6 +19,11 @@ for EVERY seat (+1 win, -1 loss, 0 draw), eliminated players included, so that e
 last decision can be credited with its team's result. ``info`` says who acts now (``seat``,
 ``team``), and for the games that ended: ``winner`` (an `Outcome`, -1 where not done),
 ``truncated`` and ``teams`` (the finished game's team of every seat).
+
+``backend="c"`` (taken by ``"auto"``, the default, where the C core is built) plays the same
+games on the C core, which writes straight into these arrays (`mafia_env.ccore.CoreBatch`);
+``"python"`` drives the engine's `Game` objects. ``games`` holds the Python engine's games
+only; on the core, `game(b)` gives game ``b`` (its events from the Python engine, replayed).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from mafia_env.actions import ActionLayout
+from mafia_env.ccore import CoreBatch, resolve
 from mafia_env.engine.game import Game
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
@@ -46,6 +52,7 @@ class VectorMafia:
         num_envs: int = 8,
         num_players: int | None = None,
         seed: int | None = None,
+        backend: str = "auto",
         **knobs: Any,
     ):
         """`variant` is a variant's name, its `Rules` or a `GameSpec` (`GameSpec.make`);
@@ -64,12 +71,18 @@ class VectorMafia:
         self.num_envs = B = num_envs
         self.layout = ActionLayout.of(spec)
         self.obs_layout = ObsLayout.of(spec)
-        self.observers = [VectorObserver(rules, n, self.obs_layout) for _ in range(B)]
+        self.backend = resolve(backend, rules, n, spec.obs)
+        on_core = self.backend == "c"
+        self.observers = (
+            [] if on_core else [VectorObserver(rules, n, self.obs_layout) for _ in range(B)]
+        )
         self.obs_size = self.obs_layout.size
         self.action_size = self.layout.size
         base_seed = random.randrange(2**62) if seed is None else seed
-        self._rngs = [random.Random(base_seed + i) for i in range(B)]
+        self._rngs = [] if on_core else [random.Random(base_seed + i) for i in range(B)]
         self.games: list[Game] = []
+        self._core: CoreBatch | None = None
+        self._started = False
         self.obs = np.zeros((B, self.obs_size), dtype=np.float32)
         self._obs_rows = list(self.obs)  # each game's row, a view made once
         self.masks = np.zeros((B, self.action_size), dtype=np.int8)
@@ -81,11 +94,17 @@ class VectorMafia:
         self.team = np.zeros(B, dtype=np.int64)
         self.teams = np.zeros((B, n), dtype=np.int64)  # team of every seat, current games
         self.done_teams = np.zeros((B, n), dtype=np.int64)  # teams of the games just ended
+        if on_core:
+            self._core = CoreBatch(self, base_seed)
 
     # ----------------------------------------------------------------- the API
 
     def reset(self) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """Start a new game everywhere; return obs [B, D], masks [B, A] and info."""
+        self._started = True
+        if self._core is not None:
+            self._core.reset()
+            return self.obs, self.masks, self._info()
         self.games = [self._new_game(b) for b in range(self.num_envs)]
         for b in range(self.num_envs):
             self._write(b)
@@ -98,7 +117,7 @@ class VectorMafia:
 
         The arrays are reused by the next call: copy what you keep.
         """
-        if not self.games:
+        if not self._started:
             raise IllegalActionError("VectorMafia.step before reset(): call reset() first")
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
@@ -106,18 +125,16 @@ class VectorMafia:
                 f"actions must be an integer array of shape ({self.num_envs},); got "
                 f"{actions.dtype} {actions.shape}"
             )
+        if self._core is not None:  # the core checks the actions first, then steps every game
+            bad = self._core.step(actions)
+            if bad >= 0:
+                self._illegal(bad, actions)
+            return self.obs, self.masks, self.rewards, self.dones, self._info()
         rows = np.arange(self.num_envs)
         ok = (actions >= 0) & (actions < self.action_size)
         ok[ok] = self.masks[rows[ok], actions[ok]] == 1
         if not ok.all():
-            b = int(np.flatnonzero(~ok)[0])
-            legal = ", ".join(
-                f"{i} ({self.layout.describe(int(i))})" for i in np.flatnonzero(self.masks[b])
-            )
-            raise IllegalActionError(
-                f"game {b}: seat {self.seat[b] + 1} cannot take action {int(actions[b])}; "
-                f"legal actions: {legal}"
-            )
+            self._illegal(int(np.flatnonzero(~ok)[0]), actions)
         self.rewards[:] = 0
         self.dones[:] = False
         self.truncated[:] = False
@@ -146,9 +163,24 @@ class VectorMafia:
         """Return any seat's observation in game `b` (as the AEC env's observe would)."""
         if out is None:
             out = np.empty(self.obs_size, dtype=np.float32)
+        if self._core is not None:
+            return self._core.observe(b, seat, out)
         return self.observers[b].observe(self.games[b], seat, out)
 
+    def game(self, b: int) -> Any:
+        """Return game `b` (on the C core, a `mafia_env.ccore.CoreGame` over it)."""
+        return self._core.game(b) if self._core is not None else self.games[b]
+
     # ---------------------------------------------------------------- internals
+
+    def _illegal(self, b: int, actions: np.ndarray) -> None:
+        legal = ", ".join(
+            f"{i} ({self.layout.describe(int(i))})" for i in np.flatnonzero(self.masks[b])
+        )
+        raise IllegalActionError(
+            f"game {b}: seat {self.seat[b] + 1} cannot take action {int(actions[b])}; "
+            f"legal actions: {legal}"
+        )
 
     def _new_game(self, b: int) -> Game:
         # the same draw as MafiaEnv.reset: one 63-bit game seed from the slot's stream

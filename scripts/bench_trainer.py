@@ -19,6 +19,10 @@ Compare runs made back to back on one machine, with the same command:
 
     python scripts/bench_trainer.py                       # 8 updates of sport
     python scripts/bench_trainer.py --updates 4 --repeat 3 --json out.json
+    python scripts/bench_trainer.py --backends python c --repeat 2   # the C core's gain
+
+``--backends`` runs the trainer on each engine in turn, in fresh processes, back to back: the
+Python engine with ``MAFIA_ENV_NO_CCORE=1``, the C core (`mafia_env.ccore`) as ``auto`` takes it.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import argparse
 import dataclasses
 import functools
 import json
+import os
 import platform
 import sys
 import tempfile
@@ -40,7 +45,8 @@ sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
-import baselines.ppo.train  # noqa: E402, F401
+import baselines.ppo.rollout  # noqa: E402
+import baselines.ppo.train  # noqa: E402
 from baselines.ppo.agent import Agent  # noqa: E402
 from baselines.ppo.config import load_config  # noqa: E402
 from mafia_env.vector import VectorMafia  # noqa: E402
@@ -91,9 +97,11 @@ def instrument(timers: Timers) -> None:
     torch.Tensor.backward = timers.wrap(torch.Tensor.backward, "update")
     torch.nn.utils.clip_grad_norm_ = timers.wrap(torch.nn.utils.clip_grad_norm_, "update")
     torch.optim.Adam.step = timers.wrap(torch.optim.Adam.step, "update")
-    gae = train_mod.seat_gae  # wherever the trainer keeps it, it is timed where it is called
-    for module in {train_mod, sys.modules[gae.__module__]}:
-        module.seat_gae = timers.wrap(gae, "update")
+    gae = baselines.ppo.rollout.seat_gae  # timed wherever the trainer calls it from
+    timed_gae = timers.wrap(gae, "update")
+    for module in {train_mod, baselines.ppo.rollout, sys.modules[gae.__module__]}:
+        if getattr(module, "seat_gae", None) is gae:
+            module.seat_gae = timed_gae
 
     opponent_policy = train_mod.opponent_policy
 
@@ -134,6 +142,7 @@ def run_once(config: Path, weights: Path, updates: int) -> dict[str, Any]:
         )
         cfg.check()
         out = train_mod.train(cfg, resume=weights, log=lambda *a: None)
+        backend = VectorMafia(cfg.variant, 1, cfg.num_players, **cfg.knobs).backend
     steps = out["global_step"]
     wall, cpu = steps / out["sps"], steps / out["cpu_sps"]  # the training loop's seconds
     parts = {p: {"wall": timers.wall[p], "cpu": timers.cpu[p]} for p in PARTS}
@@ -141,7 +150,13 @@ def run_once(config: Path, weights: Path, updates: int) -> dict[str, Any]:
         "wall": wall - sum(timers.wall[p] for p in PARTS),
         "cpu": cpu - sum(timers.cpu[p] for p in PARTS),
     }
-    return {"steps": steps, "sps": out["sps"], "cpu_sps": out["cpu_sps"], "parts": parts}
+    return {
+        "steps": steps,
+        "sps": out["sps"],
+        "cpu_sps": out["cpu_sps"],
+        "backend": backend,
+        "parts": parts,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -151,30 +166,44 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--updates", type=int, default=8, help="PPO updates per run (default 8)")
     ap.add_argument("--repeat", type=int, default=1, help="runs, each in a fresh process")
     ap.add_argument("--json", type=Path, help="also write the results here")
+    ap.add_argument(
+        "--backends",
+        nargs="*",
+        choices=("python", "c"),
+        help="the engines, each run in fresh processes (python: MAFIA_ENV_NO_CCORE=1)",
+    )
     args = ap.parse_args(argv)
     if args.updates < 1 or args.repeat < 1:
         ap.error("--updates and --repeat must be positive")
 
-    if args.repeat > 1:  # fresh processes: the wrappers and caches of one run stay out of the next
+    backends = args.backends or [None]
+    if args.repeat > 1 or args.backends:  # fresh processes: one run's wrappers stay out of the next
         import subprocess
 
         runs = []
         for _ in range(args.repeat):
-            with tempfile.NamedTemporaryFile(suffix=".json") as f:
-                cmd = [sys.executable, __file__, "--config", str(args.config)]
-                cmd += ["--weights", str(args.weights), "--updates", str(args.updates)]
-                subprocess.run([*cmd, "--json", f.name], check=True)
-                runs.append(json.loads(Path(f.name).read_text())["runs"][0])
+            for backend in backends:  # back to back, so the machine's load moves both alike
+                env = dict(os.environ)
+                env.pop("MAFIA_ENV_NO_CCORE", None)
+                if backend == "python":
+                    env["MAFIA_ENV_NO_CCORE"] = "1"
+                with tempfile.NamedTemporaryFile(suffix=".json") as f:
+                    cmd = [sys.executable, __file__, "--config", str(args.config)]
+                    cmd += ["--weights", str(args.weights), "--updates", str(args.updates)]
+                    subprocess.run([*cmd, "--json", f.name], check=True, env=env)
+                    run = json.loads(Path(f.name).read_text())["runs"][0]
+                runs.append({**run, "backend": backend or run["backend"]})
     else:
         runs = [run_once(args.config, args.weights, args.updates)]
         print(report(runs[0]))
 
-    if args.repeat > 1:
-        wall = sorted(r["sps"] for r in runs)[len(runs) // 2]
-        cpu = sorted(r["cpu_sps"] for r in runs)[len(runs) // 2]
+    for backend in backends if len(runs) > 1 else []:
+        mine = [r for r in runs if backend is None or r["backend"] == backend]
+        wall = sorted(r["sps"] for r in mine)[len(mine) // 2]
+        cpu = sorted(r["cpu_sps"] for r in mine)[len(mine) // 2]
         print(
-            f"median of {len(runs)} runs: {wall} steps/s wall, {cpu} steps/s CPU "
-            f"(wall {[r['sps'] for r in runs]}, CPU {[r['cpu_sps'] for r in runs]})"
+            f"{backend or 'auto'}: median of {len(mine)} runs: {wall} steps/s wall, {cpu} "
+            f"steps/s CPU (wall {[r['sps'] for r in mine]}, CPU {[r['cpu_sps'] for r in mine]})"
         )
     if args.json:
         info = {"python": platform.python_version(), "torch": torch.__version__}
@@ -183,7 +212,8 @@ def main(argv: list[str] | None = None) -> None:
 
 def report(run: dict[str, Any]) -> str:
     lines = [
-        f"{run['steps']} env steps: {run['sps']} steps/s wall, {run['cpu_sps']} steps/s CPU",
+        f"{run['steps']} env steps on the {run.get('backend', '?')} engine: {run['sps']} steps/s "
+        f"wall, {run['cpu_sps']} steps/s CPU",
         f"{'part':<10} {'wall s':>7} {'cpu s':>7} {'cpu %':>6}",
     ]
     total = sum(p["cpu"] for p in run["parts"].values())
