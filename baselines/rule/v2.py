@@ -192,18 +192,17 @@ class Posterior:
         if self.b.bot.over_if_out:  # every member out of the game: it would be over
             out = (~b.alive).astype(np.float32)
             bad |= out @ sets.T >= self.k
-        # sheriff claimants: a town one calls the truth (log EPS per miscalled set)
-        for c in np.flatnonzero(claimants.any(axis=0)).tolist():
-            rows = claimants[:, c]
-            if not rows.any():
-                continue
-            town_c = 1.0 - sets[:, c]  # [M]
-            blk = b.claimed_black[:, c].astype(np.float32)  # [R, n]
-            red = b.claimed_red[:, c].astype(np.float32)
-            wrong = (blk.sum(axis=1, keepdims=True) - blk @ sets.T) + red @ sets.T  # [R, M]
-            pen = np.where(wrong > 0, math.log(EPS), 0.0)
-            pen = pen + np.where(refuted[:, c : c + 1], L_REFUTED, 0.0)
-            logw += np.where(rows[:, None], pen * town_c[None, :], 0.0)
+        # sheriff claimants: a town one calls the truth (log EPS per miscalled set), all at once
+        if claimants.any():
+            sets_t = sets.T  # [n, M]
+            calls_black = b.claimed_black.astype(np.float32)  # [R, claimer, target]
+            wrong = (calls_black.sum(axis=2)[..., None] - calls_black @ sets_t) + (
+                b.claimed_red.astype(np.float32) @ sets_t
+            )  # [R, claimer, M]: calls the set contradicts
+            pen = np.where(wrong > 0, np.float32(math.log(EPS)), np.float32(0.0))
+            pen += np.where(refuted & claimants, np.float32(L_REFUTED), np.float32(0.0))[..., None]
+            pen *= claimants[..., None] * (1.0 - sets_t)[None]  # only where he is town
+            logw += pen.sum(axis=1)
         # two town claimants: only one of them can be the sheriff
         cl = claimants.astype(np.float32)
         town_claims = cl.sum(axis=1, keepdims=True) - cl @ sets.T
@@ -242,7 +241,9 @@ class RulePolicyV2(RulePolicy):
         sus, trusted = town_suspicion(b)
         post = posterior(b)
         mafia = b.bot.mafia_role[b.role]
-        p = np.clip(np.where(mafia[:, None], post.town_p, post.p), 1e-4, 1 - 1e-4)
+        # rounded, so that seats the evidence holds alike tie exactly, whatever the float
+        # sums' order (v1's handlers break ties the same way for every town player)
+        p = np.clip(np.round(np.where(mafia[:, None], post.town_p, post.p), 3), 1e-4, 1 - 1e-4)
         prior = math.log(post.prior / (1 - post.prior))
         return sus + LAMBDA * (np.log(p / (1 - p)) - prior), trusted
 
