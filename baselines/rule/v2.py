@@ -86,6 +86,15 @@ def team_sets(n: int, k: int) -> np.ndarray:
     return rows
 
 
+@cache
+def team_sets_t(n: int, k: int) -> np.ndarray:
+    """`team_sets` transposed, [n, C(n, k)], contiguous (a product with a transposed view
+    takes BLAS's slow path: a hundred times slower at these sizes)."""
+    out = np.ascontiguousarray(team_sets(n, k).T)
+    out.flags.writeable = False
+    return out
+
+
 def binary_entropy(p: np.ndarray) -> np.ndarray:
     q = np.clip(np.asarray(p, dtype=np.float64), 1e-12, 1 - 1e-12)
     return -(q * np.log(q) + (1 - q) * np.log(1 - q))
@@ -100,6 +109,7 @@ class Posterior:
         R, n = b.alive.shape
         self.k = k = bot.mafia_size
         self.sets = team_sets(n, k)  # [M, n]
+        self.sets_t = team_sets_t(n, k)  # [n, M]
         rows = np.arange(R)
         me = b.me
         is_me = np.zeros((R, n), dtype=bool)
@@ -174,7 +184,7 @@ class Posterior:
 
     def _truthful(self, w: np.ndarray, claimants: np.ndarray) -> np.ndarray:
         """P(claimant c is town) under the set weights `w` [R, M]: the truthful sheriff."""
-        town = 1.0 - w @ self.sets  # [R, n]
+        town = 1.0 - w @ self.sets  # [R, n] (sets is contiguous: the fast path)
         return np.where(claimants, town, 0.0)
 
     def _truthful_from(self, p: np.ndarray) -> np.ndarray:
@@ -184,28 +194,30 @@ class Posterior:
         self, llr: np.ndarray, fix: np.ndarray, claimants: np.ndarray, refuted: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """Return P(black) [R, n] and the normalised set weights [R, M]."""
-        b, sets = self.b, self.sets
-        logw = llr.astype(np.float32) @ sets.T  # [R, M]
+        b, sets, sets_t = self.b, self.sets, self.sets_t
+        logw = llr.astype(np.float32) @ sets_t  # [R, M]
         white = (fix == -1).astype(np.float32)
         black = (fix == 1).astype(np.float32)
-        bad = (white @ sets.T > 0) | (black @ sets.T < black.sum(axis=1, keepdims=True))
+        bad = (white @ sets_t > 0) | (black @ sets_t < black.sum(axis=1, keepdims=True))
         if self.b.bot.over_if_out:  # every member out of the game: it would be over
             out = (~b.alive).astype(np.float32)
-            bad |= out @ sets.T >= self.k
+            bad |= out @ sets_t >= self.k
         # sheriff claimants: a town one calls the truth (log EPS per miscalled set), all at once
         if claimants.any():
-            sets_t = sets.T  # [n, M]
-            calls_black = b.claimed_black.astype(np.float32)  # [R, claimer, target]
-            wrong = (calls_black.sum(axis=2)[..., None] - calls_black @ sets_t) + (
-                b.claimed_red.astype(np.float32) @ sets_t
-            )  # [R, claimer, M]: calls the set contradicts
+            R, n = claimants.shape
+            calls_black = b.claimed_black.astype(np.float32).reshape(R * n, n)  # claimer rows
+            calls_red = b.claimed_red.astype(np.float32).reshape(R * n, n)
+            wrong = (calls_black.sum(axis=1)[:, None] - calls_black @ sets_t) + (
+                calls_red @ sets_t
+            )  # [R * claimer, M]: calls the set contradicts
+            wrong = wrong.reshape(R, n, -1)
             pen = np.where(wrong > 0, np.float32(math.log(EPS)), np.float32(0.0))
             pen += np.where(refuted & claimants, np.float32(L_REFUTED), np.float32(0.0))[..., None]
             pen *= claimants[..., None] * (1.0 - sets_t)[None]  # only where he is town
             logw += pen.sum(axis=1)
         # two town claimants: only one of them can be the sheriff
         cl = claimants.astype(np.float32)
-        town_claims = cl.sum(axis=1, keepdims=True) - cl @ sets.T
+        town_claims = cl.sum(axis=1, keepdims=True) - cl @ sets_t
         logw += math.log(EPS) * np.maximum(town_claims - 1, 0)
         logw = np.where(bad, -np.inf, logw)
         top = logw.max(axis=1, keepdims=True)
