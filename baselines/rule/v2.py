@@ -204,16 +204,20 @@ class Posterior:
             bad |= out @ sets_t >= self.k
         # sheriff claimants: a town one calls the truth (log EPS per miscalled set), all at once
         if claimants.any():
-            R, n = claimants.shape
-            calls_black = b.claimed_black.astype(np.float32).reshape(R * n, n)  # claimer rows
-            calls_red = b.claimed_red.astype(np.float32).reshape(R * n, n)
+            cols = np.flatnonzero(claimants.any(axis=0))  # the seats some row holds claimants
+            R, C, n = len(claimants), len(cols), claimants.shape[1]
+            calls_black = b.claimed_black[:, cols].astype(np.float32).reshape(R * C, n)
+            calls_red = b.claimed_red[:, cols].astype(np.float32).reshape(R * C, n)
             wrong = (calls_black.sum(axis=1)[:, None] - calls_black @ sets_t) + (
                 calls_red @ sets_t
             )  # [R * claimer, M]: calls the set contradicts
-            wrong = wrong.reshape(R, n, -1)
+            wrong = wrong.reshape(R, C, -1)
+            is_c = claimants[:, cols]
             pen = np.where(wrong > 0, np.float32(math.log(EPS)), np.float32(0.0))
-            pen += np.where(refuted & claimants, np.float32(L_REFUTED), np.float32(0.0))[..., None]
-            pen *= claimants[..., None] * (1.0 - sets_t)[None]  # only where he is town
+            pen += np.where(refuted[:, cols] & is_c, np.float32(L_REFUTED), np.float32(0.0))[
+                ..., None
+            ]
+            pen *= is_c[..., None] * (1.0 - sets_t[cols])[None]  # only where he is town
             logw += pen.sum(axis=1)
         # two town claimants: only one of them can be the sheriff
         cl = claimants.astype(np.float32)
