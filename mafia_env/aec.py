@@ -425,7 +425,8 @@ class MafiaEnv(AECEnv):
     def text_observer(self) -> TextObserver:
         """The text encoder of this table (made on first use in the vector mode)."""
         if self._text is None:
-            self._text = TextObserver(self.layout, self.n, self.lang)
+            belief = self.obs_layout.belief is not None  # the option's certainties too
+            self._text = TextObserver(self.layout, self.n, self.lang, belief)
             if self.game is not None:
                 self._text.reset(self.game)
         return self._text

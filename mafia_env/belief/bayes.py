@@ -587,6 +587,8 @@ class BayesTracker:
                 if len(cands) == 1:  # one action: played in the simulation itself
                     a = cands[0]
                     act, target, value = decoded[a]
+                    if pbar[a] <= 0:  # not legal in this simulation (the untold heal state of
+                        continue  # ONLINE-N9 read otherwise): it cannot have led to the move
                     sim[4] += math.log(float(pbar[a]))
                     if len(rows) > 1:
                         post = lq + np.log(Pc[:, a])

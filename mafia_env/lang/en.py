@@ -189,6 +189,15 @@ UI = {
     "not_acting": "{agent} is not acting now; {actor} is.",
     "ambiguous_reply": "{reply!r} names more than one of your legal actions ({which}); "
     "reply with one number 1..{k}. Your legal actions:",
+    # the belief option (mafia_env.belief): the certainties of the seat's deduction
+    "certain": "What you can be sure of:",
+    "sure_role": "player {t} is the {role}: {why}.",
+    "sure_town": "player {t} is on the town's side: {why}.",
+    "sure_mafia": "player {t} is of the mafia: {why}.",
+    "why_checked": "you checked him",
+    "why_shown": "his card was shown",
+    "why_team": "your teammate",
+    "why_deduced": "it follows from what you saw",
 }
 
 # The table's buttons (`mafia_env.table.view`): group titles, and labels by the kind of turn.

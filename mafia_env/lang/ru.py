@@ -192,6 +192,15 @@ UI = {
     "not_acting": "{agent} сейчас не ходит; ходит {actor}.",
     "ambiguous_reply": "{reply!r} называет больше одного допустимого действия ({which}); "
     "ответьте одним числом 1..{k}. Ваши допустимые действия:",
+    # the belief option (mafia_env.belief): the certainties of the seat's deduction
+    "certain": "В чём вы можете быть уверены:",
+    "sure_role": "игрок {t} — {role}: {why}.",
+    "sure_town": "игрок {t} — на стороне города: {why}.",
+    "sure_mafia": "игрок {t} — из мафии: {why}.",
+    "why_checked": "вы его проверили",
+    "why_shown": "его карту показали",
+    "why_team": "ваш напарник",
+    "why_deduced": "это следует из того, что вы видели",
 }
 
 # Кнопки стола (`mafia_env.table.view`): заголовки групп и надписи по виду хода.

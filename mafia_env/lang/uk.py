@@ -192,6 +192,15 @@ UI = {
     "not_acting": "{agent} зараз не ходить; ходить {actor}.",
     "ambiguous_reply": "{reply!r} називає більше однієї допустимої дії ({which}); "
     "відповідайте одним числом 1..{k}. Ваші допустимі дії:",
+    # the belief option (mafia_env.belief): the certainties of the seat's deduction
+    "certain": "У чому ви можете бути певні:",
+    "sure_role": "гравець {t} — {role}: {why}.",
+    "sure_town": "гравець {t} — на боці міста: {why}.",
+    "sure_mafia": "гравець {t} — з мафії: {why}.",
+    "why_checked": "ви його перевірили",
+    "why_shown": "його карту показали",
+    "why_team": "ваш напарник",
+    "why_deduced": "це випливає з того, що ви бачили",
 }
 
 # Кнопки столу (`mafia_env.table.view`): заголовки груп і написи за видом ходу.

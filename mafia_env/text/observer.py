@@ -28,10 +28,11 @@ class TextObserver(FollowsTurns, Perceiver):
     whose turn it is comes from the events that begin turns, as the seat itself saw them.
     """
 
-    def __init__(self, layout: Any, n: int, lang: str = DEFAULT):
+    def __init__(self, layout: Any, n: int, lang: str = DEFAULT, belief: bool = False):
         self.layout = layout
         self.n = n
         self.lang = lang
+        self.belief = belief  # the option belief="deduction": the seat's certainties too
         self.ui = table(lang).UI
         self.lines: list[list[str]] = [[] for _ in range(n)]
         self._story: list[tuple[int, str]] = [(-1, "")] * n  # (lines joined, text) per seat
@@ -124,8 +125,39 @@ class TextObserver(FollowsTurns, Perceiver):
             return f"{story}\n{ui['game_over']}"
         if not self.acting(seat):
             return f"{story}\n{ui['not_your_turn']}"
+        if self.belief:
+            story = f"{story}\n{self.certainties(game, seat)}".rstrip("\n")
         menu = "\n".join(f"{k}. {w}" for k, (_, w) in enumerate(self.choices(game, mask), 1))
         return f"{story}\n{ui['your_turn']}\n{menu}\n{ui['reply']}"
+
+    def certainties(self, game: Game, seat: int) -> str:
+        """Return what `seat`'s deduction makes sure of the others (`mafia_env.belief`), each
+        with why ("player 3 is of the mafia: you checked him"); empty if nothing."""
+        from mafia_env.belief import belief
+
+        sure = belief(game, seat).certain()
+        if not sure:
+            return ""
+        ui, roles = self.ui, table(self.lang).ROLES
+        bit = 1 << seat
+        why: dict[int, str] = {}
+        for kind, actor, target, _, vis in game.events:
+            if vis != PUBLIC and not vis & bit:
+                continue
+            if kind == Ev.REVEAL:
+                why[target] = "why_shown"
+            elif kind == Ev.CHECK and actor == seat:
+                why.setdefault(target, "why_checked")
+            elif kind == Ev.TEAMMATE and actor == seat:
+                why.setdefault(target, "why_team")
+        lines = [ui["certain"]]
+        for s, name in sure:
+            reason = ui[why.get(s, "why_deduced")]
+            if name in ("town", "mafia"):
+                lines.append(ui[f"sure_{name}"].format(t=s + 1, why=reason))
+            else:
+                lines.append(ui["sure_role"].format(t=s + 1, role=roles[name], why=reason))
+        return "\n".join(lines)
 
 
 __all__ = ["MAX_LENGTH", "TextObserver"]
