@@ -173,3 +173,27 @@ def test_team_sets_and_v2_probabilities_for_the_belief():
     obs, mask = observation(env, env.unwrapped.game.actor)
     probs = bot.probs(obs, mask)
     assert probs.sum() == pytest.approx(1.0) and (probs[mask == 0] == 0).all()
+
+
+def test_rule_v2_takes_the_tables_deduction_from_the_belief_piece():
+    """At a table whose observation carries the belief piece (belief="deduction"), the bot
+    built for that table's spec reads it: a seat the deduction clears is town in its
+    posterior, and the truth is still never ruled out."""
+    env = mafia_env.raw_env("sport", belief="deduction")
+    spec = env.unwrapped.spec
+    bot = load_policy("rule_v2", spec, seed=0)
+    assert bot.obs_layout.size == env.unwrapped.observer.layout.size  # the piece's layout
+    cleared = 0
+
+    def watch(game, seat, obs, mask):
+        nonlocal cleared
+        seen = Seen(bot, obs, mask)
+        piece = seen.v["belief"][:, bot.mafia_cols].sum(axis=1)
+        p = Posterior(seen.batch).p[0]
+        assert np.allclose(p[piece <= 0], 0.0) and np.allclose(p[piece >= 1], 1.0)
+        black = np.array([game.teams[s] is Team.MAFIA for s in range(game.n)])
+        assert (p[black] > 0).all() and (p[~black] < 1).all()
+        cleared += int((piece <= 0).sum())
+
+    play(env, [bot] * 10, seed=2, watch=watch)
+    assert cleared > 0
