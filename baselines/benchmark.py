@@ -34,6 +34,7 @@ import numpy as np
 import mafia_env
 from baselines.policy import shipped_checkpoint
 from baselines.stats import wilson
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.match import Seating, observation, play_game
 from mafia_env.policy import load_policy, observes
@@ -44,12 +45,9 @@ LOCKSTEP = 64  # games played at a time by the protocol of version 3
 
 def play_side(task: Task, policy_name: str, side: str, opponent: str, games: int) -> dict:
     """Play `games` games with `policy_name` on every seat of `side`; return the tally."""
-    learner = load_policy(
-        policy_name, variant=task.variant, num_players=task.num_players, seed=task.seed
-    )
-    other = load_policy(
-        opponent, variant=task.variant, num_players=task.num_players, seed=task.seed + 1
-    )
+    table = GameSpec.make(task.variant, task.num_players, **task.play_knobs())  # its rules
+    learner = load_policy(policy_name, table, seed=task.seed)
+    other = load_policy(opponent, table, seed=task.seed + 1)
     seating = Seating(other, teams={side: learner})
     if task.version >= 3 and all(observes(p) == "vector" for p in (learner, other)):
         wins, draws = play_lockstep(task, seating, side, games)

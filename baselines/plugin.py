@@ -12,21 +12,30 @@ from pathlib import Path
 from typing import Any
 
 from baselines.rule import RulePolicy
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.policy import Policy, register_policy
 
 
 def shipped_ppo(
-    variant: str = "sport", num_players: int | None = None, seed: int = 0, **options: Any
+    variant: str = "sport",
+    num_players: int | None = None,
+    seed: int = 0,
+    spec: GameSpec | None = None,
+    **options: Any,
 ) -> Policy:
     """``ppo``: the PPO checkpoint shipped for the variant (and table size, where shipped)."""
     from baselines.ppo.checkpoint import load_shipped_policy
 
-    return load_shipped_policy(variant, num_players, seed, **options)
+    return load_shipped_policy(variant, num_players, seed, spec=spec, **options)
 
 
 def shipped_league(
-    variant: str = "sport", num_players: int | None = None, seed: int = 0, **options: Any
+    variant: str = "sport",
+    num_players: int | None = None,
+    seed: int = 0,
+    spec: GameSpec | None = None,
+    **options: Any,
 ) -> Policy:
     """``league``: the league-trained seat-filler shipped for the variant (and table size).
 
@@ -34,7 +43,7 @@ def shipped_league(
     """
     from baselines.ppo.checkpoint import load_shipped_policy
 
-    return load_shipped_policy(variant, num_players, seed, kind="league", **options)
+    return load_shipped_policy(variant, num_players, seed, kind="league", spec=spec, **options)
 
 
 def checkpoint(
@@ -42,9 +51,13 @@ def checkpoint(
     variant: str = "sport",
     num_players: int | None = None,
     seed: int = 0,
+    spec: GameSpec | None = None,
     **options: Any,
 ) -> Policy:
-    """``checkpoint``: a PPO checkpoint file, or a directory RLlib saved a checkpoint into."""
+    """``checkpoint``: a PPO checkpoint file, or a directory RLlib saved a checkpoint into.
+
+    Given the table's `spec`, a PPO file trained for a layout it cannot read is refused
+    (a ConfigError naming both layouts)."""
     from baselines.rllib.policy import is_rllib_checkpoint
 
     if path is None:
@@ -55,7 +68,7 @@ def checkpoint(
         return load_rllib_policy(path, variant, num_players, seed, **options)
     from baselines.ppo.checkpoint import load_checkpoint_policy
 
-    return load_checkpoint_policy(path, variant, num_players, seed, **options)
+    return load_checkpoint_policy(path, variant, num_players, seed, spec=spec, **options)
 
 
 def llm(variant: str = "sport", num_players: int | None = None, seed: int = 0, **options: Any):
@@ -74,9 +87,25 @@ def ismcts(
     return SearchPolicy(variant, num_players, seed, **options)
 
 
+def rule_v2(
+    variant: str = "sport",
+    num_players: int | None = None,
+    seed: int = 0,
+    spec: GameSpec | None = None,
+    **options: Any,
+) -> Policy:
+    """``rule_v2``: the rule bots on the belief over the deal (`baselines.rule.v2`)."""
+    from baselines.rule.v2 import RulePolicyV2
+
+    return RulePolicyV2(variant, num_players, seed, spec=spec, **options)
+
+
 def register() -> None:
-    """Register ``rule``, ``ppo``, ``league``, ``checkpoint``, ``llm`` and ``ismcts``."""
+    """Register ``rule`` (the rule bots v1, which the benchmark tasks v2 and v3 pin), ``rule_v1``
+    (the same), ``rule_v2``, ``ppo``, ``league``, ``checkpoint``, ``llm`` and ``ismcts``."""
     register_policy("rule", RulePolicy)
+    register_policy("rule_v1", RulePolicy)
+    register_policy("rule_v2", rule_v2)
     register_policy("llm", llm)
     register_policy("ismcts", ismcts)
     register_policy("ppo", shipped_ppo)

@@ -35,10 +35,10 @@ import numpy as np
 
 from mafia_env.engine.events import OUTCOME_NAMES, TALK_LIMIT
 from mafia_env.engine.roles import TEAM_NAMES
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.policy import Policy, load_policy, observes
 from mafia_env.text import Defer
-from mafia_env.variants import get_variant
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ class Seating:
         default: str | Policy | None = "random",
         seats: Mapping[int, str | Policy | None] | None = None,
         *,
-        variant: str = "sport",
+        variant: str | GameSpec = "sport",
         num_players: int | None = None,
         seed: int = 0,
         **options: Any,
@@ -89,7 +89,8 @@ class Seating:
         seeded ``seed + k - 1``, so that two bots of one kind do not share a random stream;
         a policy object is seated as it is.
         """
-        n = get_variant(variant).default_players if num_players is None else num_players
+        table = GameSpec.make(variant, num_players)  # a name, `Rules` or the table's spec
+        n = table.n
         seats = dict(seats or {})
         bad = sorted(k for k in seats if not (type(k) is int and 1 <= k <= n))
         if bad:
@@ -97,7 +98,7 @@ class Seating:
         chosen = {k: seats.get(k, default) for k in range(1, n + 1)}
         return cls(
             seats={
-                k: load_policy(p, variant, n, seed=seed + k - 1, **options)
+                k: load_policy(p, table, seed=seed + k - 1, **options)
                 if isinstance(p, str | os.PathLike)
                 else p
                 for k, p in chosen.items()

@@ -25,13 +25,18 @@ an unknown name is asked for::
     [project.entry-points."mafia_env.policies"]
     rule = "baselines.rule:RulePolicy"
 
-A factory is called as ``factory(variant=..., num_players=..., seed=..., **options)``. A path
-to a file or directory is loaded by the policy registered as ``checkpoint`` (``path=...``).
-`mafia_env` itself never imports a package of agents.
+A factory is called as ``factory(variant=..., num_players=..., seed=..., **options)``, with
+`variant` the variant's name. A factory that takes a ``spec`` keyword is given the table's
+spec too (``spec=``, a `mafia_env.engine.spec.GameSpec`: the rules in force with every knob,
+the size, the observation options), so that it plays the table it sits at: `load_policy`
+takes the table's spec, its rules or a variant name as `variant` (``load_policy("rule",
+env.unwrapped.spec)``). A path to a file or directory is loaded by the policy registered as
+``checkpoint`` (``path=...``). `mafia_env` itself never imports a package of agents.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -39,8 +44,9 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
+from mafia_env.engine.rules import Rules
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
-from mafia_env.variants import get_variant
 
 ENTRY_POINTS = "mafia_env.policies"
 Observes = Literal["vector", "text", "infoset"]
@@ -171,19 +177,35 @@ def policy_names() -> list[str]:
     return sorted(set(_REGISTRY) | set(_plugins()))
 
 
+def takes_spec(factory: Any) -> bool:
+    """Whether `factory` takes the table's spec (a ``spec`` keyword parameter)."""
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # a builtin or a callable without a signature
+        return False
+    p = params.get("spec")
+    return p is not None and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+
+
 def load_policy(
     name: str | Path,
-    variant: str = "sport",
+    variant: str | Rules | GameSpec = "sport",
     num_players: int | None = None,
     seed: int = 0,
     **options: Any,
 ) -> Policy:
-    """Return a policy by name ("random", "rule", "ppo", ...) or by a checkpoint's path."""
-    get_variant(variant)  # an unknown variant is an error here, not deep inside
+    """Return a policy by name ("random", "rule", "ppo", ...) or by a checkpoint's path.
+
+    `variant` is the table's spec (`GameSpec`, as ``env.unwrapped.spec``: the bot reads the
+    rules in force, knobs and all), its `Rules`, or a variant's name (its default rules).
+    """
+    spec = GameSpec.make(variant, num_players)  # a bad variant or size is a ConfigError here
+    # the size as the caller fixed it: a spec or rules fix it, a bare name leaves it open
+    n = num_players if isinstance(variant, str) else spec.n
     key = str(name)
     factory = _factory(key)
     if factory is not None:
-        return factory(variant=variant, num_players=num_players, seed=seed, **options)
+        return _call(factory, spec, n, seed, options)
     path = Path(key)
     if path.exists():
         loader = _factory("checkpoint")
@@ -192,11 +214,19 @@ def load_policy(
                 f"cannot load checkpoint {path}: no checkpoint loader is installed "
                 "(install the 'train' extra)"
             )
-        return loader(path=path, variant=variant, num_players=num_players, seed=seed, **options)
+        return _call(loader, spec, n, seed, {"path": path, **options})
     raise ConfigError(
         f"unknown policy {key!r}: not a policy name ({', '.join(policy_names())}) "
         "and no file at that path"
     )
+
+
+def _call(
+    factory: PolicyFactory, spec: GameSpec, n: int | None, seed: int, options: dict
+) -> Policy:
+    if takes_spec(factory):
+        options = {**options, "spec": spec}
+    return factory(variant=spec.rules.name, num_players=n, seed=seed, **options)
 
 
 __all__ = [
@@ -210,4 +240,5 @@ __all__ = [
     "policy_names",
     "register_policy",
     "reseed",
+    "takes_spec",
 ]

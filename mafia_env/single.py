@@ -32,10 +32,10 @@ from mafia_env.policy import Policy, RandomPolicy, load_policy, reseed
 from mafia_env.tasks import TASKS
 
 
-def _resolve(opponent: Any, variant: str, n: int, seed: int) -> Policy:
+def _resolve(opponent: Any, variant: Any, n: int, seed: int) -> Policy:
     """Return a policy object: the opponent itself, or the policy its name loads."""
     if opponent is None:
-        return RandomPolicy(variant, n, seed)
+        return RandomPolicy(seed=seed)
     if isinstance(opponent, str | os.PathLike):
         return load_policy(opponent, variant=variant, num_players=n, seed=seed)
     return opponent
@@ -59,7 +59,8 @@ class SingleAgentEnv(gym.Env):
         self.aec = MafiaEnv(variant, num_players, render_mode=render_mode, **knobs)
         self.aec.illegal_action = illegal_mode(self.aec.rules, "single")
         n = self.aec.n
-        variant = self.aec.rules.name  # the opponents load by the variant's name
+        variant = self.aec.rules.name
+        table = self.aec.spec  # the opponents load for the table's spec: its knobs in force
         if seat is not None and not (isinstance(seat, int) and 1 <= seat <= n):
             raise ConfigError(f"seat must be a seat number 1..{n}; got {seat!r}")
         self.role: Role | None = None
@@ -79,10 +80,10 @@ class SingleAgentEnv(gym.Env):
             unknown = set(opponents) - set(range(1, n + 1))
             if unknown:
                 raise ConfigError(f"opponents keys must be seats 1..{n}; got {sorted(unknown)}")
-            seats = {s: _resolve(p, variant, n, s) for s, p in opponents.items()}
-            self.seating = Seating(_resolve(None, variant, n, 0), seats)
+            seats = {s: _resolve(p, table, n, s) for s, p in opponents.items()}
+            self.seating = Seating(_resolve(None, table, n, 0), seats)
         else:
-            self.seating = Seating(_resolve(opponents, variant, n, 0))
+            self.seating = Seating(_resolve(opponents, table, n, 0))
         self.agent = "player_1"
         self._rng = random.Random()
 

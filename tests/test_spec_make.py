@@ -34,7 +34,7 @@ def test_make_checks_every_step_once_with_clear_errors():
         (("minimal", 6), {"mafia_count": 3}, r"mafia_count=3 is too many for 6 players"),
         (("sport",), {"roles": ["don"]}, r"roles must be a list of 10 role names"),
         (("sport",), {"roles": ["maniac"] * 10}, r"roles list deals 10 maniac, but"),
-        (("sport",), {"obs": {"belief": True}}, r"unknown observation options \['belief'\]"),
+        (("sport",), {"obs": {"colour": True}}, r"unknown observation options \['colour'\]"),
     ]
     for args, kwargs, message in cases:
         with pytest.raises(ConfigError, match=message):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 import re
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from baselines.ppo.agent import Agent, CategoricalMasked, make_agent
 from baselines.ppo.config import Config, make_config
 from mafia_env.actions import ActionLayout
 from mafia_env.compat import ERAS, earlier_rules
+from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.observe import ObsLayout
 from mafia_env.variants import get_variant
@@ -163,7 +164,13 @@ class PPOPolicy:
 
     observes = "vector"
 
-    def __init__(self, ckpt: dict[str, Any], seed: int = 0, deterministic: bool | None = None):
+    def __init__(
+        self,
+        ckpt: dict[str, Any],
+        seed: int = 0,
+        deterministic: bool | None = None,
+        spec: GameSpec | None = None,
+    ):
         cfg = make_config(ckpt["config"])
         if deterministic is None:  # as the run was evaluated
             deterministic = cfg.greedy
@@ -178,7 +185,9 @@ class PPOPolicy:
         self.columns_from = -1
         then, old = _rules_of(ckpt)
         today = get_variant(ckpt["variant"]).with_knobs(**ckpt["config"]["knobs"])
-        if then != today:
+        if spec is not None:  # the table it sits at: read its layout as the trained one
+            self.columns, self.columns_from = table_columns(ckpt, spec)
+        elif then != today:
             new = ObsLayout(today, ckpt["num_players"])
             self.columns, self.columns_from = column_map(old, new), new.size
         self.deterministic = deterministic
@@ -248,21 +257,76 @@ class PPOPolicy:
         return torch.softmax(logits.double(), dim=1).numpy()
 
 
+def describe_layout(rules: Any, n: int, obs: ObsLayout, actions: ActionLayout) -> str:
+    """Name a table's layout: variant, size, the rules that differ from the variant file's,
+    the observation (signature, floats) and the actions."""
+    base = get_variant(rules.name)
+    diff = {
+        f.name: getattr(rules, f.name)
+        for f in fields(rules)
+        if getattr(rules, f.name) != getattr(base, f.name)
+    }
+    knobs = ", ".join(f"{k}={v!r}" for k, v in diff.items()) or "the variant file's rules"
+    return (
+        f"variant {rules.name!r} with {n} players ({knobs}; observation {obs_signature(obs)}, "
+        f"{obs.size} floats; {actions.size} actions)"
+    )
+
+
+def table_columns(ckpt: dict[str, Any], spec: GameSpec, path: Any = "") -> tuple[Any, int]:
+    """Return (columns, width): how a checkpoint reads the observations of the table `spec`
+    (None, -1: as they are); a ConfigError naming both layouts if it cannot."""
+    then, old = _rules_of(ckpt)
+    n = ckpt["num_players"]
+    new = ObsLayout.of(spec)
+    acts_then, acts_now = ActionLayout(then, n), ActionLayout.of(spec)
+    columns = None if obs_signature(new) == obs_signature(old) else column_map(old, new)
+    # the trained actions keep their places: the table may only add acts after them
+    same_actions = ckpt["action_size"] <= acts_now.size and all(
+        acts_now.offset.get(a) == off and acts_now.width[a] == acts_then.width[a]
+        for a, off in acts_then.offset.items()
+    )
+    if (
+        spec.rules.name != ckpt["variant"]
+        or spec.n != n
+        or not same_actions
+        or (columns is None and obs_signature(new) != obs_signature(old))
+    ):
+        raise ConfigError(
+            f"checkpoint {path or ckpt['variant']} was trained for "
+            f"{describe_layout(then, n, old, acts_then)}; the table is "
+            f"{describe_layout(spec.rules, spec.n, new, acts_now)}: it cannot read this "
+            "table's observations or actions (load it at a table of its layout, or retrain)"
+        )
+    return (None, -1) if columns is None else (columns, new.size)
+
+
 def load_checkpoint_policy(
     path: str | Path,
     variant: str = "sport",
     num_players: int | None = None,
     seed: int = 0,
     deterministic: bool | None = None,
+    spec: GameSpec | None = None,
 ) -> PPOPolicy:
-    """`load_policy("path/to/file.pt", variant=...)`: refuse another variant or table size.
+    """`load_policy("path/to/file.pt", variant=...)`: refuse another variant or table size,
+    and (given the table's `spec`) a layout it cannot read, naming both layouts.
 
     `deterministic` (None: as the run was evaluated, its config's ``greedy``) plays the most
     probable legal action instead of a sample.
     """
+    if spec is not None:
+        if spec.rules.name != variant:
+            raise ConfigError(f"variant={variant!r} but the table's spec is {spec.rules.name!r}")
+        if num_players is not None and num_players != spec.n:
+            raise ConfigError(f"num_players={num_players} but the table's spec seats {spec.n}")
+        num_players = spec.n
     if num_players is None:
         num_players = get_variant(variant).default_players
-    return PPOPolicy(read_checkpoint(path, variant, num_players), seed, deterministic)
+    ckpt = read_checkpoint(path, variant, num_players)
+    if spec is not None:
+        table_columns(ckpt, spec, path)  # a layout it cannot read: a ConfigError, now
+    return PPOPolicy(ckpt, seed, deterministic, spec=spec)
 
 
 def load_shipped_policy(
@@ -271,6 +335,7 @@ def load_shipped_policy(
     seed: int = 0,
     deterministic: bool | None = None,
     kind: str = "ppo",
+    spec: GameSpec | None = None,
 ) -> PPOPolicy:
     """`load_policy("ppo" | "league", variant=...)`: the checkpoint shipped for the variant.
 
@@ -285,16 +350,18 @@ def load_shipped_policy(
             + f" (looked for {path.name} in {path.parent}); shipped: "
             + (", ".join(shipped) or "none")
         )
-    return load_checkpoint_policy(path, variant, num_players, seed, deterministic)
+    return load_checkpoint_policy(path, variant, num_players, seed, deterministic, spec)
 
 
 __all__ = [
     "CHECKPOINT_FORMAT",
     "OBS_FORMAT_VERSION",
     "PPOPolicy",
+    "describe_layout",
     "load_checkpoint_policy",
     "load_shipped_policy",
     "obs_signature",
     "read_checkpoint",
     "save_checkpoint",
+    "table_columns",
 ]
