@@ -176,6 +176,11 @@ def ask(env: Any, seat: int, policy: Policy) -> int:
     the rule bot) has the other policy asked, with that policy's own observation.
     """
     obs, mask = observation(env, seat, observes(policy))
+    u = env.unwrapped
+    if observes(policy) == "vector" and (getattr(policy, "obs_options", None) or u.spec.obs):
+        from mafia_env.seat_obs import extend  # the layout the policy reads (the belief piece)
+
+        obs = extend(policy, obs, u.game, seat, u.spec)
     try:
         return policy.act(obs, mask)
     except Defer as d:
@@ -300,7 +305,11 @@ def play_games(
                 f"play_games steps vector observations; {type(p).__name__} observes "
                 f"{observes(p)!r}: play it with play_game"
             )
-    vec = VectorMafia(variant, min(num_envs, games), num_players, seed=seed, **dict(knobs or {}))
+    from mafia_env.seat_obs import fit, union
+
+    opts = union(seating.policies())  # the observation options any seated policy reads
+    knobs = {**dict(knobs or {}), **opts}
+    vec = VectorMafia(variant, min(num_envs, games), num_players, seed=seed, **knobs)
     obs, masks, info = vec.reset()
     groups: list[tuple[str, int, Policy | None]] = [
         *(("seat", k - 1, p) for k, p in seating.seats.items()),
@@ -317,9 +326,12 @@ def play_games(
             rows = rest & ((info["seat"] if by == "seat" else info["team"]) == key)
             rest &= ~rows
             if rows.any():
-                actions[rows] = _batch(policy, obs[rows], masks[rows])
+                actions[rows] = _batch(policy, fit(policy, obs[rows], vec.spec), masks[rows])
         if rest.any():
-            actions[rest] = _batch(seating.default, obs[rest], masks[rest])
+            p = seating.default
+            actions[rest] = _batch(
+                p, obs[rest] if p is None else fit(p, obs[rest], vec.spec), masks[rest]
+            )
         obs, masks, _, dones, info = vec.step(actions)
         for b in np.flatnonzero(dones):
             if active[b]:

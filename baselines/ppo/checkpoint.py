@@ -52,6 +52,7 @@ def save_checkpoint(
             "format": CHECKPOINT_FORMAT,
             "obs_format_version": OBS_FORMAT_VERSION,
             "obs_signature": obs_signature(vec.obs_layout),
+            "obs_options": dict(vec.spec.obs),  # the layout's options: the belief piece
             "variant": vec.variant,
             "num_players": vec.n,
             "obs_size": vec.obs_size,
@@ -64,10 +65,30 @@ def save_checkpoint(
     )
 
 
+def checkpoint_obs_options(ckpt: dict[str, Any]) -> dict[str, Any]:
+    """The observation options a checkpoint's network reads ({} before the belief piece)."""
+    opts = ckpt.get("obs_options")
+    if opts is None:  # files before the option was recorded: the config says
+        belief = ckpt["config"].get("belief")
+        opts = {} if belief is None else {"belief": belief}
+    return {k: v for k, v in opts.items() if v is not None}
+
+
+def _options_text(opts: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in sorted(opts.items())) or "no belief piece"
+
+
 def read_checkpoint(
-    path: str | Path, variant: str | None = None, num_players: int | None = None
+    path: str | Path,
+    variant: str | None = None,
+    num_players: int | None = None,
+    obs_options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Load a checkpoint, refusing one made for another variant, table size or obs format."""
+    """Load a checkpoint, refusing one made for another variant, table size or obs format.
+
+    `obs_options` (None: any) is the observation layout the caller's network reads (the
+    belief piece, `Config.belief`); a checkpoint made for another one is refused.
+    """
     path = Path(path)
     try:  # weights only: unpickling anything else could run code from the file
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
@@ -98,7 +119,16 @@ def read_checkpoint(
         raise ConfigError(
             f"checkpoint {path} was trained on {trained}; it cannot play a table of {n}"
         )
-    layout = ObsLayout(rules, n)
+    opts = checkpoint_obs_options(ckpt)
+    if obs_options is not None:
+        want = {k: v for k, v in obs_options.items() if v is not None}
+        if want != opts:
+            raise ConfigError(
+                f"checkpoint {path} was trained on observations with "
+                f"{_options_text(opts)}; this run's network reads {_options_text(want)}: "
+                "set `belief` in the config as the checkpoint was trained, or retrain"
+            )
+    layout = ObsLayout(rules, n, **opts)
     actions = ActionLayout(rules, n).size
     if ckpt["action_size"] > actions:
         raise ConfigError(
@@ -119,6 +149,38 @@ def read_checkpoint(
     return ckpt
 
 
+def load_weights(agent: Agent, ckpt: dict[str, Any], path: Any, widen: bool = False) -> bool:
+    """Load `ckpt`'s weights into `agent`; return whether its input layer was widened.
+
+    The checkpoint must read the agent's observation layout (`Agent.obs_options`), else a
+    ConfigError says which each reads. With `widen`, a network trained without the belief
+    piece starts a network that reads it: the piece's input columns (the last ones of the
+    vector) get zero weights, so the widened network plays exactly as the checkpoint did
+    until training teaches it to read the belief.
+    """
+    have, want = checkpoint_obs_options(ckpt), dict(agent.obs_options)
+    state = dict(ckpt["model"])
+    widened = False
+    if have != want:
+        if not (widen and not have and set(want) == {"belief"}):
+            raise ConfigError(
+                f"checkpoint {path} was trained on observations with {_options_text(have)}; "
+                f"this network reads {_options_text(want)}: set `belief` as the checkpoint "
+                "was trained, or retrain"
+            )
+        w = state["trunk.0.weight"]
+        extra = agent.trunk[0].in_features - w.shape[1]
+        if extra <= 0:
+            raise ConfigError(f"checkpoint {path}: cannot widen {w.shape[1]} inputs")
+        state["trunk.0.weight"] = torch.cat((w, w.new_zeros((w.shape[0], extra))), dim=1)
+        widened = True
+    try:
+        agent.load_state_dict(state)
+    except RuntimeError as e:  # another shape: hidden_size, per_team
+        raise ConfigError(f"{path} does not fit this network: {str(e).splitlines()[0]}") from None
+    return widened
+
+
 class PPOPolicy:
     """A trained PPO agent behind the `Policy` protocol (samples from the masked policy)."""
 
@@ -132,6 +194,7 @@ class PPOPolicy:
         self.num_players = ckpt["num_players"]
         self.agent = make_agent(cfg, ckpt["obs_size"], ckpt["action_size"])
         self.agent.load_state_dict(ckpt["model"])
+        self.obs_options = checkpoint_obs_options(ckpt)  # the harness builds its table with them
         self.agent.eval()
         self.deterministic = deterministic
         self.seed(seed)
@@ -141,6 +204,7 @@ class PPOPolicy:
         self = cls.__new__(cls)
         self.agent, self.deterministic = agent, deterministic
         self.variant, self.num_players = None, None
+        self.obs_options = dict(getattr(agent, "obs_options", {}))
         self.seed(seed)
         return self
 
@@ -148,9 +212,21 @@ class PPOPolicy:
         """Restart the policy's sampling stream."""
         self.generator = torch.Generator().manual_seed(seed)
 
+    def _input(self, obs: np.ndarray) -> torch.Tensor:
+        x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
+        want = self.agent.trunk[0].in_features
+        if x.ndim != 2 or x.shape[1] != want:
+            raise ConfigError(
+                f"this PPO network reads observations of {want} floats "
+                f"({_options_text(self.obs_options)}); got shape {tuple(x.shape)}: seat it "
+                "through mafia_env.match (which builds the table with its obs_options) or "
+                "encode with the same observation options"
+            )
+        return x
+
     @torch.no_grad()
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
+        x = self._input(obs)
         m = torch.from_numpy(np.asarray(masks) > 0)  # a new array: masks may be read-only
         if not bool(m.any(dim=1).all()):
             raise ValueError("a mask allows no action")
@@ -171,7 +247,7 @@ class PPOPolicy:
     @torch.no_grad()
     def probs_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Return the probability of every action per row (one-hot where deterministic)."""
-        x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
+        x = self._input(obs)
         m = torch.from_numpy(np.asarray(masks) > 0)
         logits = self.agent.logits(x)
         extra = m.shape[1] - logits.shape[1]
@@ -230,8 +306,10 @@ __all__ = [
     "CHECKPOINT_FORMAT",
     "OBS_FORMAT_VERSION",
     "PPOPolicy",
+    "checkpoint_obs_options",
     "load_checkpoint_policy",
     "load_shipped_policy",
+    "load_weights",
     "obs_signature",
     "read_checkpoint",
     "save_checkpoint",

@@ -1,0 +1,91 @@
+"""Seat policies that read different observation layouts at one table.
+
+A vector policy may ask for observation options (`mafia_env.engine.spec.OBS_OPTIONS`, e.g.
+the belief piece of ``belief="deduction"``) by an attribute ``obs_options`` (a dict; none:
+the plain layout). One table steps one layout, so a harness that seats several policies
+(`mafia_env.match.play_games`, a trainer's opponents) builds its games with the union of
+what they ask for (`union`), and hands each policy the part of the observation it reads
+(`fit`). The option pieces come last in the vector (`mafia_env.observe.ObsLayout`), so a
+policy without them reads a prefix of the row. A policy seated in a game without the
+pieces it asks for gets them computed for its seat (`extend`: the AEC path, one seat at a
+time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from mafia_env.engine.spec import OBS_OPTIONS, GameSpec
+from mafia_env.errors import ConfigError
+
+
+def wanted(policy: Any) -> dict[str, Any]:
+    """Return the observation options `policy` reads (its ``obs_options``; {} if none)."""
+    opts = dict(getattr(policy, "obs_options", None) or {})
+    unknown = sorted(set(opts) - set(OBS_OPTIONS))
+    if unknown:
+        raise ConfigError(
+            f"{type(policy).__name__}.obs_options names unknown options {unknown}; options: "
+            + ", ".join(sorted(OBS_OPTIONS))
+        )
+    return {k: v for k, v in opts.items() if v is not None}
+
+
+def union(policies: Iterable[Any]) -> dict[str, Any]:
+    """Return the options every policy of `policies` needs; two values of one option clash."""
+    out: dict[str, Any] = {}
+    for p in policies:
+        for k, v in wanted(p).items():
+            if out.get(k, v) != v:
+                raise ConfigError(
+                    f"the policies at this table ask for {k}={out[k]!r} and {k}={v!r}; one "
+                    "table encodes one observation layout"
+                )
+            out[k] = v
+    return out
+
+
+def width(policy: Any, spec: GameSpec) -> int:
+    """Return the length of the vector `policy` reads in games of `spec`'s rules and size."""
+    from mafia_env.observe import ObsLayout
+
+    opts = wanted(policy)
+    return ObsLayout.of(spec.with_obs(**{k: opts.get(k) for k in OBS_OPTIONS})).size
+
+
+def fit(policy: Any, obs: np.ndarray, spec: GameSpec) -> np.ndarray:
+    """Return the rows `obs` (encoded with `spec`'s options) as `policy` reads them."""
+    if not spec.obs and not getattr(policy, "obs_options", None):
+        return obs  # the plain layout on both sides: nothing to do
+    w = width(policy, spec)
+    if obs.shape[-1] == w:
+        return obs
+    if obs.shape[-1] < w:
+        raise ConfigError(
+            f"{type(policy).__name__} reads observations of {w} floats (options "
+            f"{wanted(policy) or 'none'}); this table encodes {obs.shape[-1]} (options "
+            f"{dict(spec.obs) or 'none'}): build the table with the policy's options "
+            "(mafia_env.seat_obs.union)"
+        )
+    return obs[..., :w]
+
+
+def extend(policy: Any, obs: np.ndarray, game: Any, seat: int, spec: GameSpec) -> np.ndarray:
+    """Return one seat's vector `obs` as `policy` reads it: cut, or with the option pieces
+    it asks for and the table lacks computed for `seat` (the belief piece)."""
+    opts = wanted(policy)
+    have = {k: v for k, v in spec.obs if v is not None}
+    if all(have.get(k) == v for k, v in opts.items()):
+        return fit(policy, obs, spec)
+    base = fit(type("Plain", (), {})(), obs, spec)  # the plain prefix
+    if set(opts) != {"belief"}:
+        raise ConfigError(f"cannot compute observation options {opts} for one seat")
+    from mafia_env.belief import matrix
+
+    return np.concatenate([base, matrix(game, seat).ravel().astype(base.dtype)])
+
+
+__all__ = ["extend", "fit", "union", "wanted", "width"]
