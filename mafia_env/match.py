@@ -305,11 +305,11 @@ def play_games(
                 f"play_games steps vector observations; {type(p).__name__} observes "
                 f"{observes(p)!r}: play it with play_game"
             )
-    from mafia_env.seat_obs import fit, union
+    from mafia_env.seat_obs import rows as seat_rows
+    from mafia_env.seat_obs import union
 
-    opts = union(seating.policies())  # the observation options any seated policy reads
-    knobs = {**dict(knobs or {}), **opts}
-    vec = VectorMafia(variant, min(num_envs, games), num_players, seed=seed, **knobs)
+    union(seating.policies())  # one value per observation option (the belief piece)
+    vec = VectorMafia(variant, min(num_envs, games), num_players, seed=seed, **dict(knobs or {}))
     obs, masks, info = vec.reset()
     groups: list[tuple[str, int, Policy | None]] = [
         *(("seat", k - 1, p) for k, p in seating.seats.items()),
@@ -326,12 +326,16 @@ def play_games(
             rows = rest & ((info["seat"] if by == "seat" else info["team"]) == key)
             rest &= ~rows
             if rows.any():
-                actions[rows] = _batch(policy, fit(policy, obs[rows], vec.spec), masks[rows])
+                x = (
+                    obs[rows]
+                    if policy is None
+                    else seat_rows(policy, vec, obs, np.flatnonzero(rows))
+                )
+                actions[rows] = _batch(policy, x, masks[rows])
         if rest.any():
             p = seating.default
-            actions[rest] = _batch(
-                p, obs[rest] if p is None else fit(p, obs[rest], vec.spec), masks[rest]
-            )
+            x = obs[rest] if p is None else seat_rows(p, vec, obs, np.flatnonzero(rest))
+            actions[rest] = _batch(p, x, masks[rest])
         obs, masks, _, dones, info = vec.step(actions)
         for b in np.flatnonzero(dones):
             if active[b]:

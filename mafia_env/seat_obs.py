@@ -2,13 +2,12 @@
 
 A vector policy may ask for observation options (`mafia_env.engine.spec.OBS_OPTIONS`, e.g.
 the belief piece of ``belief="deduction"``) by an attribute ``obs_options`` (a dict; none:
-the plain layout). One table steps one layout, so a harness that seats several policies
-(`mafia_env.match.play_games`, a trainer's opponents) builds its games with the union of
-what they ask for (`union`), and hands each policy the part of the observation it reads
-(`fit`). The option pieces come last in the vector (`mafia_env.observe.ObsLayout`), so a
-policy without them reads a prefix of the row. A policy seated in a game without the
-pieces it asks for gets them computed for its seat (`extend`: the AEC path, one seat at a
-time).
+the plain layout). One table steps one layout: a harness builds its games with the union of
+what its policies ask for (`union`; a trainer's opponents) and hands each policy the part of
+the observation it reads (`fit`), or builds them plain and computes the piece only for the
+rows of the policies that read it (`rows`; `mafia_env.match.play_games`). The option pieces
+come last in the vector (`mafia_env.observe.ObsLayout`), so a policy without them reads a
+prefix of the row. `extend` does the same for one seat (the AEC path).
 """
 
 from __future__ import annotations
@@ -73,6 +72,32 @@ def fit(policy: Any, obs: np.ndarray, spec: GameSpec) -> np.ndarray:
     return obs[..., :w]
 
 
+def rows(policy: Any, vec: Any, obs: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Return rows `idx` of a `VectorMafia` step's `obs` as `policy` reads them: cut to its
+    layout, or with the belief piece it asks for and the games lack computed for the acting
+    seat of each of those games only (`mafia_env.belief.matrix`: the same numbers the
+    option's encoder writes), so a table pays for the belief only where a seat reads it."""
+    x = obs[idx]
+    opts = wanted(policy)
+    have = {k: v for k, v in vec.spec.obs if v is not None}
+    if all(have.get(k) == v for k, v in opts.items()):
+        return fit(policy, x, vec.spec)
+    if set(opts) - set(have) != {"belief"}:
+        raise ConfigError(f"cannot compute observation options {opts} for one seat")
+    from mafia_env.belief import matrix
+
+    base = fit(_PLAIN, x, vec.spec)
+    pieces = [matrix(vec.games[b], int(vec.seat[b])).ravel() for b in idx.tolist()]
+    return np.concatenate([base, np.asarray(pieces, dtype=base.dtype).reshape(len(idx), -1)], 1)
+
+
+class _Plain:
+    """A policy that reads the plain layout."""
+
+
+_PLAIN = _Plain()
+
+
 def extend(policy: Any, obs: np.ndarray, game: Any, seat: int, spec: GameSpec) -> np.ndarray:
     """Return one seat's vector `obs` as `policy` reads it: cut, or with the option pieces
     it asks for and the table lacks computed for `seat` (the belief piece)."""
@@ -80,7 +105,7 @@ def extend(policy: Any, obs: np.ndarray, game: Any, seat: int, spec: GameSpec) -
     have = {k: v for k, v in spec.obs if v is not None}
     if all(have.get(k) == v for k, v in opts.items()):
         return fit(policy, obs, spec)
-    base = fit(type("Plain", (), {})(), obs, spec)  # the plain prefix
+    base = fit(_PLAIN, obs, spec)  # the plain prefix
     if set(opts) != {"belief"}:
         raise ConfigError(f"cannot compute observation options {opts} for one seat")
     from mafia_env.belief import matrix
@@ -88,4 +113,4 @@ def extend(policy: Any, obs: np.ndarray, game: Any, seat: int, spec: GameSpec) -
     return np.concatenate([base, matrix(game, seat).ravel().astype(base.dtype)])
 
 
-__all__ = ["extend", "fit", "union", "wanted", "width"]
+__all__ = ["extend", "fit", "rows", "union", "wanted", "width"]
