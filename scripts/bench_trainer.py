@@ -19,6 +19,7 @@ Compare runs made back to back on one machine, with the same command:
 
     python scripts/bench_trainer.py                       # 8 updates of sport
     python scripts/bench_trainer.py --updates 4 --repeat 3 --json out.json
+    python scripts/bench_trainer.py --updates 2 --belief  # the network reads the belief piece
 """
 
 from __future__ import annotations
@@ -116,8 +117,12 @@ def instrument(timers: Timers) -> None:
     train_mod.evaluate = untimed_evaluate
 
 
-def run_once(config: Path, weights: Path, updates: int) -> dict[str, Any]:
-    """Train for `updates` PPO updates from `weights`; return steps/s and the time per part."""
+def run_once(config: Path, weights: Path, updates: int, belief: bool = False) -> dict[str, Any]:
+    """Train for `updates` PPO updates from `weights`; return steps/s and the time per part.
+
+    With `belief` the network reads the belief piece (``belief: deduction``; `weights` widened
+    for it, as ``init_weights`` does), so the two figures compare the trainer's speed
+    before and after the piece on the same games."""
     timers = Timers()
     instrument(timers)
     base = load_config(config)
@@ -131,9 +136,10 @@ def run_once(config: Path, weights: Path, updates: int) -> dict[str, Any]:
             eval_every=0,
             final_eval_games=1,
             checkpoint_every=updates + 1,
+            **({"belief": "deduction", "init_weights": str(weights)} if belief else {}),
         )
         cfg.check()
-        out = train_mod.train(cfg, resume=weights, log=lambda *a: None)
+        out = train_mod.train(cfg, resume=None if belief else weights, log=lambda *a: None)
     steps = out["global_step"]
     wall, cpu = steps / out["sps"], steps / out["cpu_sps"]  # the training loop's seconds
     parts = {p: {"wall": timers.wall[p], "cpu": timers.cpu[p]} for p in PARTS}
@@ -151,6 +157,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--updates", type=int, default=8, help="PPO updates per run (default 8)")
     ap.add_argument("--repeat", type=int, default=1, help="runs, each in a fresh process")
     ap.add_argument("--json", type=Path, help="also write the results here")
+    ap.add_argument("--belief", action="store_true", help="the network reads the belief piece")
     args = ap.parse_args(argv)
     if args.updates < 1 or args.repeat < 1:
         ap.error("--updates and --repeat must be positive")
@@ -163,10 +170,11 @@ def main(argv: list[str] | None = None) -> None:
             with tempfile.NamedTemporaryFile(suffix=".json") as f:
                 cmd = [sys.executable, __file__, "--config", str(args.config)]
                 cmd += ["--weights", str(args.weights), "--updates", str(args.updates)]
+                cmd += ["--belief"] if args.belief else []
                 subprocess.run([*cmd, "--json", f.name], check=True)
                 runs.append(json.loads(Path(f.name).read_text())["runs"][0])
     else:
-        runs = [run_once(args.config, args.weights, args.updates)]
+        runs = [run_once(args.config, args.weights, args.updates, args.belief)]
         print(report(runs[0]))
 
     if args.repeat > 1:
