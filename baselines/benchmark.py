@@ -107,9 +107,9 @@ def play_lockstep(
             masks.append(m)
             groups.setdefault(id(players[seat]), (players[seat], []))[1].append(i)
         actions = np.zeros(len(live), dtype=np.int64)
-        obs_batch, mask_batch = np.stack(obs), np.stack(masks)
-        for policy, rows in groups.values():
-            actions[rows] = policy.act_batch(obs_batch[rows], mask_batch[rows])
+        mask_batch = np.stack(masks)
+        for policy, rows in groups.values():  # a group's rows share one layout
+            actions[rows] = policy.act_batch(np.stack([obs[i] for i in rows]), mask_batch[rows])
         still = []
         for (env, players), a in zip(live, actions.tolist(), strict=True):
             env.step(a)

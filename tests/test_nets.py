@@ -12,6 +12,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from baselines import load_policy  # noqa: E402
+from baselines.benchmark import play_lockstep  # noqa: E402
 from baselines.exploit import exploit, strongest, table  # noqa: E402
 from baselines.ppo import PPOPolicy, make_agent, make_config, read_checkpoint, train  # noqa: E402
 from baselines.ppo.checkpoint import load_weights, save_checkpoint  # noqa: E402
@@ -19,7 +20,7 @@ from baselines.ppo.evaluate import play_games  # noqa: E402
 from mafia_env import env as make_env  # noqa: E402
 from mafia_env.engine.spec import GameSpec  # noqa: E402
 from mafia_env.errors import ConfigError  # noqa: E402
-from mafia_env.match import ask  # noqa: E402
+from mafia_env.match import Seating, ask  # noqa: E402
 from mafia_env.observe import ObsLayout  # noqa: E402
 from mafia_env.seat_obs import extend, fit, union  # noqa: E402
 from mafia_env.seat_obs import rows as seat_rows  # noqa: E402
@@ -114,6 +115,11 @@ def test_a_table_seats_belief_and_plain_bots_together(belief_run):
     bobs, _, _ = bvec.reset()
     idx = np.array([1, 3])
     np.testing.assert_allclose(seat_rows(policy, pvec, pobs, idx), bobs[idx])
+    # the benchmark's lockstep protocol seats it too
+    wins, draws = play_lockstep(
+        get_task("sport-10"), Seating(rule, teams={"town": policy}), "town", 2
+    )
+    assert 0 <= wins + draws <= 2
 
 
 def test_checkpoint_layout_mismatch_is_a_clear_error(belief_run, tmp_path):

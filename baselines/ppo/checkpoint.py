@@ -177,7 +177,9 @@ def load_weights(agent: Agent, ckpt: dict[str, Any], path: Any, widen: bool = Fa
     try:
         agent.load_state_dict(state)
     except RuntimeError as e:  # another shape: hidden_size, per_team
-        raise ConfigError(f"{path} does not fit this network: {str(e).splitlines()[0]}") from None
+        raise ConfigError(
+            f"{path} does not fit this config's network: {str(e).splitlines()[0]}"
+        ) from None
     return widened
 
 
