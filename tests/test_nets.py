@@ -179,3 +179,15 @@ def test_the_attacker_starts_from_the_strongest_bot_and_checks_itself(tmp_path):
     # a made-up weak attacker is flagged
     weak = {**result, "check": {**check, "reliable": False}, "reliable": False}
     assert "UNRELIABLE" in table(weak)
+
+
+def test_league_v2_configs_load_and_read_the_belief():
+    from baselines.ppo import load_config
+
+    paths = sorted((ROOT / "configs" / "league_v2").glob("*.yaml"))
+    assert {p.stem for p in paths} >= {"sport", "club", "online", "city"}
+    for path in paths:
+        cfg = load_config(path)
+        assert cfg.variant == path.stem and cfg.belief == "deduction"
+        assert cfg.imitate_opponents and cfg.league is not None
+    assert load_config(ROOT / "configs" / "exploit" / "belief.yaml").belief == "deduction"
