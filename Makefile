@@ -3,6 +3,7 @@
 #   make test   lint, build the docs and run the test suite (what CI runs: .ci/run)
 #   make docs   build the documentation site into site/ (strict: a warning fails it)
 # Each creates .venv and installs what it needs, torch 2.13.0 (the CPU wheel) first.
+#   make test-long   the test suite with the long playouts (tests/conftest.py: `games`)
 VENV ?= .venv
 PY := $(VENV)/bin/python
 # Tianshou and AgileRL pin versions the other extras do not meet: their recipe tests run
@@ -11,6 +12,17 @@ TS_VENV ?= .venv-tianshou
 TS_PY := $(TS_VENV)/bin/python
 AG_VENV ?= .venv-agilerl
 AG_PY := $(AG_VENV)/bin/python
+# the core install: the package and its four dependencies at their newest versions, no extra
+CORE_VENV ?= .venv-core
+CORE_PY := $(CORE_VENV)/bin/python
+# the tests of what the core install changes: the Gymnasium and PettingZoo views, what
+# imports what, errors, records and configs (the rest of the suite is the same code on the
+# same numpy); run there, a test that needs an extra skips
+CORE_TESTS ?= tests/test_env.py tests/test_parallel.py tests/test_single.py tests/test_layers.py \
+  tests/test_errors.py tests/test_play.py tests/test_config.py
+# pytest on every core (pytest-xdist); tests of one xdist_group share a worker (Ray)
+PYTEST := -m pytest -q -n $(or $(PYTEST_WORKERS),auto) --dist loadgroup
+MKDOCS := NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -23,9 +35,10 @@ $(VENV)/.run: pyproject.toml | $(PY)
 	touch $@
 
 # the tests: every extra (the table, Ray RLlib, the recipes' libraries, language models,
-# OpenSpiel) and, where apt can, Debian's chromium
+# OpenSpiel, the docs' tools) and, where apt can, Debian's chromium
 $(VENV)/.test: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[train,table,rllib,recipes,llm,openspiel,dev]'
+	$(PY) -m pip install -q -e '.[train,table,rllib,recipes,llm,openspiel,docs,dev]'
+	touch $(VENV)/.docs
 	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
 	  || echo "chromium not installed: the browser test will be skipped"; fi
@@ -36,35 +49,57 @@ $(VENV)/.docs: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[docs]'
 	touch $@
 
-# the Tianshou recipe's venv (tests/test_recipes.py finds it; TIANSHOU_PYTHON overrides)
+# the Tianshou recipe's venv (tests/test_recipes.py finds it; TIANSHOU_PYTHON overrides);
+# --no-compile: two test runs import a little of what it installs (compiling it all costs more)
 $(TS_VENV)/.test: pyproject.toml
 	python3 -m venv $(TS_VENV)
 	$(TS_PY) -m pip install -q --upgrade pip
-	$(TS_PY) -m pip install -q torch==2.13.0
-	$(TS_PY) -m pip install -q -e '.[tianshou]'
+	$(TS_PY) -m pip install -q --no-compile torch==2.13.0
+	$(TS_PY) -m pip install -q --no-compile -e '.[tianshou]'
 	touch $@
 
 # the AgileRL recipe's venv (AGILERL_PYTHON overrides): AgileRL pins its own pettingzoo
 $(AG_VENV)/.test: pyproject.toml
 	python3 -m venv $(AG_VENV)
 	$(AG_PY) -m pip install -q --upgrade pip
-	$(AG_PY) -m pip install -q torch==2.13.0
-	$(AG_PY) -m pip install -q -e '.[agilerl]'
+	$(AG_PY) -m pip install -q --no-compile torch==2.13.0
+	$(AG_PY) -m pip install -q --no-compile -e '.[agilerl]'
 	touch $@
 
-.PHONY: run test bench lint docs
+# the core venv: no torch, no extra; --upgrade-strategy eager takes the newest numpy,
+# gymnasium, pettingzoo and pyyaml even where pip's cache holds older ones
+$(CORE_VENV)/.test: pyproject.toml
+	python3 -m venv $(CORE_VENV)
+	$(CORE_PY) -m pip install -q --upgrade pip
+	$(CORE_PY) -m pip install -q --upgrade --upgrade-strategy eager -e '.[test]'
+	touch $@
+
+# every venv of the tests, built at once: pip is CPU-bound, and the machine has two cores
+# (each editable install writes the same mafia_env.egg-info: harmless side by side)
+VENVS := $(VENV)/.test $(TS_VENV)/.test $(AG_VENV)/.test $(CORE_VENV)/.test
+venvs:
+	@$(MAKE) --no-print-directory -j4 $(VENVS)
+
+.PHONY: run test test-long venvs bench lint docs
 run: $(VENV)/.run
 	$(PY) -m baselines.train --config configs/ppo/sport.yaml
 
-test: $(VENV)/.test $(TS_VENV)/.test $(AG_VENV)/.test docs
+test: venvs
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m pytest -q
+	$(MKDOCS)
+	$(PY) $(PYTEST) -m "not serial"
+	$(PY) -m pytest -q -m serial
+	$(CORE_PY) $(PYTEST) $(CORE_TESTS)
+
+test-long: venvs
+	$(PY) $(PYTEST) --long -m "not serial"
+	$(PY) -m pytest -q -m serial
 
 # the site, strictly: pages generated from the code, a warning or a broken link fails it
 # (not --quiet: it hides the warnings from the strict count)
 docs: $(VENV)/.docs
-	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict
+	$(MKDOCS)
 
 bench: $(VENV)/.run
 	$(PY) scripts/bench_env.py

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from mafia_env.errors import ConfigError
 from mafia_env.policy import (
-    _REGISTRY,
     Policy,
     PolicyFactory,
     RandomPolicy,
@@ -57,7 +56,6 @@ def shipped_files(kind: str = "ppo") -> list[str]:
 __all__ = [
     "SHIPPED",
     "SHIPPED_FOLDERS",
-    "_REGISTRY",
     "Policy",
     "PolicyFactory",
     "RandomPolicy",

@@ -31,6 +31,9 @@ NEEDS: dict[str, frozenset[Role]] = {
     "don_known": frozenset({Role.DON}),
     "zero_night_don": frozenset({Role.DON}),
     "sheriff_check": frozenset({Role.SHERIFF}),
+    "heal_told": frozenset({Role.DOCTOR}),
+    "companion_reason": frozenset({Role.PUTANA}),
+    "mafia_win_maniac": frozenset({Role.MANIAC}),
 }
 
 KNOB_WORDS: dict[str, dict[str, str]] = {
@@ -85,7 +88,20 @@ KNOB_WORDS: dict[str, dict[str, str]] = {
         "представиться (никого не убивают)",
         "nominee_ban": "где выставленные не голосуют",
         "zero_votes": "голосование, в котором никто не получил голосов",
-        "mafia_win": "когда побеждает мафия (маньяк мёртв)",
+        "mafia_win": "когда побеждает мафия",
+        "mafia_win_maniac": "маньяк и победа мафии: мафия побеждает только после его смерти, "
+        "или он считается среди остальных, которых мафия должна превзойти числом",
+        "vote_count": "как считают голоса: одно тайное голосование, открытое целиком, или "
+        "открыто, по одному кандидату в порядке выставления, каждый подсчёт виден до "
+        "следующего (кто ещё не голосовал, поднимает руку за названного или ждёт)",
+        "fouls_take_last_word": "игрок, набравший фолы для удаления, пока ждёт последнего "
+        "слова (изгнан, убит), лишается его",
+        "hunted_reveal": "чью роль утром называют, когда его убила охота: ничью, мафии или "
+        "и маньяка",
+        "companion_reason": "утром говорят, что гость путаны уходит вместе с ней (нет: он "
+        "ещё одна жертва ночи, без причины)",
+        "heal_told": "каждое утро доктору говорят, какое его лечение засчитано (нет: он "
+        "узнаёт это только по тому, кого может лечить дальше)",
     },
     "uk": {
         "zero_night": "гра починається з нульової ночі, коли мафія знайомиться",
@@ -137,7 +153,20 @@ KNOB_WORDS: dict[str, dict[str, str]] = {
         "(нікого не вбивають)",
         "nominee_ban": "де висунуті не голосують",
         "zero_votes": "голосування, у якому ніхто не отримав голосів",
-        "mafia_win": "коли перемагає мафія (маніяк мертвий)",
+        "mafia_win": "коли перемагає мафія",
+        "mafia_win_maniac": "маніяк і перемога мафії: мафія перемагає лише після його "
+        "смерті, або він рахується серед інших, яких мафія має переважити числом",
+        "vote_count": "як рахують голоси: одне таємне голосування, відкрите цілком, або "
+        "відкрито, по одному кандидату в порядку висунення, кожен підрахунок видно до "
+        "наступного (хто ще не голосував, піднімає руку за названого або чекає)",
+        "fouls_take_last_word": "гравець, що набрав фоли для вилучення, поки чекає "
+        "останнього слова (вигнаний, убитий), втрачає його",
+        "hunted_reveal": "чию роль уранці називають, коли його вбило полювання: нічию, мафії "
+        "чи й маніяка",
+        "companion_reason": "уранці кажуть, що гість путани йде разом із нею (ні: він ще "
+        "одна жертва ночі, без причини)",
+        "heal_told": "щоранку лікарю кажуть, яке його лікування зараховане (ні: він дізнається "
+        "це лише з того, кого може лікувати далі)",
     },
 }
 
@@ -163,6 +192,8 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
         "day": "every ballot of the day they were nominated",
         "ballot": "only the ballots they stand in", "tie": "a tie of all the candidates",
         "spare": "nobody leaves", "parity": "at parity", "majority": "at a clear majority",
+        "dead": "only once the maniac is dead", "counted": "the maniac counted among the others",
+        "hidden": "one hidden ballot", "open": "in the open, nominee by nominee",
     },
     "ru": {
         True: "да", False: "нет", None: "по умолчанию",
@@ -184,6 +215,8 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
         "day": "все голосования дня выставления", "ballot": "только те, где они кандидаты",
         "tie": "ничья всех кандидатов", "spare": "никто не уходит",
         "parity": "при равенстве", "majority": "при явном большинстве",
+        "dead": "только после смерти маньяка", "counted": "маньяк считается среди остальных",
+        "hidden": "одно тайное голосование", "open": "открыто, по одному кандидату",
     },
     "uk": {
         True: "так", False: "ні", None: "за замовчуванням",
@@ -205,6 +238,8 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
         "day": "усі голосування дня висунення", "ballot": "лише ті, де вони кандидати",
         "tie": "нічия всіх кандидатів", "spare": "ніхто не йде",
         "parity": "за рівності", "majority": "за явної більшості",
+        "dead": "лише після смерті маніяка", "counted": "маніяк рахується серед інших",
+        "hidden": "одне таємне голосування", "open": "відкрито, по одному кандидату",
     },
 }  # fmt: skip
 
@@ -217,8 +252,12 @@ FRAME: dict[str, dict[str, str]] = {
         "role": "Your role: {role}.",
         "town": "Your goal: you are on the town's side; find the mafia (and the maniac, if "
         "any) and vote them out. The town wins when none of them is left.",
-        "mafia": "Your goal: you are on the mafia's side; the mafia wins when it is as many "
-        "as the others. Keep your team hidden, shoot at night, mislead the town by day.",
+        "mafia": "Your goal: you are on the mafia's side; the mafia wins when it is {when}. "
+        "Keep your team hidden, shoot at night, mislead the town by day.",
+        "parity": "as many as the others",
+        "majority": "more than the others",
+        "dead": " and the maniac is dead",
+        "counted": " (the maniac counted among the others)",
         "maniac": "Your goal: you play alone; the maniac wins when only he and one other "
         "player are left.",
         "how": "Each turn you get what the moderator has told you so far and your legal "
@@ -232,8 +271,12 @@ FRAME: dict[str, dict[str, str]] = {
         "role": "Ваша роль: {role}.",
         "town": "Ваша цель: вы на стороне города; найдите мафию (и маньяка, если он есть) и "
         "изгоните их голосованием. Город побеждает, когда их не осталось.",
-        "mafia": "Ваша цель: вы на стороне мафии; мафия побеждает, когда её столько же, "
-        "сколько остальных. Скрывайте свою команду, стреляйте ночью, путайте город днём.",
+        "mafia": "Ваша цель: вы на стороне мафии; мафия побеждает, когда её {when}. "
+        "Скрывайте свою команду, стреляйте ночью, путайте город днём.",
+        "parity": "столько же, сколько остальных",
+        "majority": "больше, чем остальных",
+        "dead": ", а маньяк мёртв",
+        "counted": " (маньяк считается среди остальных)",
         "maniac": "Ваша цель: вы играете один; маньяк побеждает, когда остались он и ещё "
         "один игрок.",
         "how": "Каждый ход вы получаете то, что сказал вам ведущий, и нумерованный список "
@@ -247,8 +290,12 @@ FRAME: dict[str, dict[str, str]] = {
         "role": "Ваша роль: {role}.",
         "town": "Ваша мета: ви на боці міста; знайдіть мафію (і маніяка, якщо він є) і "
         "вигнайте їх голосуванням. Місто перемагає, коли їх не лишилося.",
-        "mafia": "Ваша мета: ви на боці мафії; мафія перемагає, коли її стільки ж, скільки "
-        "інших. Приховуйте свою команду, стріляйте вночі, плутайте місто вдень.",
+        "mafia": "Ваша мета: ви на боці мафії; мафія перемагає, коли її {when}. "
+        "Приховуйте свою команду, стріляйте вночі, плутайте місто вдень.",
+        "parity": "стільки ж, скільки інших",
+        "majority": "більше, ніж інших",
+        "dead": ", а маніяк мертвий",
+        "counted": " (маніяк рахується серед інших)",
         "maniac": "Ваша мета: ви граєте самі; маніяк перемагає, коли лишилися він і ще один "
         "гравець.",
         "how": "Щоходу ви отримуєте те, що сказав вам ведучий, і нумерований список "
@@ -275,7 +322,9 @@ def rule_lines(rules: Rules, n: int, lang: str) -> list[str]:
     for name, value in rules.knob_values().items():
         if name in UNSAID or (name in NEEDS and not NEEDS[name] & dealt):
             continue
-        if name in ("hunt_ratio", "hunt_status") and not rules.hunt:
+        if name in ("hunt_ratio", "hunt_status", "hunted_reveal") and not rules.hunt:
+            continue
+        if name == "fouls_take_last_word" and not rules.fouls_remove:
             continue
         words = KNOB_WORDS[lang].get(name) or KNOBS[name].doc  # a new knob: its English doc
         lines.append(f"- {words}: {value_words(value, lang)}")
@@ -287,6 +336,9 @@ def system_prompt(rules: Rules, n: int, seat: int, role: Role, lang: str = "en")
     frame, words = FRAME[lang], table(lang)
     roles = ", ".join(f"{c} × {words.ROLES[r.label]}" for r, c in rules.role_counts(n).items() if c)
     goal = {Team.TOWN: "town", Team.MAFIA: "mafia", Team.MANIAC: "maniac"}[role.team]
+    when = frame[rules.mafia_win]  # COMMON-4, SPORT-W1, FORUM-W1: from the rules
+    if any(r is Role.MANIAC for r, c in rules.role_counts(n).items() if c):
+        when += frame[rules.mafia_win_maniac]
     return "\n".join(
         [
             frame["intro"].format(title=rules.title, seat=seat, n=n),
@@ -294,7 +346,7 @@ def system_prompt(rules: Rules, n: int, seat: int, role: Role, lang: str = "en")
             frame["rules"],
             *rule_lines(rules, n, lang),
             frame["role"].format(role=words.ROLES[role.label]),
-            frame[goal],
+            frame[goal].format(when=when),
             frame["how"],
         ]
     )

@@ -38,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     table = rate_policies(cfg, progress=not args.no_progress)
+    print(format_ratings(table))
     for p in write_ratings(table, Path(cfg.out)):
         print(f"wrote {p}")
     return 0

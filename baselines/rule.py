@@ -30,7 +30,9 @@ Strategies (seats are 0-based inside, as in the engine):
   a suspect (or, while nobody is nominated today, the top-scored player: someone must be put
   up), votes for the most suspected candidate (the earliest nominee on a tie, so the town's
   votes meet), abstains where abstaining is allowed and every candidate is cleared, and in a car
-  crash votes yes when a tied player is suspected and none is cleared.
+  crash votes yes when a tied player is suspected and none is cleared. In an open count
+  (CLUB-E7, ONLINE-V7) every bot raises its hand at the count of the candidate it would vote
+  for among those not counted yet.
 - Sheriff: checks the most suspected unchecked player (seeded random among equals). When a
   check is black, or when in danger (nominated, in a tie speech or his last word), he claims
   sheriff, announces his black checks, then his red ones, and nominates a black check. Once
@@ -41,10 +43,12 @@ Strategies (seats are 0-based inside, as in the engine):
   found the sheriff), then players who accused or called a mafia member black, then players
   the town trusts, the rest in an order drawn from a hash of the public table; the sheriff a
   teammate counter-claims is not shot (it would prove the teammate a liar), and players the
-  mafia nominated or voted against are shot last (no trail). By day they blend in: they
-  nominate only with a public reason (the town's own suspicion, or a player who acted against
-  them), vote for the town player the town suspects most, vote out with the town a teammate
-  it has exposed, and vote yes in a car crash only when no teammate is in it.
+  mafia nominated or voted against are shot last (no trail). Where they are awake together
+  and all must agree (CLUB-N4, ONLINE-N8) a member shoots where a teammate already points.
+  By day they blend in: they nominate only with a public reason (the town's own suspicion,
+  or a player who acted against them), vote for the town player the town suspects most, vote
+  out with the town a teammate it has exposed, and vote yes in a car crash only when no
+  teammate is in it.
   Now and then (a coin flipped from the public table, so one designated member decides) a
   mafia player counter-claims sheriff with a false black check on the sheriff who exposed a
   teammate, or claims sheriff unprompted with a false black check on a town player.
@@ -77,9 +81,9 @@ from typing import Any
 import numpy as np
 
 from mafia_env.actions import ActionLayout
-from mafia_env.engine.game import Act
+from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Role, Team
-from mafia_env.engine.rules import Rules
+from mafia_env.engine.rules import ERAS, Rules, earlier_rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.observe import ObsLayout
@@ -415,6 +419,9 @@ def town_suspicion(b: SeenBatch) -> tuple[np.ndarray, np.ndarray]:
     (voted,) = row_sums(b.votes_today)  # today's vote is over: who abstained?
     voters = b.alive if bot.rules.nominees_vote else b.alive & ~b.candidates
     over = b.candidates.any(axis=1) & (voted > 0).any(axis=1)
+    counting = b.v.get("counting")
+    if counting is not None:  # an open count under way (CLUB-E7): not over yet
+        over &= ~counting.any(axis=1)
     sus += W_ODD * ((voted == 0) & voters & over[:, None])
     sus[rows[town], me[town]] = -1e9
     return sus, trusted
@@ -524,6 +531,7 @@ class RulePolicy:
             (name, off, int(np.prod(shape)), shape)
             for name, (off, shape) in self.obs_layout.offsets.items()
         ]
+        self._earlier: dict[int, RulePolicy | None] = {}  # by observation size, made on demand
         self.seed(seed)
         self.has_sheriff = Role.SHERIFF in self.roles
         # by role index, with one more entry for "no claim"
@@ -537,6 +545,7 @@ class RulePolicy:
             "last_word": self.speech,
             "tie_speech": self.speech,
             "vote": self.vote,
+            "open_vote": self.open_vote,
             "crash_vote": self.crash_vote,
             "mafia_kill": self.mafia_kill,
             "don_check": self.don_check,
@@ -563,7 +572,23 @@ class RulePolicy:
 
     def seed(self, seed: int) -> None:
         """Restart the bot's random stream."""
+        self._seed = seed
         self.rng = np.random.default_rng(seed)
+        for other in self._earlier.values():
+            if other is not None:
+                other.seed(seed)
+
+    def earlier(self, size: int) -> RulePolicy | None:
+        """Return the bot of this variant under the rules of an earlier era whose observations
+        have `size` floats (the tables and tasks that keep those rules: `earlier_rules`)."""
+        if size not in self._earlier:
+            self._earlier[size] = None
+            for era in sorted(ERAS, reverse=True):
+                then = self.rules.with_knobs(**earlier_rules(self.rules.name, era))
+                if then != self.rules and ObsLayout(then, self.n).size == size:
+                    self._earlier[size] = RulePolicy(then, self.n, self._seed)
+                    break
+        return self._earlier[size]
 
     def views(self, obs: np.ndarray) -> dict[str, np.ndarray]:
         """Return the observation's named views (as `ObsLayout.views`, offsets computed once)."""
@@ -586,6 +611,9 @@ class RulePolicy:
         if obs.ndim != 2 or masks.ndim != 2 or len(obs) != len(masks):
             self._check_shapes(obs.shape, masks.shape)
         if obs.shape[1] != self.obs_layout.size or masks.shape[1] != self.layout.size:
+            other = self.earlier(obs.shape[1])  # a game under the rules of its time
+            if other is not None and masks.shape[1] == other.layout.size:
+                return other.act_batch(obs, masks)
             self._check_shapes(obs.shape[1:], masks.shape[1:])
         legal = (masks != 0).sum(axis=1)
         out = (masks != 0).argmax(axis=1)  # rows with nothing to decide: their one action
@@ -812,28 +840,42 @@ class RulePolicy:
 
     def vote(self, seen: Seen) -> Choice:
         """Town: the most suspected candidate; mafia: the top-ranked town candidate."""
-        options = seen.targets(Act.VOTE)
-        if not options:
+        target = self.ballot(seen, seen.targets(Act.VOTE))
+        return seen.can(Act.PASS) if target is None else seen.can(Act.VOTE, target)
+
+    def open_vote(self, seen: Seen) -> Choice:
+        """An open count (CLUB-E7, ONLINE-V7): raise the hand at the count of the candidate
+        `vote` would choose among those not counted yet, keep it down at the others."""
+        now = seen.targets(Act.VOTE)  # the nominee being counted
+        if not now:
             return seen.can(Act.PASS)
+        counted = now[0]
+        order = [s for s in seen.nominees if s in seen.candidates] or now
+        left = order[order.index(counted) :] if counted in order else now
+        target = self.ballot(seen, left)
+        return seen.can(Act.VOTE, counted) if target == counted else seen.can(Act.PASS)
+
+    def ballot(self, seen: Seen, options: list[int]) -> int | None:
+        """Return the candidate of `options` to vote for (None: abstain or pass)."""
+        if not options:
+            return None
         order = {s: i for i, s in enumerate(seen.nominees)}
         if seen.black_team:
             town = [s for s in options if not seen.is_mafia(s)]
             sus = seen.suspicion()
             doomed = max(options, key=lambda s: sus[s])
             if not town or (seen.is_mafia(doomed) and sus[doomed] >= STRONG):
-                # a teammate the town has exposed goes anyway: vote with the town
-                return seen.can(Act.VOTE, doomed)
+                return doomed  # a teammate the town has exposed goes anyway: vote with the town
             rank = mafia_day_scores(seen)
-            return seen.can(Act.VOTE, max(town, key=lambda s: rank[s]))
+            return max(town, key=lambda s: rank[s])
         sus = seen.suspicion()
         options = [s for s in options if s != seen.me] or options
         best = max(sus[s] for s in options)
-        abstain = seen.can(Act.PASS) if self.rules.silent_vote == "abstain" else None
-        if best < 0 and abstain is not None:
-            return abstain
+        if best < 0 and self.rules.silent_vote == "abstain":
+            return None
         # the earliest nominee among the most suspected, so that the town's votes meet
         top = [s for s in options if sus[s] >= best - 1e-9]
-        return seen.can(Act.VOTE, min(top, key=lambda s: order.get(s, seen.n)))
+        return min(top, key=lambda s: order.get(s, seen.n))
 
     def crash_vote(self, seen: Seen) -> Choice:
         """Remove every tied player? Town: yes if one is suspected and none cleared."""
@@ -853,6 +895,12 @@ class RulePolicy:
         town = [s for s in targets if not seen.is_mafia(s)]
         if not town:
             return seen.can(Act.NIGHT, targets[0]) if targets else None
+        shots = seen.v.get("team_shots")
+        if shots is not None and self.rules.mafia_kill == "unanimous":
+            # CLUB-N4, ONLINE-N8: awake together, they shoot where a teammate already points
+            for mate in seen.mates:
+                if shots[mate].any() and int(shots[mate].argmax()) in town:
+                    return seen.can(Act.NIGHT, int(shots[mate].argmax()))
         rank = mafia_ranking(seen, night=True)
         return seen.can(Act.NIGHT, max(town, key=lambda s: rank[s]))
 

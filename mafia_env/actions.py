@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from mafia_env.engine.events import ANSWER_NAMES
-from mafia_env.engine.game import Act, Game
+from mafia_env.engine.game import Game
+from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import TARGETED, GameSpec

@@ -52,7 +52,8 @@ from pettingzoo.utils.env import AECIterable
 
 from mafia_env.actions import ActionLayout
 from mafia_env.engine.events import OUTCOME_NAMES
-from mafia_env.engine.game import SPEECH_TURNS, Game
+from mafia_env.engine.game import Game
+from mafia_env.engine.kinds import SPEECH_TURNS
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError, IllegalActionError, MafiaError

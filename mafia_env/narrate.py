@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from mafia_env.engine.events import Ev, Perceiver
 from mafia_env.engine.roles import Role
-from mafia_env.lang import DEFAULT, LANGS, check_lang, say, seat_list
+from mafia_env.lang import DEFAULT, LANGS, check_lang, say
 
 ALL = -2  # narrate every event, public and private: the moderator's own view
 
@@ -69,7 +69,5 @@ def narrate(
     listener.catch_up(events)
     return listener.lines
 
-
-seats = seat_list  # the older name
 
 __all__ = ["ALL", "LANGS", "narrate", "say"]

@@ -19,7 +19,9 @@ from mafia_env.engine.events import (
     Perceiver,
     seat_sequence,
 )
-from mafia_env.engine.game import Game, Turn, seats
+from mafia_env.engine.game import Game
+from mafia_env.engine.kinds import Turn, seats
+from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
@@ -64,6 +66,7 @@ class ObsLayout:
             "questions": Turn.ANSWER in turns,
             "answers": Turn.ANSWER in turns,
             "named": Turn.NAMING in turns,
+            "counting": Turn.OPEN_VOTE in turns,
             "belief": belief is not None,
         }
         self.private = [
@@ -90,6 +93,7 @@ class ObsLayout:
             ("revealed", (n, r)),  # roles shown to the table
             ("nominees", (n,)),  # today's nominees: position in nomination order / n
             ("candidates", (n,)),  # who the current or last vote is over
+            ("counting", (n,)),  # the nominee whose votes are being counted in the open
             ("votes", (n, n)),  # the latest round's ballots: voter -> candidate
             ("votes_before", (n, n)),  # ballots of earlier rounds, counted / (2 * day limit)
             ("crash", (n, 2)),  # car-crash ballots today: [yes, no]
@@ -179,6 +183,13 @@ class VectorObserver(FollowsTurns, Perceiver):
         self._tonight = slice(tonight[0][0] if tonight else 0, end)
         self._my_night = "my_night" in layout.offsets
         self._named = "named" in layout.offsets
+        self._counting = "counting" in layout.offsets
+        self._count_order: list[int] = []  # an open count's nominees, in order (CLUB-E7)
+        self._count_next = 0
+        # ONLINE-N9: no morning word on the heal; the doctor's row keeps his own last heal
+        self._heal_memory = not rules.heal_told and "last_heal" in layout.offsets
+        self._heals: list[int] = [-2] * n  # the heal each doctor made tonight (-2: no doctor)
+        self._self_heals = [0] * n  # the self-heals each doctor made
         self._team_shots = "team_shots" in layout.offsets
         self._turn_pos = dict.fromkeys(Turn, -1) | {x: i for i, x in enumerate(layout.turns)}
         self._speech_turns = layout.spec.speech_turns
@@ -192,6 +203,9 @@ class VectorObserver(FollowsTurns, Perceiver):
         super().bind()
         for kind in (Ev.VISIT, Ev.HEAL, Ev.HUNT):
             self.on_private[int(kind)] = self._saw_night_target
+        if self._heal_memory:  # ONLINE-N9 (only then: the other variants' hot path stays)
+            self.on_private[int(Ev.HEAL)] = self._saw_heal_remembered
+            self.on_public[int(Ev.MORNING)] = self._on_morning_remembered
         if self.layout.belief is not None:  # the option's piece: `observe` fills it too
             self.observe = self._observe_belief
 
@@ -232,6 +246,8 @@ class VectorObserver(FollowsTurns, Perceiver):
         self.cursor = 0
         self._nominee_count = 0
         self._reset_live()
+        self._count_order, self._count_next = [], 0
+        self._heals, self._self_heals = [-2] * self.n, [0] * self.n
         self._day_limit = float(game.rules.day_limit(game.n))
         self.pub_views["alive"][:] = 1
         for s in range(self.n):
@@ -248,6 +264,7 @@ class VectorObserver(FollowsTurns, Perceiver):
         other.__dict__.update(self.__dict__)
         other._new_rows(self._rows.copy())
         other.pub = self.pub.copy()
+        other._heals, other._self_heals = self._heals[:], self._self_heals[:]
         other._views()
         return other
 
@@ -330,7 +347,22 @@ class VectorObserver(FollowsTurns, Perceiver):
         pub["votes"][:] = 0
         cands = pub["candidates"]
         cands[:] = 0
-        cands[seat_sequence(value)] = 1
+        order = seat_sequence(value)
+        cands[order] = 1
+        if self._counting:  # CLUB-E7, ONLINE-V7: the first nominee is counted first
+            self._count_order, self._count_next = order, 0
+            self._show_count()
+
+    def _show_count(self) -> None:
+        counting = self.pub_views["counting"]
+        counting[:] = 0
+        if self._count_next < len(self._count_order):
+            counting[self._count_order[self._count_next]] = 1
+
+    def _on_count(self, actor, target, value):  # one nominee's open count: who voted for him
+        self.pub_views["votes"][seats(value), target] = 1
+        self._count_next += 1
+        self._show_count()
 
     def _on_crash(self, actor, target, value):
         cands = self.pub_views["candidates"]
@@ -353,6 +385,8 @@ class VectorObserver(FollowsTurns, Perceiver):
         if self._named:
             pub["named"][:] = 0
         pub["candidates"][:] = 0
+        if self._counting:
+            pub["counting"][:] = 0
         self._nominee_count = 0
 
     def _on_foul(self, actor, target, value):
@@ -365,11 +399,6 @@ class VectorObserver(FollowsTurns, Perceiver):
         self.priv[:, self._tonight] = 0  # tonight's private facts start afresh, for every seat
 
     # one handler per kind of private event: (seat that saw it, actor, target, value)
-
-    def _saw_role(self, seat, actor, target, value):
-        v = self.priv_views[seat]
-        v["role"][self.role_index[value]] = 1
-        v["known_roles"][actor, self.role_index[value]] = 1
 
     def _saw_teammate(self, seat, actor, target, value):
         self.priv_views[seat]["known_roles"][target, self.role_index[value]] = 1
@@ -395,6 +424,27 @@ class VectorObserver(FollowsTurns, Perceiver):
 
     def _saw_blocked(self, seat, actor, target, value):
         self.priv_views[seat]["blocked"][0] = 1
+
+    def _saw_heal_remembered(self, seat, actor, target, value):
+        self._saw_night_target(seat, actor, target, value)
+        self._heals[seat] = target
+
+    def _on_morning_remembered(self, actor, target, value):
+        """ONLINE-N9: each doctor's row keeps the heal he made last night (-1 none) and the
+        self-heals he made, as he remembers them: not whether they counted."""
+        for seat, heal in enumerate(self._heals):
+            if heal == -2:
+                continue
+            self._self_heals[seat] += heal == seat
+            self._saw_heal_state(seat, seat, heal, self._self_heals[seat])
+            self._heals[seat] = -1
+
+    def _saw_role(self, seat, actor, target, value):
+        v = self.priv_views[seat]
+        v["role"][self.role_index[value]] = 1
+        v["known_roles"][actor, self.role_index[value]] = 1
+        if value == Role.DOCTOR and self._heal_memory:
+            self._heals[seat] = -1  # a doctor: his heals are remembered (ONLINE-N9)
 
     def _saw_heal_state(self, seat, actor, target, value):
         v = self.priv_views[seat]

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from mafia_env.aec import MafiaEnv
+from mafia_env.compat import format_events, record_knobs, recorded_rules
 from mafia_env.engine.game import Game
-from mafia_env.engine.rules import earlier_rules
 from mafia_env.errors import MafiaError, RecordError
 from mafia_env.record import (
     FOUL,
@@ -23,7 +23,6 @@ from mafia_env.record import (
     SAY,
     check_shape,
     checksum,
-    format_events,
     is_int,
     load_record,
 )
@@ -39,22 +38,14 @@ def _build(record: dict[str, Any], **options: Any) -> Any:
         )
     if "roles" in record["knobs"]:
         raise RecordError("record 'knobs' must not hold 'roles': the deal is under 'deal'")
-    knobs = dict(record["knobs"])
-    if record["format"] < 2:  # played under the rules of its time
-        knobs = {**earlier_rules(name), **knobs}
-    recorded = record.get("rules", {}).get("illegal_action")
-    if "illegal_action" not in knobs and recorded is not None:
-        knobs["illegal_action"] = recorded  # recorded before the views had defaults of their
-        # own (COMMON-7, the variant files had "raise"): replayed under the recorded one
+    knobs = record_knobs(record)  # an earlier format's under the rules of its time
     try:
         env = MafiaEnv(name, record["num_players"], roles=record["deal"], **options, **knobs)
     except MafiaError as e:
         raise RecordError(f"record does not describe a game of {name!r}: {e}") from None
     if "illegal_action" not in record["knobs"]:
         env.knobs.pop("illegal_action", None)  # the replay's own record says it under "rules"
-    now = env.rules.knob_values()
-    if record["format"] < 2:  # knobs added since are set above
-        now = {k: v for k, v in now.items() if k in record.get("rules", now)}
+    now = recorded_rules(record, env.rules.knob_values())  # knobs added since: set above
     if "rules" in record and record["rules"] != now:
         diff = sorted(
             k for k in set(now) | set(record["rules"]) if now.get(k) != record["rules"].get(k)

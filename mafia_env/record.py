@@ -1,8 +1,8 @@
 """Game records: the game so far as JSON-ready data (`mafia_env.replay` plays one back).
 
-A record (format 2) is a dict::
+A record (format 3) is a dict::
 
-    {"format": 2, "variant": "sport", "num_players": 10,
+    {"format": 3, "variant": "sport", "num_players": 10,
      "knobs": {...},            # the knobs the game overrode (as given to env())
      "rules": {...},            # every knob's value the game was played with
      "seed": 123, "deal": ["sheriff", "civilian", ...], "dealt": "seed" | "given",
@@ -14,10 +14,11 @@ A move is ``[seat 1..n, what]``: an action index of the variant's flat action sp
 ``"foul"`` (a foul the moderator called), ``"remove"`` (the moderator removed the player,
 SPORT-F2) or ``"illegal"`` (an illegal action that stopped the game, knob ``illegal_action:
 terminate``); or ``[seat, "say", text]``, a remark of table talk in the seat's speech
-(`Game.say`), whose text the checksum covers too. Format 2 counts and hashes every event;
+(`Game.say`), whose text the checksum covers too. Formats 2 and 3 count and hash every event;
 format 1 (before the events that begin a turn, ``Ev.TURN``, were logged) counts and hashes
-the events of its time, and still replays, under the rules of its time
-(`mafia_env.engine.rules.earlier_rules`). ``mafia_env.replay`` plays a record back and checks
+the events of its time. Records of formats 1 and 2 still replay, under the rules of their time
+(`mafia_env.compat`: format 1 before the seeds were read again, issue 16;
+format 2 before their second reading, issue 25). ``mafia_env.replay`` plays a record back and checks
 every step; the optional keys (``rules``, ``dealt``, ``winner``, ``truncated``, ``events``,
 ``checksum``, ``meta``) are checked when present; other keys (what a table server adds about
 its seats, say) are kept by the caller and ignored here. Every problem is a `RecordError` that
@@ -31,30 +32,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from mafia_env.engine.events import FORMAT_1_KINDS, Ev, seat_sequence
+from mafia_env.compat import format_1_bytes, format_events
 from mafia_env.errors import RecordError
 
-FORMAT = 2
-FORMATS = (1, 2)  # the formats `replay` reads
+FORMAT = 3
+FORMATS = (1, 2, 3)  # the formats `replay` reads
 REQUIRED = ("format", "variant", "num_players", "knobs", "seed", "deal", "moves")
 OPTIONAL = ("rules", "dealt", "winner", "truncated", "events", "checksum", "meta")
 FOUL, ILLEGAL, REMOVE, SAY = "foul", "illegal", "remove", "say"
-
-
-def format_events(events: list[tuple[int, int, int, int, int]], fmt: int = FORMAT) -> list:
-    """Return the events a record of format `fmt` counts and hashes, as it logged them."""
-    if fmt >= 2:
-        return events
-    out = []
-    for e in events:
-        if e[0] not in FORMAT_1_KINDS:
-            continue
-        if e[0] == Ev.VOTING:  # format 1 logged the candidates as a bitmask
-            e = (*e[:3], sum(1 << s for s in seat_sequence(e[3])), e[4])
-        out.append(e)
-    return out
 
 
 def checksum(
@@ -65,7 +50,7 @@ def checksum(
     """Return a short hash of an event list (and the talk's texts): equal games, equal sums."""
     events = format_events(events, fmt)
     if fmt < 2:
-        data = np.asarray(events, dtype=np.int64).tobytes() if events else b""
+        data = format_1_bytes(events)
     else:  # a value may exceed 64 bits (a long sequence code)
         data = ";".join(",".join(str(int(x)) for x in e) for e in events).encode()
     if talk:  # a game without talk hashes as before talk existed

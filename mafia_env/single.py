@@ -137,7 +137,7 @@ class SingleAgentEnv(gym.Env):
         self._mask = o["action_mask"]
         self._reward = float(aec._cumulative_rewards.get(self.agent, 0.0)) if game.over else 0.0
         return o["observation"], {
-            "action_mask": self._mask,
+            "action_mask": self._mask.copy(),  # the caller's own: the env's row is shared
             "seat": seat + 1,
             "role": game.roles[seat].label,
             "illegal": aec.illegal_counts[self.agent],

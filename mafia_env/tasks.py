@@ -11,8 +11,9 @@ earlier ones, which stay playable under the rules they were defined with:
 
 - version 2: opponents ``rule``, ``random``, ``ppo`` (the PPO bots cloned from the rule bots,
   then fine-tuned against them), played under the rules before the seeds' second reading;
-- version 3: the current rules, and the league-trained seat-filler ``league`` as a fourth
-  opponent.
+- version 3: the league-trained seat-filler ``league`` as a fourth opponent, played under the
+  rules before the seeds' second reading (issue 25: open vote counts in CLUB and ONLINE, the
+  mafia awake together there, ...), which its shipped files were trained for.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -24,7 +25,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass
 
-from mafia_env.engine.rules import earlier_rules
+from mafia_env.compat import task_definition, task_knobs
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
@@ -51,11 +52,11 @@ class Task:
     def play_knobs(self) -> dict[str, object]:
         """Return the knobs the task's games are played with.
 
-        A task of version 2 keeps the rules it was defined under (before the seeds' second
-        reading changed some variants' defaults, issue 16), so its scores stay comparable.
+        A task keeps the rules it was defined under, so its scores stay comparable: version 2
+        the rules before the seeds were read again (issue 16), version 3 the rules before their
+        second reading (issue 25) changed some variants' defaults.
         """
-        earlier = earlier_rules(self.variant) if self.version <= 2 else {}
-        return {**earlier, **dict(self.knobs)}
+        return {**task_knobs(self.variant, self.version), **dict(self.knobs)}
 
     def pin(self, opponent: str) -> str:
         """Return the pinned SHA-256 prefix of a shipped opponent's file ("" if none)."""
@@ -65,9 +66,7 @@ class Task:
 
     def digest(self) -> str:
         """Return a hash of the definition (pinned by the tests)."""
-        data = asdict(self)
-        if not self.pins:  # added in version 3: earlier definitions hash as they always did
-            del data["pins"]
+        data = task_definition(asdict(self))  # version 2's hashes as it always did
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 

@@ -1,8 +1,56 @@
-"""Fixtures shared by several test files."""
+"""Fixtures shared by several test files, and the suite's conventions.
+
+How long a test may play (`make test` runs everything, on both cores, in under 8 minutes):
+
+- A test that plays many games takes its count from the `games` fixture:
+  ``for seed in range(games(50, 1000))``. The first number is the default run's (a few games
+  per variant, table size or seating: enough that every branch the test checks is reached);
+  the second is the long run's, `pytest --long` (or ``MAFIA_LONG=1``; `make test-long`),
+  for a change of the rules or the engine.
+- A test that still takes more than about 2 s at its default count is marked
+  `@pytest.mark.slow`. Slow tests run in `make test` too; `pytest -m "not slow"` leaves
+  them out for a quick loop while editing.
+- A measurement (a win rate, a speed, a rating) is a script under `scripts/`, not a test.
+- Tests run in parallel (pytest-xdist, `-n 2`): each gets its own `tmp_path`, binds port
+  0, and writes nothing in the repository. Tests that must not share the machine with each
+  other (a Ray cluster) carry `@pytest.mark.xdist_group("ray")`: one worker runs them in turn.
+  A test that times something (a server's latency) is `@pytest.mark.serial`: `make test`
+  runs it alone, after the parallel run.
+- A test that needs an extra (torch, the table, Ray, OpenSpiel...) skips without it
+  (`pytest.importorskip`): `make test` also runs the suite in `.venv-core`, which has only
+  the core dependencies at their newest versions.
+"""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+
 import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--long",
+        action="store_true",
+        help="play the long count of the `games` fixture (MAFIA_LONG=1 does the same)",
+    )
+
+
+def long_run(config: pytest.Config) -> bool:
+    """Return whether this run plays the long counts."""
+    return bool(config.getoption("--long")) or os.environ.get("MAFIA_LONG", "") not in ("", "0")
+
+
+@pytest.fixture()
+def games(request: pytest.FixtureRequest) -> Callable[[int, int], int]:
+    """Return `pick(default, long)`: the number of games this run plays."""
+    long = long_run(request.config)
+
+    def pick(default: int, long_count: int) -> int:
+        return long_count if long else default
+
+    return pick
 
 
 @pytest.fixture()

@@ -8,7 +8,7 @@ import numpy as np
 
 import mafia_env
 from mafia_env.engine.events import Ev
-from mafia_env.engine.game import NIGHT_TURNS, Act
+from mafia_env.engine.kinds import NIGHT_TURNS, Act
 
 NIGHT_PHASES = tuple(t.name.lower() for t in NIGHT_TURNS)
 SPEECH_PHASES = ("speech", "last_word", "tie_speech", "monologue")
@@ -121,19 +121,26 @@ class Table:
     def vote(self, ballots: dict[int, int | None]) -> None:
         """Play one voting round: each seat votes as given (None: no vote); absent seats pass.
 
-        In a car-crash round a truthy value votes yes.
+        In a car-crash round a truthy value votes yes. In an open count (CLUB-E7, ONLINE-V7)
+        a seat raises its hand at the count of the nominee it votes for and waits at the others.
         """
         round_phase = self.phase
-        assert round_phase in ("vote", "crash_vote"), f"no vote now ({round_phase})"
+        assert round_phase in ("vote", "crash_vote", "open_vote"), f"no vote now ({round_phase})"
         while not self.game.over and self.phase == round_phase:
             seat = self.actor
             choice = ballots.get(seat)
             if self.phase == "crash_vote":
                 self.act(seat, "vote_yes" if choice else "vote_no")
-            elif choice is None:
+            elif choice is None or (self.phase == "open_vote" and choice != self.counted):
                 self.act(seat, "pass")
             else:
                 self.act(seat, "vote", choice)
+
+    @property
+    def counted(self) -> int:
+        """The nominee (1-based) whose votes are being counted in an open count (0: none)."""
+        v = self.game.vote
+        return v.candidates[v.counted] + 1 if v.counted >= 0 else 0
 
     def night(self, actions: dict[int, int | tuple | list | None]) -> list[tuple[str, int]]:
         """Play the night; return its turns as (phase, seat).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mafia_env.engine.events import Cause, Ev
-from mafia_env.engine.game import Turn
+from mafia_env.engine.kinds import Turn
 from mafia_env.engine.roles import Role
 from mafia_env.variants import get_variant
 from tests.scripting import Table
@@ -198,14 +198,14 @@ def test_city_n8_maniac_kills_or_refuses():
 
 def test_city_n9_putanas_companion_dies_with_her():
     """CITY-N9: a killer who hits the putana kills the player she visited too."""
-    t = table()
+    t = table(companion_reason=True)  # CITY-M2 announces him with no reason: knob off
     t.night({3: 7, 4: 3, 8: 3, 6: 3})
     assert t.left() == [(3, Cause.NIGHT), (7, Cause.COMPANION)]
 
 
 def test_city_n9_three_victims_in_one_night():
     """CITY-N9: one, two or three victims: the mafia hit the putana, the maniac another."""
-    t = table()
+    t = table(companion_reason=True)  # CITY-M2 announces him last, with no reason: knob off
     t.night({3: 7, 4: 3, 8: 3, 6: 3, 9: 10})
     assert t.left() == [(3, Cause.MAFIA), (7, Cause.COMPANION), (10, Cause.MANIAC)]
     assert len(t.alive) == 7
@@ -296,7 +296,7 @@ def test_city_n2_putanas_visit_is_hers_alone():
 
 def test_city_n9_companion_dies_even_if_healed_by_default():
     """CITY-N9: the companion dies "with her" (our reading; knob companion_heal)."""
-    t = table(DEAL13)
+    t = table(DEAL13, companion_reason=True)  # (CITY-M2's reason named: knob)
     t.night({3: 7, 4: 3, 8: 3, 12: 3, 6: 3, 11: 7})
     assert t.left() == [(3, Cause.NIGHT), (7, Cause.COMPANION)]
     t2 = table(DEAL13, companion_heal=True)

@@ -65,7 +65,9 @@ def test_club_e1_named_twice_is_not_nominated():
 
 def test_club_e2_monologues_in_nomination_order():
     """CLUB-E2: each nominee gets a monologue, in nomination order."""
-    t = table()
+    t = table(
+        vote_count="hidden"
+    )  # (the hidden ballot: knob vote_count; the open count: tests/test_second_reading.py)
     t.naming(NAMES)
     order = []
     while t.phase == "monologue":
@@ -77,7 +79,9 @@ def test_club_e2_monologues_in_nomination_order():
 
 def test_club_e3_nominees_do_not_vote_and_silence_goes_to_the_last_nominee():
     """CLUB-E3: nominees may not vote, nobody for himself; a missing vote: the last nominee."""
-    t = table()
+    t = table(
+        vote_count="hidden"
+    )  # (the hidden ballot: knob vote_count; the open count: tests/test_second_reading.py)
     t.naming(NAMES)
     t.speeches()
     voters = []
@@ -106,7 +110,9 @@ def test_club_e4_executed_player_reveals_card_without_last_word():
 
 def test_club_e5_second_tie_cancels_the_execution():
     """CLUB-E5: a tie: a re-vote among the tied; a second tie: nobody is executed."""
-    t = table()
+    t = table(
+        vote_count="hidden"
+    )  # (the hidden ballot: knob vote_count; the open count: tests/test_second_reading.py)
     t.naming({1: 5, 2: 5, 3: 7, 4: 7, 5: 7, 6: 5, 7: 1, 8: 2, 9: 3, 10: 4})
     t.speeches()
     ballots = {1: 7, 2: 7, 3: 7, 4: 7, 6: 5, 8: 5, 9: 5, 10: 5}

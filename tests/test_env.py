@@ -9,7 +9,8 @@ from pettingzoo.test import api_test, seed_test
 import mafia_env
 from mafia_env.actions import ActionLayout
 from mafia_env.engine.events import Cause, Ev
-from mafia_env.engine.game import NIGHT_TURNS, Act, Game, Turn
+from mafia_env.engine.game import Game
+from mafia_env.engine.kinds import NIGHT_TURNS, Act, Turn
 from mafia_env.engine.roles import Role, Team
 from mafia_env.observe import VectorObserver
 from tests.scripting import random_playout
@@ -47,6 +48,8 @@ def check_outcome(env, rewards) -> None:
     winner = env.winner
     if winner == "town":
         assert black == 0 and maniac == 0
+    elif winner == "mafia" and game.rules.mafia_win_maniac == "counted":  # FORUM-W1
+        assert black >= town + maniac and black > 0
     elif winner == "mafia":
         assert maniac == 0 and black >= town + maniac and black > 0
     elif winner == "maniac":
@@ -61,13 +64,14 @@ def check_outcome(env, rewards) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_random_playouts_end_with_consistent_outcome(variant):
-    """Thousands of random legal games end or truncate; masks never empty; outcomes agree."""
+def test_random_playouts_end_with_consistent_outcome(variant, games):
+    """Random legal games (thousands with --long) end or truncate; masks never empty;
+    outcomes agree."""
     rules = mafia_env.VARIANTS[variant]
     rng = np.random.default_rng(0)
     sizes = sorted({rules.min_players, rules.default_players, rules.max_players})
-    games = {s: 1000 if s == rules.default_players else 200 for s in sizes}
-    for n, count in games.items():
+    counts = {s: games(100, 1000) if s == rules.default_players else games(20, 200) for s in sizes}
+    for n, count in counts.items():
         env = mafia_env.raw_env(variant, n)
         for seed in range(count):
             env.reset(seed=seed)

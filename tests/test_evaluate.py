@@ -53,6 +53,8 @@ def test_wilson_interval_known_values():
 
 
 def test_evaluate_tiny_config_end_to_end(tmp_path, capsys):
+    pytest.importorskip("matplotlib")  # the chart (extra: train)
+    pytest.importorskip("openskill")  # the ratings (extra: train)
     out = tmp_path / "out"
     path = write(tmp_path, {**TINY, "out": str(out)})
     assert main(["--config", str(path), "--no-progress"]) == 0
@@ -79,6 +81,7 @@ def test_evaluate_tiny_config_end_to_end(tmp_path, capsys):
 
 
 def test_ratings_cli_prints_a_table(tmp_path, capsys):
+    pytest.importorskip("openskill")  # extra: train
     path = write(tmp_path, {**TINY, "out": str(tmp_path / "r")})
     assert ratings_main(["--config", str(path), "--no-progress"]) == 0
     out = capsys.readouterr().out

@@ -12,7 +12,7 @@ import pytest
 
 import mafia_env
 from mafia_env.engine.events import PUBLIC, Ev, sequence_code
-from mafia_env.engine.game import NIGHT_TURNS, Act, Turn
+from mafia_env.engine.kinds import NIGHT_TURNS, Act, Turn
 from mafia_env.engine.roles import Role
 from mafia_env.errors import ConfigError
 from mafia_env.lang import LANGS, SILENT, SUBKEYS, describe, say, table
@@ -21,7 +21,7 @@ from tests.scripting import SPORT_DEAL, Table, random_playout
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("MAFIA_UPDATE_GOLDEN") == "1"
-FIELDS = {"a", "t", "v", "role", "color", "seats", "order", "hunt_as", "text"}  # text: TALK's
+FIELDS = {"a", "t", "v", "role", "color", "seats", "order", "hunt_as", "text", "hands"}
 
 
 def _fields(template: str) -> set[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mafia_env.engine.events import Cause, Ev, Spared
-from mafia_env.engine.game import Act
+from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Role
 from tests.scripting import Table, compare_views
 
@@ -141,7 +141,7 @@ def test_online_n5_shot_on_the_healed_player_nobody_dies_heal_used():
 
 def test_online_n4_a_miss_leaves_the_heal_unused():
     """ONLINE-N4: on a mismatch the doctor's heal counts as unused (knob heal_spent)."""
-    t = table()
+    t = table(heal_told=True)  # told so at morning (ONLINE-N9: tests/test_second_reading.py)
     t.night({3: 4, 6: 4, 8: 5, 2: 2})
     assert t.obs(2)["self_heals"][0] == 0 and t.obs(2)["last_heal"].sum() == 0
     t.speeches()
@@ -236,7 +236,9 @@ def test_online_d4_asked_player_answers_at_once():
 
 def test_online_v1_vote_for_nominees_self_or_abstain():
     """ONLINE-V1: vote only for nominees; one may vote for himself or abstain."""
-    t = Table("online", DEAL)
+    t = Table(
+        "online", DEAL, vote_count="hidden"
+    )  # (the hidden ballot: knob vote_count; the open count: tests/test_second_reading.py)
     t.speeches({1: [("nominate", 1)], 2: [("nominate", 5)]})
     assert t.phase == "vote" and t.actor == 1
     assert t.legal_targets("vote") == {1, 5} and "pass" in t.mask_kinds()
@@ -270,7 +272,9 @@ def test_online_v3_most_votes_last_word_then_leaves():
 
 def test_online_v4_tie_debate_then_revote_among_tied():
     """ONLINE-V4: the tied players debate (a speech each), then re-vote among them only."""
-    t = Table("online", DEAL)
+    t = Table(
+        "online", DEAL, vote_count="hidden"
+    )  # (the hidden ballot: knob vote_count; the open count: tests/test_second_reading.py)
     t.speeches({1: [("nominate", 4)], 2: [("nominate", 7)], 3: [("nominate", 9)]})
     t.vote({1: 4, 2: 4, 3: 7, 5: 7, 6: 9})
     assert (t.phase, t.actor) == ("tie_speech", 4)
@@ -346,8 +350,9 @@ def test_online_n2_no_leak_which_teammate_is_the_don():
 
 
 def test_online_n3_shots_are_simultaneous_hidden_from_teammates():
-    """ONLINE-N3, COMMON-8: a mafia member does not see his teammates' choices."""
-    t = table()
+    """ONLINE-N3, COMMON-8: a mafia member does not see his teammates' choices (with knob
+    mafia_see_shots off: ONLINE-N8 has them see each other, tests/test_second_reading.py)."""
+    t = table(mafia_see_shots=False)
     t.to("mafia_kill")
     t.act(3, "night", 4)
     assert "team_shots" not in t.obs(6)  # no piece for teammates' choices here

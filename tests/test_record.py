@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import subprocess
 import sys
@@ -14,12 +15,13 @@ import pytest
 import mafia_env
 from mafia_env import replay
 from mafia_env.errors import RecordError
+from mafia_env.narrate import ALL, narrate
 
 ROOT = Path(__file__).parent.parent
 VARIANTS = sorted(mafia_env.VARIANTS)
-# random games per variant (1000 where not named): under 10 s each on a free core; more in
-# scripts/check_replay.py
-GAMES = {"minimal": 3000, "club": 700, "online": 700}
+# random games per variant (default run, --long; 100 and 1000 where not named): the long
+# run is under 15 s a variant on a free core; more in scripts/check_replay.py
+GAMES = {"minimal": (300, 3000), "club": (70, 700), "online": (70, 700)}
 
 
 def play(env, rng: np.random.Generator, foul_rate: float = 0.0) -> None:
@@ -40,12 +42,12 @@ def same_game(a, b) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_replay_of_random_games_rebuilds_the_exact_game(variant):
-    """Thousands of random games (with fouls) replay to the same events and winner."""
+def test_replay_of_random_games_rebuilds_the_exact_game(variant, games):
+    """Random games (thousands with --long; with fouls) replay to the same events and winner."""
     env = mafia_env.raw_env(variant)
     rng = np.random.default_rng(7)
     env.reset(seed=7)
-    for g in range(GAMES.get(variant, 1000)):
+    for g in range(games(*GAMES.get(variant, (100, 1000)))):
         env.reset()
         play(env, rng, foul_rate=0.01 if g % 2 else 0.0)
         record = env.record()
@@ -74,14 +76,16 @@ def test_replay_of_games_with_knobs_and_given_deals(variant):
 
 
 def test_mafia_env_replay_is_callable_after_importing_the_cli_module():
-    import mafia_env.replay as cli
+    import mafia_env.story as cli  # the command line's code
 
+    with pytest.raises(ImportError, match=r"mafia_env\.story"):  # run with -m, never imported
+        importlib.import_module("mafia_env.replay")
     env = mafia_env.raw_env("minimal")
     env.reset(seed=1)
     play(env, np.random.default_rng(1))
     assert callable(mafia_env.replay)
     same_game(env, mafia_env.replay(env.record()))
-    same_game(env, cli(env.record()))
+    assert cli.story(env.record(), "all") == narrate(env.game.events, ALL, "en", env.game.talk)
 
 
 def test_record_of_a_foul_and_of_a_terminating_illegal_move():
@@ -132,7 +136,7 @@ def test_bad_json_says_where():
     ("changes", "message"),
     [
         ({"seed": KeyError}, r"record is missing \['seed'\]"),
-        ({"format": 3}, r"'format' is 3; supported: 1, 2"),
+        ({"format": 4}, r"'format' is 4; supported: 1, 2, 3"),
         ({"variant": 7}, r"'variant' must be a string; got 7"),
         ({"variant": "nonesuch"}, r"unknown variant 'nonesuch'; variants are: .*sport"),
         ({"num_players": "10"}, r"'num_players' must be a non-negative integer; got '10'"),

@@ -31,6 +31,9 @@ from baselines.rllib.train import build_ppo_config, main, module_ids, save  # no
 from mafia_env.engine.roles import role_from_name  # noqa: E402
 from mafia_env.errors import ConfigError  # noqa: E402
 
+# one Ray cluster at a time on the machine: xdist runs these on one worker, in turn
+pytestmark = pytest.mark.xdist_group("ray")
+
 TEAM_REWARD = {"town": 0, "mafia": 1}
 
 

@@ -21,6 +21,9 @@ from baselines.rllib.match import team_match  # noqa: E402
 from baselines.rllib.policy import RLlibPolicy  # noqa: E402
 from baselines.rllib.train import build_ppo_config, save  # noqa: E402
 
+# one Ray cluster at a time on the machine: xdist runs these on one worker, in turn
+pytestmark = pytest.mark.xdist_group("ray")
+
 TINY = {
     "variant": "sport",
     "num_players": 10,

@@ -7,8 +7,7 @@ import logging
 
 import pytest
 
-import baselines.policy as shipped
-from baselines.ppo import PPOPolicy
+import mafia_env.policy as registry
 from baselines.rule import RulePolicy
 from mafia_env.policy import RandomPolicy
 from mafia_env.table.bots import BotShelf
@@ -23,6 +22,8 @@ def test_the_default_bot_is_the_league_bot():
 
 
 def test_the_league_bot_sits_where_it_is_shipped(league_dir, caplog):
+    from baselines.ppo import PPOPolicy  # torch: after the module's importorskip
+
     shelf = BotShelf()
     config = TableConfig(variant="sport", humans=(1,), bots={2: "random"})
     with caplog.at_level(logging.INFO, "mafia_env.table.bots"):
@@ -51,11 +52,11 @@ def test_without_torch_league_falls_back_to_rule_then_random(monkeypatch, caplog
     def no_torch(**kwargs):
         raise ModuleNotFoundError("No module named 'torch'")
 
-    monkeypatch.setitem(shipped._REGISTRY, "league", no_torch)
+    monkeypatch.setitem(registry._REGISTRY, "league", no_torch)
     shelf = BotShelf()
     with caplog.at_level(logging.INFO, "mafia_env.table.bots"):
         assert shelf.settle(TableConfig(), 10).default_bot == "rule"
-        monkeypatch.setitem(shipped._REGISTRY, "rule", no_torch)
+        monkeypatch.setitem(registry._REGISTRY, "rule", no_torch)
         assert shelf.settle(TableConfig(), 10).default_bot == "random"
     assert "'random' sits instead" in caplog.text
     # a bot the host chose is not replaced: it loads, or the table is refused

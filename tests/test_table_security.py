@@ -306,6 +306,7 @@ def test_a_huge_frame_is_refused_before_it_is_read(served):
 # ------------------------------------------------------------------ 8. bots off the loop
 
 
+@pytest.mark.serial  # it times the server's answers: alone on the machine, after the rest
 def test_loading_and_running_bots_never_holds_up_the_server(tmp_path):
     class Slow:
         def __init__(self, **kwargs):
@@ -337,7 +338,7 @@ def test_loading_and_running_bots_never_holds_up_the_server(tmp_path):
     try:
         waits = asyncio.run(go())
     finally:
-        import baselines.policy as policy
+        import mafia_env.policy as policy
 
         policy._REGISTRY.pop("slow-for-test")
     assert max(waits) < 0.15, waits

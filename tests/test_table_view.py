@@ -10,7 +10,7 @@ import pytest
 
 import mafia_env
 from mafia_env.engine.events import PUBLIC, Ev
-from mafia_env.engine.game import Act, Turn
+from mafia_env.engine.kinds import Act, Turn
 from mafia_env.lang import LANGS, table
 from mafia_env.narrate import narrate
 from mafia_env.table.core import Table

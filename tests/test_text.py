@@ -11,7 +11,8 @@ from gymnasium import spaces
 import mafia_env
 from mafia_env.actions import ActionLayout
 from mafia_env.engine.events import PUBLIC, Cause, Ev
-from mafia_env.engine.game import NIGHT_TURNS, Act, Game, Turn
+from mafia_env.engine.game import Game
+from mafia_env.engine.kinds import NIGHT_TURNS, Act, Turn
 from mafia_env.engine.roles import Role, Team
 from mafia_env.lang import LANGS, describe, table
 from mafia_env.narrate import narrate

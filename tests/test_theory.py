@@ -12,7 +12,8 @@ from functools import cache
 import pytest
 
 import mafia_env
-from mafia_env.engine.game import Act, Game, Turn
+from mafia_env.engine.game import Game
+from mafia_env.engine.kinds import Act, Turn
 from mafia_env.engine.roles import Team
 
 

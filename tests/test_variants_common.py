@@ -40,6 +40,8 @@ def _check_outcome(env) -> None:
         assert w is Outcome.DRAW
     elif w is Outcome.TOWN:
         assert black == 0 and maniac == 0
+    elif w is Outcome.MAFIA and game.rules.mafia_win_maniac == "counted":  # FORUM-W1
+        assert black >= town + maniac and black > 0
     elif w is Outcome.MAFIA:
         assert maniac == 0 and black >= town > -1 and black > 0
     elif w is Outcome.MANIAC:
@@ -221,11 +223,16 @@ def test_every_event_narrates_for_whoever_saw_it(variant):
 @pytest.mark.parametrize(
     ("variant", "present", "absent"),
     [
-        ("sport", set(), {"my_night", "blocked", "last_heal", "questions", "named"}),
+        ("sport", set(), {"my_night", "blocked", "last_heal", "questions", "named", "counting"}),
         ("minimal", set(), {"my_night", "team_shots", "answers", "named"}),
         ("city", {"my_night", "team_shots", "blocked", "last_heal"}, {"questions", "named"}),
-        ("club", {"named"}, {"my_night", "blocked", "last_heal", "questions"}),
-        ("online", {"my_night", "last_heal", "questions", "answers"}, {"team_shots", "named"}),
+        # CLUB-N4, ONLINE-N8: the mafia see each other's shots; CLUB-E7, ONLINE-V7: the count
+        ("club", {"named", "my_night", "team_shots", "counting"}, {"blocked", "last_heal"}),
+        (
+            "online",
+            {"my_night", "last_heal", "questions", "answers", "team_shots", "counting"},
+            {"named", "team_executors"},
+        ),
         ("forum", {"my_night", "team_shots", "team_executors", "last_heal"}, {"blocked"}),
     ],
 )

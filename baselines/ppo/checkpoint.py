@@ -22,6 +22,7 @@ from baselines.policy import shipped_checkpoint, shipped_files
 from baselines.ppo.agent import Agent, CategoricalMasked, make_agent
 from baselines.ppo.config import Config, make_config
 from mafia_env.actions import ActionLayout
+from mafia_env.compat import ERAS, earlier_rules
 from mafia_env.errors import ConfigError
 from mafia_env.observe import ObsLayout
 from mafia_env.variants import get_variant
@@ -113,7 +114,6 @@ def read_checkpoint(
         raise ConfigError(
             f"checkpoint {path} was trained on {trained}; it cannot play variant {variant!r}"
         )
-    rules = get_variant(ckpt["variant"]).with_knobs(**ckpt["config"]["knobs"])
     n = ckpt["num_players"] if num_players is None else num_players
     if n != ckpt["num_players"]:
         raise ConfigError(
@@ -128,7 +128,7 @@ def read_checkpoint(
                 f"{_options_text(opts)}; this run's network reads {_options_text(want)}: "
                 "set `belief` in the config as the checkpoint was trained, or retrain"
             )
-    layout = ObsLayout(rules, n, **opts)
+    rules, layout = _rules_of(ckpt)
     actions = ActionLayout(rules, n).size
     if ckpt["action_size"] > actions:
         raise ConfigError(
@@ -149,14 +149,62 @@ def read_checkpoint(
     return ckpt
 
 
-def load_weights(agent: Agent, ckpt: dict[str, Any], path: Any, widen: bool = False) -> bool:
+def _rules_of(ckpt: dict[str, Any]) -> tuple[Any, ObsLayout]:
+    """Return the rules a checkpoint was trained under, and their observation layout: today's
+    (with the run's knobs), else those of the earliest era before a reading of the seeds
+    changed the variant's layout (`earlier_rules`) whose layout the checkpoint has."""
+    base = get_variant(ckpt["variant"])
+    knobs, n = ckpt["config"]["knobs"], ckpt["num_players"]
+    opts = checkpoint_obs_options(ckpt)  # the belief piece, where the network reads it
+    today = base.with_knobs(**knobs)
+    eras = sorted(ERAS, reverse=True)  # the latest first
+    earlier = (base.with_knobs(**{**earlier_rules(base.name, e), **knobs}) for e in eras)
+    for rules in [today, *earlier]:
+        layout = ObsLayout(rules, n, **opts)
+        if obs_signature(layout) == ckpt["obs_signature"]:
+            return rules, layout
+    return today, ObsLayout(today, n, **opts)  # none: read_checkpoint says so
+
+
+def column_map(old: ObsLayout, new: ObsLayout) -> np.ndarray | None:
+    """Return the columns of a `new` observation that make up an `old` one (None: some old
+    piece is missing): pieces by name, the turn one-hots by turn (a layout that gained a turn
+    or a piece since a checkpoint was trained, as CLUB's and ONLINE's did with issue 25)."""
+    cols: list[int] = []
+    for name, shape in old.private + old.public:
+        if name not in new.offsets:
+            return None
+        off, now = new.offsets[name]
+        if name == "my_turn":
+            idx = [new.turns.index(t) for t in old.turns if t in new.turns]
+        elif name == "phase":
+            idx = [new.phases.index(p) for p in old.phases if p in new.phases]
+        elif now == shape:
+            idx = list(range(int(np.prod(shape))))
+        else:
+            return None
+        if len(idx) != int(np.prod(shape)):
+            return None
+        cols.extend(off + i for i in idx)
+    return np.array(cols, dtype=np.intp)
+
+
+def load_weights(
+    agent: Agent,
+    ckpt: dict[str, Any],
+    path: Any,
+    widen: bool = False,
+    layout: ObsLayout | None = None,
+) -> bool:
     """Load `ckpt`'s weights into `agent`; return whether its input layer was widened.
 
     The checkpoint must read the agent's observation layout (`Agent.obs_options`), else a
     ConfigError says which each reads. With `widen`, a network trained without the belief
     piece starts a network that reads it: the piece's input columns (the last ones of the
     vector) get zero weights, so the widened network plays exactly as the checkpoint did
-    until training teaches it to read the belief.
+    until training teaches it to read the belief. With `layout` (the agent's observation
+    layout), a checkpoint of an earlier era's layout (`column_map`) is widened too: each of
+    its input columns goes to where today's layout writes that number.
     """
     have, want = checkpoint_obs_options(ckpt), dict(agent.obs_options)
     state = dict(ckpt["model"])
@@ -168,12 +216,19 @@ def load_weights(agent: Agent, ckpt: dict[str, Any], path: Any, widen: bool = Fa
                 f"this network reads {_options_text(want)}: set `belief` as the checkpoint "
                 "was trained, or retrain"
             )
-        w = state["trunk.0.weight"]
-        extra = agent.trunk[0].in_features - w.shape[1]
-        if extra <= 0:
-            raise ConfigError(f"checkpoint {path}: cannot widen {w.shape[1]} inputs")
-        state["trunk.0.weight"] = torch.cat((w, w.new_zeros((w.shape[0], extra))), dim=1)
         widened = True
+    w = state["trunk.0.weight"]
+    size = agent.trunk[0].in_features
+    _, old = _rules_of(ckpt)
+    cols = None if layout is None else column_map(old, layout)
+    if w.shape[1] != size and cols is not None and widen:
+        new = w.new_zeros((w.shape[0], size))  # today's columns of the old ones, zero elsewhere
+        new[:, torch.from_numpy(cols)] = w
+        state["trunk.0.weight"], widened = new, True
+    elif widened:
+        if size <= w.shape[1]:
+            raise ConfigError(f"checkpoint {path}: cannot widen {w.shape[1]} inputs")
+        state["trunk.0.weight"] = torch.cat((w, w.new_zeros((w.shape[0], size - w.shape[1]))), 1)
     try:
         agent.load_state_dict(state)
     except RuntimeError as e:  # another shape: hidden_size, per_team
@@ -196,8 +251,17 @@ class PPOPolicy:
         self.num_players = ckpt["num_players"]
         self.agent = make_agent(cfg, ckpt["obs_size"], ckpt["action_size"])
         self.agent.load_state_dict(ckpt["model"])
-        self.obs_options = checkpoint_obs_options(ckpt)  # the harness builds its table with them
         self.agent.eval()
+        self.obs_options = checkpoint_obs_options(ckpt)  # the harness builds its table with them
+        self.obs_size = ckpt["obs_size"]
+        # a checkpoint of an earlier era's layout plays today's rules seeing what it knew
+        self.columns: np.ndarray | None = None
+        self.columns_from = -1
+        then, old = _rules_of(ckpt)
+        today = get_variant(ckpt["variant"]).with_knobs(**ckpt["config"]["knobs"])
+        if then != today:
+            new = ObsLayout(today, ckpt["num_players"], **self.obs_options)
+            self.columns, self.columns_from = column_map(old, new), new.size
         self.deterministic = deterministic
         self.seed(seed)
 
@@ -207,6 +271,7 @@ class PPOPolicy:
         self.agent, self.deterministic = agent, deterministic
         self.variant, self.num_players = None, None
         self.obs_options = dict(getattr(agent, "obs_options", {}))
+        self.obs_size, self.columns, self.columns_from = -1, None, -1
         self.seed(seed)
         return self
 
@@ -214,21 +279,19 @@ class PPOPolicy:
         """Restart the policy's sampling stream."""
         self.generator = torch.Generator().manual_seed(seed)
 
-    def _input(self, obs: np.ndarray) -> torch.Tensor:
-        x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
-        want = self.agent.trunk[0].in_features
-        if x.ndim != 2 or x.shape[1] != want:
-            raise ConfigError(
-                f"this PPO network reads observations of {want} floats "
-                f"({_options_text(self.obs_options)}); got shape {tuple(x.shape)}: seat it "
-                "through mafia_env.match (which builds the table with its obs_options) or "
-                "encode with the same observation options"
-            )
-        return x
-
     @torch.no_grad()
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        x = self._input(obs)
+        obs = np.asarray(obs, dtype=np.float32)
+        if obs.shape[1] != self.obs_size and self.obs_size >= 0:
+            if self.columns is None or obs.shape[1] != self.columns_from:
+                raise ConfigError(
+                    f"this checkpoint reads observations of {self.obs_size} floats "
+                    f"({_options_text(self.obs_options)}); got {obs.shape[1]} (another "
+                    "variant, table size, rules or belief piece? seat it through "
+                    "mafia_env.match, which gives it the layout it reads)"
+                )
+            obs = obs[:, self.columns]  # today's layout, read as the layout it was trained on
+        x = torch.as_tensor(obs)
         m = torch.from_numpy(np.asarray(masks) > 0)  # a new array: masks may be read-only
         if not bool(m.any(dim=1).all()):
             raise ValueError("a mask allows no action")
@@ -249,7 +312,7 @@ class PPOPolicy:
     @torch.no_grad()
     def probs_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Return the probability of every action per row (one-hot where deterministic)."""
-        x = self._input(obs)
+        x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
         m = torch.from_numpy(np.asarray(masks) > 0)
         logits = self.agent.logits(x)
         extra = m.shape[1] - logits.shape[1]

@@ -35,7 +35,7 @@ from baselines.ppo.checkpoint import PPOPolicy, load_weights, read_checkpoint, s
 from baselines.ppo.config import Config
 from baselines.ppo.evaluate import evaluate, opponent_policy
 from baselines.ppo.imitate import imitate
-from baselines.ppo.rollout import Opponents, Rollout, ppo_update, seat_gae
+from baselines.ppo.rollout import Opponents, Rollout, ppo_update
 from mafia_env.errors import ConfigError
 from mafia_env.vector import VectorMafia
 
@@ -151,7 +151,8 @@ def train(
     elif cfg.init_weights is not None:
         path = init_path(cfg.init_weights, cfg.variant, cfg.num_players)
         try:
-            widened = load_weights(agent, read_checkpoint(path, cfg.variant, vec.n), path, True)
+            ckpt = read_checkpoint(path, cfg.variant, vec.n)
+            widened = load_weights(agent, ckpt, path, True, vec.obs_layout)
         except ConfigError as e:
             raise ConfigError(
                 f"init_weights: {e} (hidden_size {cfg.hidden_size}, per_team {cfg.per_team})"
@@ -301,4 +302,4 @@ def train(
     }
 
 
-__all__ = ["Mixture", "Opponents", "make_opponents", "seat_gae", "train"]
+__all__ = ["Mixture", "make_opponents", "train"]

@@ -385,6 +385,12 @@ class Tracker:
             ok[idx[~good[inverse]]] = False
         return ok
 
+    def possible(self, deal: np.ndarray) -> bool:
+        """Return whether the seat cannot rule out the deal `deal` (role indices by seat):
+        every segment so far accepts it (with particles too, whether drawn or not)."""
+        self.update()
+        return bool(self._consistent(np.asarray(deal, dtype=np.int8)[None])[0])
+
     def _rejuvenate(self) -> None:
         """Replace the ruled-out particles by moved copies of live ones."""
         dead = np.flatnonzero(~self.live)
@@ -599,6 +605,13 @@ class Tracker:
             for f in seen[pos:]:
                 if f[0] == Ev.BALLOT and f[1] == me:
                     if f[2] >= 0 and not f[3]:
+                        return ("act", me, Act.VOTE, f[2], -1)
+                    return ("act", me, Act.PASS, -1, -1)
+            return None
+        if turn is Turn.OPEN_VOTE:  # CLUB-E7, ONLINE-V7: the count shows the hands raised
+            for f in seen[pos:]:
+                if f[0] == Ev.COUNT:
+                    if f[3] >> me & 1:
                         return ("act", me, Act.VOTE, f[2], -1)
                     return ("act", me, Act.PASS, -1, -1)
             return None

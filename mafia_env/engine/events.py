@@ -37,8 +37,10 @@ class Ev(IntEnum):
     SHOT = 18  # actor (mafia) shot at target, seen by himself only
     CHECK = 19  # actor checked target: value 1 yes, 0 no (sheriff: black?; don: sheriff?)
     FOUL = 20  # target got a foul; value = his fouls now
-    SILENCED = 21  # target loses today's speech for his fouls
-    REVEAL = 22  # target's role (value) is shown to the table
+    SILENCED = 21  # target loses today's speech for his fouls (value -1), or, value
+    # Turn.LAST_WORD, the last word he waited for (SPORT-F3, ONLINE-F1)
+    REVEAL = 22  # target's role (value) is shown to the table (on his leaving: knobs
+    # reveal_on_death, and hunted_reveal for a player killed on the hunt, FORUM-M1)
     GAME_OVER = 23  # value: the winner (Outcome)
     TERMINATED = 24  # the game was stopped by actor's illegal action
     VOTING = 25  # a voting round begins over the candidates of value, in the order of
@@ -48,7 +50,7 @@ class Ev(IntEnum):
     BLOCKED = 28  # actor was blocked tonight and cannot act; seen by him
     HEAL = 29  # the doctor (actor) heals target tonight; seen by him
     HEAL_STATE = 30  # morning: the doctor's last counted heal is target (-1: none), value =
-    # self-heals used; seen by him
+    # self-heals used; seen by him (not logged with knob heal_told off, ONLINE-N9)
     DON_INTRODUCED = 31  # actor introduces himself as the don; seen by the mafia
     ASK = 32  # actor asks target "do you claim role value?"
     ANSWER = 33  # actor answers target's question: value Answer
@@ -60,12 +62,11 @@ class Ev(IntEnum):
     # at night
     MORNING = 38  # the night is over: the moderator announces the morning
     TALK = 39  # actor adds a free-text remark to his speech: value indexes `Game.talk`
+    COUNT = 40  # an open count (CLUB-E7, ONLINE-V7) of the votes for target is over: the
+    # seats of bitmask value raised a hand for him
 
 
 TALK_LIMIT = 280  # characters in one remark of table talk
-
-# The events a game of record format 1 logged (format 2 added TURN): its checksum covers these.
-FORMAT_1_KINDS = frozenset(range(Ev.TURN))
 
 
 class Cause(IntEnum):

@@ -86,6 +86,11 @@ def claim_options(n: int) -> tuple[Options, ...]:
     return opts
 
 
+def _hunt_names(rules: Rules, role: Role) -> bool:
+    """Return whether the morning names the role of `role`, killed on the hunt (FORUM-M1)."""
+    return rules.hunted_reveal == "all" or role.team is Team.MAFIA
+
+
 class Game:
     """One game: the state, what is legal now, and the transition."""
 
@@ -130,6 +135,7 @@ class Game:
         self.night = Night()
         self.heal_prev = -1  # the doctor's last heal that counts for the no-repeat rule
         self.self_heals = 0
+        self.saves = 0  # nights whose heal cancelled a kill, the healed player surviving
         self.don_introduced = rules.don_known
         self._start()
 
@@ -323,6 +329,11 @@ class Game:
             self.queue = deque(x for x in self.queue if x[0] != seat)  # no last word either
             if self._check_win():
                 return
+        elif self.rules.fouls_take_last_word and (seat, _Turn.LAST_WORD) in self.queue:
+            # SPORT-F3, ONLINE-F1: out already (voted out, killed, a car crash), he waits for
+            # his last word: the foul that removes takes it
+            self.queue = deque(x for x in self.queue if x[0] != seat)
+            self._log(_Ev.SILENCED, -1, seat, _Turn.LAST_WORD)
         if seat == self.actor:
             if self.turn is _Turn.ANSWER:  # the speaker who asked him goes on
                 self._resume_speech()
@@ -412,8 +423,8 @@ class Game:
             self._log(_Ev.NO_VOTE, value=_NoVote.NO_NOMINEES)
             self._start_night()
             return
-        self._enter(_Stage.VOTE)
         v, r = self.vote, self.rules
+        self._enter(_Stage.COUNT if r.vote_count == "open" else _Stage.VOTE)
         v.candidates = candidates
         v.candidate_bits = sum(1 << c for c in candidates)
         v.ballots = []
@@ -421,17 +432,64 @@ class Game:
         banned = 0  # CLUB-E3: nominees may not vote, in any ballot of the day (knob nominee_ban)
         if not r.nominees_vote:
             banned = self.today.nominee_bits if r.nominee_ban == "day" else v.candidate_bits
-        self.queue.extend([(s, _Turn.VOTE) for s in self.alive_seats if not banned >> s & 1])
+        voters = [s for s in self.alive_seats if not banned >> s & 1]
+        if r.vote_count == "open":  # CLUB-E7, ONLINE-V7: nominee by nominee, in the open
+            v.waiting = voters
+            v.counted = 0
+            self._queue_count()
+        else:
+            self.queue.extend([(s, _Turn.VOTE) for s in voters])
+
+    def _queue_count(self) -> None:
+        """Open the count of the nominee `vote.counted`: every voter who has not voted yet and
+        may vote for him takes a turn (a hand, or none)."""
+        v = self.vote
+        c = v.candidates[v.counted]
+        if self.alive[c]:
+            me_too = self.rules.self_vote
+            alive = self.alive
+            self.queue.extend(
+                [(s, _Turn.OPEN_VOTE) for s in v.waiting if alive[s] and (me_too or s != c)]
+            )
+
+    def _end_count(self) -> None:
+        """Close one nominee's open count: who raised a hand is public (COMMON-8) before the
+        next nominee's count; after the last, the votes not given go to the last nominee
+        (CLUB-E3) or are abstentions (ONLINE-V1), and the vote is decided."""
+        v, alive = self.vote, self.alive
+        c = v.candidates[v.counted]
+        hands = 0
+        for voter, target, _ in v.ballots:
+            if target == c and alive[voter]:
+                hands |= 1 << voter
+        self._log(_Ev.COUNT, -1, c, hands)
+        v.counted += 1
+        if v.counted < len(v.candidates):
+            self._queue_count()
+            return
+        v.counted = -1
+        last = v.candidates[-1] if self.rules.silent_vote == "last_nominee" else -1
+        for s in v.waiting:
+            if alive[s]:
+                v.ballots.append((s, last, last >= 0))
+                self._log(_Ev.BALLOT, s, last, int(last >= 0))
+        self._decide_vote()
 
     def _resolve_vote(self) -> None:
+        """Close a hidden ballot: the ballots go public together (COMMON-8); decide."""
+        for voter, target, silent in self.vote.ballots:
+            if self.alive[voter]:
+                self._log(_Ev.BALLOT, voter, target, int(silent))
+        self._decide_vote()
+
+    def _decide_vote(self) -> None:
+        """Apply the vote's outcome: one leaves, a tie (re-vote, crash), or nobody."""
         v, r = self.vote, self.rules
         cands = [c for c in v.candidates if self.alive[c]]
         tally = dict.fromkeys(cands, 0)
-        for voter, target, silent in v.ballots:  # COMMON-8: ballots go public together
-            if self.alive[voter]:
-                self._log(_Ev.BALLOT, voter, target, int(silent))
-                if target in tally:
-                    tally[target] += 1
+        for voter, target, _ in v.ballots:
+            if self.alive[voter] and target in tally:
+                tally[target] += 1
         if len(cands) == 1 and r.single_nominee == "strict_majority":  # ONLINE-V2
             c = cands[0]
             others = sum(1 for u, t, _ in v.ballots if t == c and u != c and self.alive[u])
@@ -569,6 +627,7 @@ class Game:
                     maniac = -1
         heal = night.heal  # a blocked doctor healed nobody (CITY-N2)
         shot_made = victim >= 0
+        cancels = heal >= 0 and (heal == victim or (heal == maniac and r.heal_against == "all"))
         if victim == heal:  # ONLINE-N5: "nobody died"
             victim = -1
         if maniac == heal and r.heal_against == "all":  # FORUM-N2
@@ -580,14 +639,18 @@ class Game:
         else:
             shot_causes = (_Cause.NIGHT, _Cause.NIGHT)
         shot_dead = []
+        companions = []  # CITY-M2: one more victim, announced last, with no reason given
         for killed, cause in zip((victim, maniac), shot_causes, strict=True):
             if killed >= 0 and killed != hunted and all(killed != d for d, _ in dead):
                 shot_dead.append((killed, cause))
                 companion = night.blocked  # CITY-N9: he leaves with her (unless healed, by knob)
                 saved = r.companion_heal and companion == heal
                 if roles[killed] is _Role.PUTANA and companion >= 0 and not saved:
-                    shot_dead.append((companion, _Cause.COMPANION))
-        dead = shot_dead + dead
+                    if r.companion_reason:  # "he spent the night with the putana"
+                        shot_dead.append((companion, _Cause.COMPANION))
+                    else:
+                        companions.append((companion, _Cause.NIGHT))
+        dead = shot_dead + companions + dead
         if forfeit:  # CITY-N4: the mafia could not agree: the whole team leaves
             dead += [(s, _Cause.FORFEIT) for s in self.alive_seats if self.teams[s] is _Team.MAFIA]
         self._count_heal(heal, shot_made)
@@ -598,6 +661,7 @@ class Game:
                 self._eliminate(seat, cause)
                 if cause is not _Cause.FORFEIT:
                     night.victims.append(seat)
+        self.saves += cancels and heal not in gone
         if not gone:
             self._log(_Ev.MISS)
         if not self._check_win():
@@ -626,7 +690,8 @@ class Game:
         self.heal_prev = heal if counts else -1
         if counts and heal == doctor:
             self.self_heals += 1
-        self._log(_Ev.HEAL_STATE, doctor, self.heal_prev, self.self_heals, 1 << doctor)
+        if self.rules.heal_told:  # ONLINE-N9: else he learns it from whom he may heal next
+            self._log(_Ev.HEAL_STATE, doctor, self.heal_prev, self.self_heals, 1 << doctor)
 
     # What each stage's rule is when its turns run out (see FOLLOWS for where it may lead).
     _END: ClassVar[dict[Stage, Callable[[Game], None]]] = {
@@ -636,6 +701,7 @@ class Game:
         Stage.NAMING: _after_nominations,
         Stage.MONOLOGUES: _end_monologues,
         Stage.VOTE: _resolve_vote,
+        Stage.COUNT: _end_count,
         Stage.TIE_SPEECHES: _end_tie_speeches,
         Stage.CRASH: _resolve_crash,
         Stage.LAST_WORDS: _start_night,
@@ -703,22 +769,19 @@ class Game:
         self.alive_bits &= ~(1 << seat)
         self.team_alive[self.teams[seat]] -= 1
         self._log(_Ev.ELIMINATED, -1, seat, cause)
-        reveal = self.rules.reveal_on_death  # CLUB-E4, CLUB-N3; CITY-M1: only the maniac
-        if reveal == "all" or (reveal == "maniac" and self.roles[seat] is _Role.MANIAC):
-            self._log(_Ev.REVEAL, -1, seat, self.roles[seat])
+        r, role = self.rules, self.roles[seat]
+        reveal = r.reveal_on_death  # CLUB-E4, CLUB-N3; CITY-M1: only the maniac
+        if (
+            reveal == "all"
+            or (reveal == "maniac" and role is _Role.MANIAC)
+            or (cause is _Cause.HUNTED and r.hunted_reveal != "none" and _hunt_names(r, role))
+        ):  # FORUM-M1: a mafia member killed on the hunt is announced as one
+            self._log(_Ev.REVEAL, -1, seat, role)
 
     def _check_win(self) -> bool:
         """End the game if a team has won (COMMON-4, SPORT-W1); return whether it ended."""
-        town, black, maniac = self.team_alive
-        if black == 0 and maniac == 0:
-            outcome = _Outcome.TOWN
-        elif maniac == 0 and (black > town or (black == town and self.rules.mafia_win == "parity")):
-            outcome = _Outcome.MAFIA  # SPORT-W1 at parity; FORUM-W1 at a clear majority
-        elif black == 0 and town <= 1:
-            outcome = _Outcome.MANIAC
-        elif town == 0 and black + maniac <= 2:  # one mafia and the maniac: stalemate
-            outcome = _Outcome.DRAW
-        else:
+        outcome = self.rules.winner(*self.team_alive)
+        if outcome is None:
             return False
         self._finish(outcome)
         return True

@@ -29,6 +29,7 @@ class Turn(IntEnum):
     NAMING = 13  # naming a seat in the nomination round (CLUB-E1)
     MONOLOGUE = 14  # a nominee's speech before the vote (CLUB-E2)
     ANSWER = 15  # the gesture answering a speaker's question (ONLINE-D4)
+    OPEN_VOTE = 16  # a hand raised for the nominee being counted, or kept down (CLUB-E7)
 
 
 class Act(IntEnum):
@@ -69,6 +70,7 @@ class Stage(IntEnum):
     NIGHT = 8  # the night's turns, in wake order
     OVER = 9  # the game has ended
     ZERO_NIGHT = 10  # ONLINE-N1: the mafia meet; the don may introduce himself
+    COUNT = 11  # CLUB-E7, ONLINE-V7: a vote counted in the open, one nominee at a time
 
 
 # What can follow each stage when its turns run out (its rule picks one). Any stage can also
@@ -76,11 +78,14 @@ class Stage(IntEnum):
 FOLLOWS: dict[Stage, frozenset[Stage]] = {
     Stage.DAWN: frozenset({Stage.ZERO_NIGHT, Stage.SPEECHES}),
     Stage.ZERO_NIGHT: frozenset({Stage.SPEECHES}),
-    Stage.SPEECHES: frozenset({Stage.NAMING, Stage.MONOLOGUES, Stage.VOTE, Stage.NIGHT}),
-    Stage.NAMING: frozenset({Stage.MONOLOGUES, Stage.VOTE, Stage.NIGHT}),
-    Stage.MONOLOGUES: frozenset({Stage.VOTE, Stage.NIGHT}),
+    Stage.SPEECHES: frozenset(
+        {Stage.NAMING, Stage.MONOLOGUES, Stage.VOTE, Stage.COUNT, Stage.NIGHT}
+    ),
+    Stage.NAMING: frozenset({Stage.MONOLOGUES, Stage.VOTE, Stage.COUNT, Stage.NIGHT}),
+    Stage.MONOLOGUES: frozenset({Stage.VOTE, Stage.COUNT, Stage.NIGHT}),
     Stage.VOTE: frozenset({Stage.TIE_SPEECHES, Stage.CRASH, Stage.LAST_WORDS, Stage.NIGHT}),
-    Stage.TIE_SPEECHES: frozenset({Stage.VOTE, Stage.NIGHT}),
+    Stage.COUNT: frozenset({Stage.TIE_SPEECHES, Stage.CRASH, Stage.LAST_WORDS, Stage.NIGHT}),
+    Stage.TIE_SPEECHES: frozenset({Stage.VOTE, Stage.COUNT, Stage.NIGHT}),
     Stage.CRASH: frozenset({Stage.LAST_WORDS, Stage.NIGHT}),
     Stage.LAST_WORDS: frozenset({Stage.NIGHT}),
     Stage.NIGHT: frozenset({Stage.SPEECHES}),

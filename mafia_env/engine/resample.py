@@ -116,19 +116,9 @@ def plausible(game: Game, deal: list[Role]) -> bool:
             if events[i][0] == Ev.ELIMINATED:
                 alive[deal[events[i][2]].team] -= 1
             i += 1
-        if (i < last or not game.over) and _won(alive):
+        if (i < last or not game.over) and game.rules.winner(*alive) is not None:
             return False
     return True
-
-
-def _won(alive: list[int]) -> bool:
-    town, black, maniac = alive  # as Game._check_win
-    return (
-        (black == 0 and maniac == 0)
-        or (maniac == 0 and black >= town)
-        or (black == 0 and town <= 1)
-        or (town == 0 and black + maniac <= 2)
-    )
 
 
 def _matching(old: tuple, new: list, rng: random.Random) -> dict[int, int]:

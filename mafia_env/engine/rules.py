@@ -10,6 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+# the rules of earlier eras (`earlier_rules`: records of formats 1 and 2, tasks of versions 2
+# and 3) are mafia_env.compat's; still imported from here, where they were defined before
+from mafia_env.compat import ERAS, earlier_rules  # noqa: F401
+from mafia_env.engine.events import Outcome
 from mafia_env.engine.roles import ROLE_NAMES, Role, Team, role_from_name
 from mafia_env.errors import ConfigError
 
@@ -177,7 +181,12 @@ KNOBS: dict[str, Knob] = {
         "whether a mafia member may shoot himself: always, only when alone, never",
         choices=("always", "lone", "never"),
     ),
-    "mafia_see_shots": Knob(bool, "CITY-N3", "the mafia see each other's shots as they are made"),
+    "mafia_see_shots": Knob(
+        bool,
+        "CITY-N3",
+        "the mafia see each other's shots as they are made, awake together (false: they "
+        "shoot blind, as with closed eyes)",
+    ),
     "don_known": Knob(
         bool, "ONLINE-N2", "the mafia know who the don is (false: until he introduces himself)"
     ),
@@ -228,8 +237,8 @@ KNOBS: dict[str, Knob] = {
     "mafia_win": Knob(
         str,
         "FORUM-W1",
-        "when the mafia win (the maniac dead): at parity, mafia >= the others alive, or at a "
-        "clear majority, mafia > the others",
+        "when the mafia win: at parity, mafia >= the others alive, or at a clear majority, "
+        "mafia > the others",
         choices=("parity", "majority"),
     ),
     "hunt_ratio": Knob(
@@ -237,6 +246,46 @@ KNOBS: dict[str, Knob] = {
         "FORUM-N7",
         "the town loses the hunt at this many town players per mafia member, or fewer",
         minimum=0,
+    ),
+    "mafia_win_maniac": Knob(
+        str,
+        "FORUM-W1",
+        "the maniac and the mafia's win: the mafia win only once he is dead, or he is counted "
+        "among the others they must outnumber",
+        choices=("dead", "counted"),
+    ),
+    "vote_count": Knob(
+        str,
+        "CLUB-E7",
+        "how the votes are counted: one hidden ballot whose votes go public together, or in "
+        "the open, nominee by nominee in nomination order, each count public before the next "
+        "(a voter who has not voted raises his hand for the nominee counted, or waits)",
+        choices=("hidden", "open"),
+    ),
+    "fouls_take_last_word": Knob(
+        bool,
+        "SPORT-F3",
+        "a player who reaches the removal limit while he waits for his last word (voted out, "
+        "killed) loses it",
+    ),
+    "hunted_reveal": Knob(
+        str,
+        "FORUM-M1",
+        "whose role the morning tells when the hunt kills him: nobody's, a mafia member's, or "
+        "the maniac's too",
+        choices=("none", "mafia", "all"),
+    ),
+    "companion_reason": Knob(
+        bool,
+        "CITY-M2",
+        "the morning says that the putana's companion leaves with her (false: he is one more "
+        "victim of the night, no reason given)",
+    ),
+    "heal_told": Knob(
+        bool,
+        "ONLINE-N9",
+        "each morning the doctor is told which heal of his counts for his limits (false: he "
+        "learns it only from whom he may heal next)",
     ),
 }
 
@@ -299,7 +348,14 @@ class Rules:
     hunt_status: bool
     mafia_win: str
     hunt_ratio: int
+    mafia_win_maniac: str
+    vote_count: str
+    fouls_take_last_word: bool
+    hunted_reveal: str
+    companion_reason: bool
+    heal_told: bool
     defaults: frozenset[str] = field(default=frozenset(), compare=False)
+    role_table: str = field(default="default", compare=False)  # "source" or "default"
 
     def with_knobs(self, **knobs: Any) -> Rules:
         """Return these rules with some knobs overridden; an unknown knob is an error."""
@@ -354,29 +410,35 @@ class Rules:
         present = {r for table in self.role_tables.values() for r in table if table[r]}
         return tuple(r for r in Role if r in present)
 
+    def winner(self, town: int, black: int, maniac: int) -> Outcome | None:
+        """Return who has won with these many players alive per team, or None (COMMON-4).
+
+        The town wins when no mafia and no maniac is left. The mafia win at parity (mafia >=
+        the others, SPORT-W1) or at a clear majority (mafia > the others, FORUM-W1, knob
+        mafia_win), once the maniac is dead (COMMON-4) or with the maniac counted among the
+        others (FORUM-W1, knob mafia_win_maniac). The maniac wins alive with at most one other
+        player, the mafia gone; one mafia member and the maniac alone never resolve: a draw.
+        """
+        if black == 0 and maniac == 0:
+            return Outcome.TOWN
+        if self.mafia_win_maniac == "dead":
+            others = town if maniac == 0 else -1  # (never: the maniac must be dead first)
+        else:
+            others = town + maniac
+        if others >= 0 and (black > others or (black == others and self.mafia_win == "parity")):
+            return Outcome.MAFIA
+        if black == 0 and town <= 1:
+            return Outcome.MANIAC
+        if town == 0 and black + maniac <= 2:  # one mafia and the maniac: stalemate
+            return Outcome.DRAW
+        return None
+
     def day_limit(self, n: int) -> int:
         """Return the last day a game of `n` players may reach before it is truncated."""
         return self.max_days if self.max_days is not None else 3 * n
 
 
 RULE_FIELDS = {f.name for f in fields(Rules)}
-
-# The knob values the games of record format 1 and the benchmark tasks of version 2 were
-# played with, where the variant files or new knobs differ now (issue 16 read the seeds again).
-BEFORE_SEED_READING: dict[str, Any] = {
-    "zero_night_don": False,
-    "nominee_ban": "ballot",
-    "zero_votes": "spare",
-    "hunt_status": False,
-    "mafia_win": "parity",
-}
-BEFORE_SEED_READING_BY_VARIANT: dict[str, dict[str, Any]] = {"city": {"heal_against": "all"}}
-
-
-def earlier_rules(variant: str) -> dict[str, Any]:
-    """Return the knobs that give `variant` the rules it had before the seeds' second reading."""
-    return {**BEFORE_SEED_READING, **BEFORE_SEED_READING_BY_VARIANT.get(variant, {})}
-
 
 assert set(KNOBS) <= RULE_FIELDS, set(KNOBS) - RULE_FIELDS
 

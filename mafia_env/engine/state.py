@@ -48,6 +48,10 @@ class Vote:
     crash_ballots: list[tuple[int, bool]] = field(default_factory=list)  # voter, yes
     revote: bool = False  # today's vote has tied once already
     tied: list[int] = field(default_factory=list)  # the players of the re-vote to come
+    # an open count (CLUB-E7, ONLINE-V7): the index in `candidates` of the nominee being
+    # counted (-1: a hidden ballot, or none under way), and the voters who have not voted yet
+    counted: int = -1
+    waiting: list[int] = field(default_factory=list)
 
     def copy(self) -> Vote:
         return Vote(
@@ -57,6 +61,8 @@ class Vote:
             self.crash_ballots[:],
             self.revote,
             self.tied[:],
+            self.counted,
+            self.waiting[:],
         )
 
 

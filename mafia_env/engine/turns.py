@@ -178,6 +178,33 @@ class VoteRule(TurnRule):
         return True  # COMMON-8: the ballots go public together when the vote resolves
 
 
+class OpenVoteRule(TurnRule):
+    """CLUB-E7, ONLINE-V7: at one nominee's open count, a voter who has not voted yet raises
+    his hand for him (vote) or keeps it down (pass) and waits for a later nominee."""
+
+    turn = Turn.OPEN_VOTE
+
+    def in_layout(self, rules: Rules, roles: Collection[Role]) -> bool:
+        return rules.vote_count == "open"
+
+    def offers(self, rules: Rules, roles: Collection[Role]) -> tuple[Act, ...]:
+        return (Act.PASS, Act.VOTE)
+
+    def legal(self, g: Game) -> Options:
+        v = g.vote  # only voters who may vote for the nominee get a turn (`Game._queue_count`)
+        return [(_Act.PASS, None), (_Act.VOTE, 1 << v.candidates[v.counted])]
+
+    def apply(self, g: Game, act: Act, target: int, value: int) -> None:
+        if act is _Act.VOTE:  # each voter raises his hand once
+            v, s = g.vote, g.actor
+            v.ballots.append((s, target, False))
+            v.waiting.remove(s)
+        g._advance()
+
+    def together(self, rules: Rules) -> bool:
+        return True  # COMMON-8: the hands for one nominee go public together, when counted
+
+
 class CrashVoteRule(TurnRule):
     """SPORT-D3: yes or no on removing every tied player."""
 
@@ -428,6 +455,7 @@ TURN_RULES: tuple[TurnRule, ...] = (
     NamingRule(),
     SpeechRule(Turn.MONOLOGUE),
     AnswerRule(),
+    OpenVoteRule(),
 )
 assert [r.turn for r in TURN_RULES] == list(Turn), "TURN_RULES is indexed by Turn"
 # each rule's `legal` and `apply`, bound, by Turn: the hot path's one lookup a move

@@ -8,7 +8,8 @@ seat, ``{t}`` the target's seat (both numbered from 1), ``{v}`` the raw value, `
 role of the value, ``{color}`` the colour of the value, ``{seats}`` the seats of a bitmask,
 ``{answer}`` the answer of the value, ``{order}`` the seats of a sequence code in their order,
 ``{hunt_as}`` the status a hunter guesses (empty without one), ``{text}`` the remark of table
-talk (``TALK``, whose value indexes the game's ``talk``).
+talk (``TALK``, whose value indexes the game's ``talk``), ``{hands}`` the seats of a bitmask
+as a list ending in the language's ``AND`` ("2, 5 and 9": who voted in an open count).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from mafia_env.engine.events import (
     Spared,
     seat_sequence,
 )
-from mafia_env.engine.game import SPEECH_TURNS, Act, Turn
+from mafia_env.engine.kinds import SPEECH_TURNS, Act, Turn
 from mafia_env.engine.roles import Role
 from mafia_env.errors import ConfigError
 
@@ -52,6 +53,8 @@ SUBKEYS: dict[str, tuple[str, ...]] = {
     "HEAL_STATE": ("some", "none"),
     "BLOCKED": ("DON_CHECK", "SHERIFF_CHECK", "DOCTOR", "MANIAC"),
     "ANSWER": tuple(x.name for x in Answer),
+    "SILENCED": ("speech", "last_word"),
+    "COUNT": ("none", "one", "many"),
 }
 
 # Events the moderator does not announce: the start of a turn is told by SPEAK for speeches
@@ -120,6 +123,10 @@ def _subkey(kind: int, actor: int, target: int, value: int, role: Role | None) -
         return "some" if target >= 0 else "none"
     if kind == Ev.ANSWER:
         return Answer(value).name
+    if kind == Ev.SILENCED:  # SPORT-F3: a last word lost; else today's speech
+        return "last_word" if value == Turn.LAST_WORD else "speech"
+    if kind == Ev.COUNT:
+        return "none" if value == 0 else ("one" if value & (value - 1) == 0 else "many")
     return None
 
 
@@ -144,6 +151,9 @@ class _Fields(dict):
             return ", ".join(str(s + 1) for s in seat_sequence(v))
         if key == "hunt_as":  # FORUM-N4: the status guessed, where there is one
             return self.lang.HUNT_AS[v] if v >= 0 else ""
+        if key == "hands":  # CLUB-E7: "2, 5 and 9"
+            *rest, last = seat_list(v).split(", ")
+            return f"{', '.join(rest)} {self.lang.AND} {last}" if rest else last
         raise KeyError(key)
 
 
@@ -193,6 +203,7 @@ def charset() -> frozenset[str]:
             mod.COLORS,
             mod.ANSWERS,
             mod.HUNT_AS,
+            mod.AND,
             mod.EVENTS,
             mod.ACTIONS,
             mod.UI,

@@ -16,6 +16,7 @@ ROLES = {
 COLORS = ("red", "black")
 ANSWERS = ("yes", "no", "I don't know")  # by Answer
 HUNT_AS = (" as mafia", " as the maniac")  # FORUM-N4: the status a hunter guesses
+AND = "and"  # the last two of a list of seats: "2, 5 and 9"
 
 EVENTS = {
     "ROLE": "Player {a}, your role is {role}.",
@@ -115,7 +116,10 @@ EVENTS = {
     "HUNT": "Player {a}, you request a hunt on player {t}{hunt_as}.",
     "EXECUTOR": "Player {a} names player {t} to carry out the shot.",
     "FOUL": "Player {t} gets a foul ({v} in all).",
-    "SILENCED": "Player {t} has no speech today for fouls.",
+    "SILENCED": {
+        "speech": "Player {t} has no speech today for fouls.",
+        "last_word": "Player {t} loses his last word for fouls.",
+    },
     "REVEAL": "Player {t} was the {role}.",
     "GAME_OVER": {
         "TOWN": "The town wins.",
@@ -125,6 +129,11 @@ EVENTS = {
     },
     "TERMINATED": "The game is stopped: player {a} made an illegal move.",
     "TALK": 'Player {a} says: "{text}".',
+    "COUNT": {
+        "none": "Votes for player {t}: none.",
+        "one": "Votes for player {t}: player {hands}.",
+        "many": "Votes for player {t}: players {hands}.",
+    },
 }
 
 # What an action means, by act and (where it reads differently) by the kind of turn.
@@ -135,6 +144,7 @@ ACTIONS = {
         "LAST_WORD": "End your last word.",
         "TIE_SPEECH": "End your speech.",
         "VOTE": "Do not vote.",
+        "OPEN_VOTE": "Keep your hand down.",
         "MAFIA_KILL": "Hold your fire tonight.",
         "DON_CHECK": "Skip the check tonight.",
         "SHERIFF_CHECK": "Skip the check tonight.",
@@ -145,7 +155,7 @@ ACTIONS = {
         "MONOLOGUE": "End your monologue.",
     },
     "NOMINATE": {"*": "Nominate player {t}.", "NAMING": "Name player {t}."},
-    "VOTE": {"*": "Vote for player {t}."},
+    "VOTE": {"*": "Vote for player {t}.", "OPEN_VOTE": "Raise your hand for player {t}."},
     "NIGHT": {
         "*": "Choose player {t} tonight.",
         "MAFIA_KILL": "Shoot player {t}.",
@@ -214,6 +224,7 @@ TABLE = {
         "TIE_SPEECH": "End my speech",
         "MONOLOGUE": "End my monologue",
         "VOTE": "Abstain",
+        "OPEN_VOTE": "Keep my hand down",
         "NAMING": "Name nobody",
         "MAFIA_KILL": "Hold fire",
         "DON_CHECK": "Skip the check",
@@ -271,6 +282,7 @@ PAGE = {
         "last_word": "A last word",
         "tie_speech": "Speeches before the re-vote",
         "vote": "The vote",
+        "open_vote": "The vote, nominee by nominee",
         "crash_vote": "Remove all the tied?",
         "naming": "Naming the nominees",
         "monologue": "Monologues of the nominees",

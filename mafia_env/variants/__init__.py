@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mafia_env.config import NonNegativeInt, Range, parse, read_yaml
 from mafia_env.engine.roles import Role, Team, role_from_name
@@ -44,6 +44,8 @@ class VariantFile:
     """the document the rules were taken from"""
     players: Players
     """the table sizes: {min, max, default}"""
+    role_table: Literal["source", "default"]
+    """whether the role counts come from the source document or are our default"""
     roles: dict[int, dict[str, NonNegativeInt]]
     """the roles dealt at each table size: {size: {role name: count}}"""
     rules: dict[str, Any] | None
@@ -73,6 +75,7 @@ def parse_variant(data: Any, source: str = "variant file") -> Rules:
         default_players=f.players.default,
         role_tables=tables,
         defaults=frozenset(f.defaults or {}),
+        role_table=f.role_table,
         **knobs,
     )
 

@@ -23,9 +23,13 @@ INTRO = {
     "mafia_env.engine": "The rules as a pure state machine (no PettingZoo, no numpy).",
     "mafia_env.lang": "The moderator's words: one table per language (en, ru, uk).",
     "mafia_env.table": "The web table where people sit with bots (extra `table`).",
+    "mafia_env.text": "Text observations for language models, their replies read back as "
+    "actions, and `TextPolicy` (a model as a policy).",
     "mafia_env.variants": "The variant files' loader.",
     "baselines": "Agents and runs: the rule bots, evaluation, ratings, the benchmark protocol, "
     "exploitability, the search bot, language models and the arena.",
+    "baselines.evaluate": "Evaluation by team: the config, the per-game measures, the seeded "
+    "runs over the cores, and the reports.",
     "baselines.ppo": "Masked PPO (CleanRL-style), behaviour cloning and the league.",
     "baselines.rllib": "Ray RLlib: the env wrapper, the training entry point, checkpoints as a "
     "Policy (extra `rllib`).",

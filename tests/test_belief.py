@@ -1,0 +1,306 @@
+"""`mafia_env.belief`: deduction equals a brute force over every deal and hidden history, the
+truth is never ruled out, nothing leaks, the seat's own knowledge is exact, Bayes under the
+model that plays is calibrated, and the belief reaches the envs, the observation and search."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import mafia_env
+from mafia_env.belief import Belief, belief, tracker
+from mafia_env.belief.calibration import play_and_score
+from mafia_env.belief.search import swap_deal
+from mafia_env.engine.events import PUBLIC, Ev
+from mafia_env.engine.game import Game
+from mafia_env.engine.roles import Role, Team
+from mafia_env.errors import ConfigError
+from mafia_env.variants import VARIANTS
+from tests.belief_brute import seen_events, support
+from tests.test_game_data import random_move
+
+SMALL = [("sport", 6), ("club", 6), ("minimal", 5), ("online", 6), ("forum", 7), ("city", 8)]
+TASKS = [("sport", 10), ("city", 13), ("club", 10), ("online", 10), ("forum", 10), ("minimal", 10)]
+
+
+def played(variant: str, n: int, seed: int, moves: int, seats=None, fouls: bool = False):
+    """Play `moves` random moves with a tracker per seat brought up to date every move (so
+    that it sees each seat's options at its turns); return the game and the trackers."""
+    g = Game(VARIANTS[variant], n, seed)
+    rng = random.Random(seed)
+    seats = range(n) if seats is None else seats
+    ts = {s: tracker(g, s) for s in seats}
+    for _ in range(moves):
+        if g.over:
+            break
+        if fouls and g.rules.fouls_remove and rng.random() < 0.02:
+            g.foul(rng.randrange(n))  # the moderator's call (SPORT-F1), at any moment
+        else:
+            g.apply(*random_move(g, rng))
+        for t in ts.values():
+            t.update()
+    return g, ts
+
+
+def kept(t) -> set[tuple[int, ...]]:
+    return {tuple(r) for r in t.deals[t.current()].tolist()}
+
+
+# ---------------------------------------------------------------- deduction
+
+
+def test_swap_deal_sets_every_field_a_deal_sets():
+    """`swap_deal` gives a game the state it would have had, dealt otherwise (every field
+    that follows from the deal: a new one in the engine would fail this)."""
+    for name, rules in VARIANTS.items():
+        n = rules.default_players
+        a = Game(rules, n, 1)
+        deal = list(a.roles)
+        random.Random(2).shuffle(deal)
+        b = Game(rules, n, 1, deal)
+        swap_deal(a, tuple(deal))
+        skip = {"events", "rng", "inputs", "queue", "actor", "turn", "stage"}
+        for k, v in b.__dict__.items():
+            if k not in skip and k not in ("don_introduced",):
+                assert a.__dict__[k] == v, (name, k)
+
+
+@pytest.mark.parametrize(("variant", "n"), SMALL)
+def test_deduction_is_the_brute_force_support(variant, n):
+    """Every deal and every hidden history of a small table: the deals under which the seat
+    sees exactly its events and options are the ones deduction keeps."""
+    budget = {"city": 1, "forum": 1}.get(variant, 2)
+    for seed in range(budget):
+        for moves in (14, 34):
+            g, ts = played(variant, n, seed, moves)
+            seats = [s for s in ts if variant != "city" or g.teams[s] is Team.MAFIA]
+            for s in seats[:3]:
+                assert kept(ts[s]) == support(g, s, ts[s].masks), (variant, seed, moves, s)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "n"), SMALL)
+def test_deduction_is_the_brute_force_support_long(variant, n):
+    for seed in range(2, 5):
+        for moves in (10, 25, 45, 70):
+            g, ts = played(variant, n, seed, moves, fouls=True)
+            for s in ts:
+                if variant == "city" and g.teams[s] is not Team.MAFIA:
+                    continue
+                assert kept(ts[s]) == support(g, s, ts[s].masks), (variant, seed, moves, s)
+
+
+def _truth_kept(variant: str, n: int, games: int, every: int) -> int:
+    points = 0
+    for seed in range(games):
+        g = Game(VARIANTS[variant], n, seed)
+        rng = random.Random(seed)
+        ts = [tracker(g, s) for s in range(n)]
+        m = 0
+        while not g.over and m < 600:
+            g.apply(*random_move(g, rng))
+            m += 1
+            for t in ts:
+                t.update()
+                if m % every == 0:
+                    truth = t.space.as_row(g.roles)
+                    if t.exact:
+                        live = t.current()
+                        assert ((t.deals == truth).all(axis=1) & live).any(), (variant, seed)
+                    else:  # particles: the truth, drawn or not, is accepted by every segment
+                        assert t.possible(truth), (variant, seed, m)
+                    points += 1
+    return points
+
+
+@pytest.mark.parametrize(("variant", "n"), TASKS)
+def test_the_truth_is_never_ruled_out(variant, n):
+    assert _truth_kept(variant, n, 1, 7) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "n"), TASKS)
+def test_the_truth_is_never_ruled_out_thousands(variant, n):
+    assert _truth_kept(variant, n, 12, 3) > 1000
+
+
+def test_the_seats_own_knowledge_is_exact():
+    """Own role, teammates, own checks' answers and shown roles: probability 1 or 0."""
+    for name in ("sport", "club", "online", "city"):
+        rules = VARIANTS[name]
+        n = rules.default_players
+        g, _ = played(name, n, 3, 120)
+        for s in range(n):
+            b = belief(g, s)
+            assert b.marginal(g.roles[s])[s] == pytest.approx(1.0)
+            bit = 1 << s
+            for kind, actor, target, value, vis in g.events:
+                if vis != PUBLIC and not vis & bit:
+                    continue
+                if kind == Ev.TEAMMATE and actor == s:
+                    assert b.team(Team.MAFIA)[target] == pytest.approx(1.0)
+                elif kind == Ev.REVEAL:
+                    assert b.marginal(Role(value))[target] == pytest.approx(1.0)
+                elif kind == Ev.CHECK and actor == s and g.roles[s] is Role.SHERIFF:
+                    black = b.team(Team.MAFIA)[target]
+                    assert black == pytest.approx(1.0 if value else 0.0)
+            if g.teams[s] is Team.MAFIA:  # the mafia know their whole team
+                m = b.team(Team.MAFIA)
+                assert set(np.flatnonzero(m > 0.5)) == {
+                    x for x in range(n) if g.teams[x] is Team.MAFIA
+                }
+                assert np.all((m < 1e-9) | (m > 1 - 1e-9))
+
+
+def test_no_leak_the_same_view_gives_the_same_belief():
+    """Two games in which the seat saw the same events, whatever the hidden deal: the same
+    belief (deduction, and Bayes under a model)."""
+    for name, n in (("sport", 10), ("online", 10), ("club", 10)):
+        for seed in range(2):
+            g, _ = played(name, n, seed, 90, seats=[])
+            if g.over:
+                continue
+            for s in (0, 4):
+                other = g.resample(s, random.Random(seed + 7))
+                assert seen_events(other, s) == seen_events(g, s)
+                for model in (None, "random"):
+                    a = belief(g, s, model).matrix()
+                    b = belief(other, s, model).matrix()
+                    assert np.allclose(a, b), (name, seed, s, model)
+
+
+# ---------------------------------------------------------------- the API
+
+
+def test_belief_api():
+    g, _ = played("sport", 10, 5, 60)
+    b = g.belief(3)
+    assert isinstance(b, Belief) and b.exact
+    assert b.roles == ("civilian", "sheriff", "mafia", "don")
+    m = b.matrix()
+    assert m.shape == (10, 4) and np.allclose(m.sum(axis=1), 1)
+    assert np.allclose(b.team("town") + b.team("mafia"), 1)
+    assert np.allclose(b.team("maniac"), 0)
+    assert b.entropy == pytest.approx(np.log(b.size))  # deduction: uniform
+    assert b.prob([r.label for r in g.roles]) == pytest.approx(1 / b.size)
+    assert b.prob(["civilian"] * 10) == 0.0
+    with pytest.raises(ConfigError):
+        b.marginal("wizard")
+    with pytest.raises(ConfigError):
+        b.team("wizards")
+    with pytest.raises(ConfigError):
+        g.belief(11)
+    for world in b.sample(random.Random(1), 3):  # in the seat's information set
+        assert seen_events(world, 3) == seen_events(g, 3)
+        assert (world.actor, world.turn) == (g.actor, g.turn)
+        assert b.prob([r.label for r in world.roles]) > 0
+
+
+def test_env_and_parallel_belief():
+    env = mafia_env.env("sport", 10)
+    env.reset(seed=2)
+    for _ in range(30):
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    u = env.unwrapped
+    b = u.belief("player_4")
+    assert np.allclose(b.matrix(), u.game.belief(3).matrix())
+    par = mafia_env.parallel_env("sport", 10)
+    par.reset(seed=2)
+    assert par.belief("player_1").matrix().shape == (10, 4)
+    with pytest.raises(mafia_env.errors.MafiaError):
+        u.belief("player_99")
+
+
+@pytest.mark.parametrize(("variant", "n"), TASKS)
+def test_the_belief_piece_of_the_observation(variant, n):
+    """Option belief="deduction": a piece (n x roles) after every other, each seat's own
+    deduction; off by default (the default observation keeps its size)."""
+    plain = mafia_env.env(variant, n)
+    env = mafia_env.env(variant, n, belief="deduction")
+    lay, base = env.unwrapped.obs_layout, plain.unwrapped.obs_layout
+    R = len(lay.spec.roles)
+    assert lay.size == base.size + n * R
+    assert lay.offsets["belief"] == (base.size, (n, R))
+    assert "belief" not in base.offsets
+    env.reset(seed=1)
+    for step, agent in enumerate(env.agent_iter()):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc or step > 25:
+            break
+        piece = lay.views(obs["observation"])["belief"]
+        seat = int(agent.split("_")[1]) - 1
+        assert np.allclose(piece, env.unwrapped.belief(agent).matrix(), atol=1e-6)
+        assert piece[seat].max() == pytest.approx(1.0)  # its own role, certain
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    flat = mafia_env.env(variant, n, obs_mode="flat", belief="deduction")
+    flat.reset(seed=1)
+    assert flat.observe(flat.agent_selection).shape == (lay.size,)
+    with pytest.raises(ConfigError):
+        mafia_env.env(variant, n, belief="bayes")
+
+
+def test_the_belief_piece_in_the_batched_api():
+    from mafia_env.vector import VectorMafia
+
+    vec = VectorMafia("sport", 2, seed=0, belief="deduction")
+    obs, masks, info = vec.reset()
+    off, _shape = vec.obs_layout.offsets["belief"]
+    for _ in range(20):
+        for b in range(2):
+            m = vec.games[b].belief(int(info["seat"][b])).matrix()
+            assert np.allclose(obs[b, off : off + m.size], m.ravel(), atol=1e-6)
+        acts = (masks > 0).argmax(axis=1)
+        obs, masks, _, _, info = vec.step(acts)
+
+
+# ---------------------------------------------------------------- Bayes
+
+
+def test_probs_of_the_policies():
+    from baselines.rule import RulePolicy
+    from mafia_env.policy import RandomPolicy, action_probs
+
+    env = mafia_env.raw_env("sport", 10)
+    env.reset(seed=3)
+    bot = RulePolicy("sport", 10, 0)
+    rows, masks = [], []
+    for _ in range(60):
+        o = env.observe(env.agent_selection)
+        rows.append(o["observation"].copy())
+        masks.append(o["action_mask"].copy())
+        env.step(bot.act(o["observation"], o["action_mask"]))
+    X, M = np.array(rows), np.array(masks)
+    for policy in (bot, RandomPolicy()):
+        p = action_probs(policy, X, M)
+        assert np.allclose(p.sum(axis=1), 1) and not p[M == 0].any()
+    p = bot.probs_batch(X, M)
+    r = int(np.argmin(p.max(axis=1)))  # a row where the bot picks among equals
+    counts = np.zeros(M.shape[1])
+    for seed in range(300):
+        bot.seed(seed)
+        counts[bot.act(X[r], M[r])] += 1
+    assert np.abs(counts / 300 - p[r]).max() < 0.12
+    u = action_probs(RandomPolicy(), X, M)
+    assert np.allclose(u[M > 0], (1 / M.sum(axis=1, keepdims=True) * np.ones_like(u))[M > 0])
+
+
+@pytest.mark.parametrize("opponent", ["random", "rule"])
+def test_bayes_is_calibrated_under_the_model_that_plays(opponent):
+    """Games played by P, belief with model=P: log-loss below deduction's and the prior's,
+    and a small calibration error (the full table: scripts/belief_calibration.py)."""
+    r = play_and_score("sport", 10, opponent, games=6, queries=6, seed=11)
+    assert r["bayes"]["log_loss"] < r["deduction"]["log_loss"] <= r["prior"]["log_loss"] + 1e-9
+    assert r["bayes"]["ece"] < 0.05
+
+
+def test_bayes_keeps_the_seats_own_knowledge_and_the_truth():
+    g, _ = played("sport", 10, 4, 110, seats=[])
+    for s in range(10):
+        b = belief(g, s, "random")
+        assert b.marginal(g.roles[s])[s] == pytest.approx(1.0)
+        assert b.prob([r.label for r in g.roles]) > 0
+        d = belief(g, s)
+        assert np.all(b.matrix()[d.matrix() == 0] < 1e-12)  # never beyond deduction
