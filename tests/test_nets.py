@@ -167,7 +167,7 @@ def test_the_attacker_starts_from_the_strongest_bot_and_checks_itself(tmp_path):
     assert strongest(task) == "league"  # v3 headline 0.651 against ppo's 0.548
     cfg = tiny(tmp_path, final_eval_games=12, hidden_size=256)
     lines: list[str] = []
-    result = exploit("random", "sport-10", 128, cfg, games=12, log=lines.append)
+    result = exploit("random", "sport-10", 128, cfg, games=12, log=lines.append, start="strongest")
     assert result["start"] == "league"
     check = result["check"]
     mine, ref = check["attacker_town_vs_random"], check["rule_town_vs_random"]

@@ -148,6 +148,11 @@ class Config:
     (``self``: the teacher on every seat; any load_policy name or a checkpoint path), the
     teacher's side drawn per game; empty: the teacher on every seat (bot against bot)"""
 
+    exploit_start: str = "clone"
+    """`baselines.exploit` only: where the attacker starts: ``clone`` (the rule-bot clone, as
+    the v3 figures), ``strongest`` (the task's best shipped network bot on the v3 table),
+    ``ppo``, ``league``, ``league_v2`` or a checkpoint path"""
+
     # Evaluation and checkpoints
     greedy: bool = False
     """evaluate, and play once loaded as a bot, by the most probable legal action (not sampled)"""
