@@ -91,6 +91,68 @@ def rows(policy: Any, vec: Any, obs: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return np.concatenate([base, np.asarray(pieces, dtype=base.dtype).reshape(len(idx), -1)], 1)
 
 
+class LazyBelief:
+    """A `VectorMafia` (games encoded plain) that presents the layout with the belief piece,
+    and computes the piece only for the rows asked for (`fill`) or a seat observed
+    (`observe`): a trainer pays for the belief at its learner's decisions only, not at its
+    opponents' (who read the plain prefix). Other attributes are the wrapped env's."""
+
+    def __init__(self, vec: Any, belief: str = "deduction"):
+        from mafia_env.observe import ObsLayout
+
+        if dict(vec.spec.obs).get("belief") is not None:
+            raise ConfigError("LazyBelief wraps an env built without the belief piece")
+        self.vec = vec
+        self.spec = vec.spec.with_obs(belief=belief)
+        self.obs_layout = ObsLayout.of(self.spec)
+        self.obs_size = self.obs_layout.size
+        self.plain = vec.obs_size
+        self.obs = np.zeros((vec.num_envs, self.obs_size), dtype=np.float32)
+        self._filled = np.zeros(vec.num_envs, dtype=bool)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.vec, name)
+
+    def _take(self, out: tuple) -> tuple:
+        self.obs[:, : self.plain] = out[0]
+        self.obs[:, self.plain :] = 0
+        self._filled[:] = False
+        return (self.obs, *out[1:])
+
+    def reset(self) -> tuple:
+        return self._take(self.vec.reset())
+
+    def step(self, actions: np.ndarray) -> tuple:
+        return self._take(self.vec.step(actions))
+
+    def fill(self, idx: np.ndarray) -> None:
+        """Write the belief piece of the acting seat of games `idx` (once per step)."""
+        from mafia_env.belief import matrix
+
+        for b in np.asarray(idx).tolist():
+            if not self._filled[b]:
+                self.obs[b, self.plain :] = matrix(self.vec.games[b], int(self.vec.seat[b])).ravel()
+                self._filled[b] = True
+
+    def observe(self, b: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        from mafia_env.belief import matrix
+
+        if out is None:
+            out = np.empty(self.obs_size, dtype=np.float32)
+        self.vec.observe(b, seat, out[: self.plain])
+        out[self.plain :] = matrix(self.vec.games[b], seat).ravel()
+        return out
+
+
+def vector_env(variant: Any, num_envs: int, num_players: Any = None, seed: Any = None, **kw: Any):
+    """`VectorMafia`, or with ``belief=...`` among `kw` a `LazyBelief` over a plain one."""
+    from mafia_env.vector import VectorMafia
+
+    belief = kw.pop("belief", None)
+    vec = VectorMafia(variant, num_envs, num_players, seed=seed, **kw)
+    return vec if belief is None else LazyBelief(vec, belief)
+
+
 class _Plain:
     """A policy that reads the plain layout."""
 
@@ -113,4 +175,4 @@ def extend(policy: Any, obs: np.ndarray, game: Any, seat: int, spec: GameSpec) -
     return np.concatenate([base, matrix(game, seat).ravel().astype(base.dtype)])
 
 
-__all__ = ["extend", "fit", "rows", "union", "wanted", "width"]
+__all__ = ["LazyBelief", "extend", "fit", "rows", "union", "vector_env", "wanted", "width"]

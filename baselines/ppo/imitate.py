@@ -12,8 +12,7 @@ from baselines.ppo.agent import Agent, CategoricalMasked
 from baselines.ppo.config import Config
 from baselines.ppo.evaluate import opponent_policy
 from baselines.ppo.rollout import Opponents
-from mafia_env.seat_obs import fit
-from mafia_env.vector import VectorMafia
+from mafia_env.seat_obs import fit, vector_env
 
 
 def imitate(
@@ -38,7 +37,7 @@ def imitate(
     as good as the teacher with a critic that already knows what a position is worth.
     Returns the actor's accuracy on the cloned decisions in the last epoch.
     """
-    vec = VectorMafia(
+    vec = vector_env(
         cfg.variant, cfg.num_envs, cfg.num_players, seed=cfg.seed + 7, **cfg.vec_knobs()
     )
     N, B = cfg.imitate_steps, vec.num_envs
@@ -79,6 +78,8 @@ def imitate(
         k = min(t.size, N - i)
         if k > 0:
             t = t[:k]
+            if hasattr(vec, "fill"):  # the belief piece of the recorded rows only
+                vec.fill(t)
             X[i : i + k], M[i : i + k], Y[i : i + k] = obs[t], masks[t] > 0, actions[t]
             for j, b in enumerate(t.tolist()):
                 rows[b][int(seat[b])].append(i + j)

@@ -26,7 +26,7 @@ from baselines.ppo.config import Config
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError
 from mafia_env.policy import Policy, observes
-from mafia_env.seat_obs import fit
+from mafia_env.seat_obs import fit, vector_env
 from mafia_env.vector import VectorMafia
 
 SIDES = ("town", "mafia")
@@ -243,6 +243,8 @@ class Rollout:
         for step in range(self.T):
             obs, masks, seat = self.obs, self.masks, self.info["seat"]
             learn = opp.learner_seat[rows, seat]
+            if hasattr(vec, "fill"):  # the belief piece, computed for the learner's rows only
+                vec.fill(np.flatnonzero(learn))
             self.obs_buf[step] = obs
             self.mask_buf[step] = masks
             self.seat_buf[step] = seat
@@ -410,7 +412,7 @@ def train_against(
     target plays that team). Logs ``<tag>/winrate`` per update; returns the agent's win rate
     over its last games (at most 500; None if no game ended).
     """
-    vec = VectorMafia(cfg.variant, cfg.num_envs, cfg.num_players, seed=seed, **cfg.vec_knobs())
+    vec = vector_env(cfg.variant, cfg.num_envs, cfg.num_players, seed=seed, **cfg.vec_knobs())
     rng = np.random.default_rng(seed)
     gen = torch.Generator().manual_seed(seed)
     opp = Opponents(vec.n, vec.num_envs, rng, team=team, against=against)

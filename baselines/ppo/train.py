@@ -37,7 +37,7 @@ from baselines.ppo.evaluate import evaluate, opponent_policy
 from baselines.ppo.imitate import imitate
 from baselines.ppo.rollout import Opponents, Rollout, ppo_update
 from mafia_env.errors import ConfigError
-from mafia_env.vector import VectorMafia
+from mafia_env.seat_obs import vector_env
 
 
 class Mixture:
@@ -129,7 +129,7 @@ def train(
     rng = np.random.default_rng(cfg.seed)
 
     # env setup
-    vec = VectorMafia(cfg.variant, cfg.num_envs, cfg.num_players, seed=cfg.seed, **cfg.vec_knobs())
+    vec = vector_env(cfg.variant, cfg.num_envs, cfg.num_players, seed=cfg.seed, **cfg.vec_knobs())
     B, T, n = cfg.num_envs, cfg.num_steps, vec.n
 
     agent = make_agent(cfg, vec.obs_size, vec.action_size)
