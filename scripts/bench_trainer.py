@@ -92,9 +92,14 @@ def instrument(timers: Timers) -> None:
     torch.Tensor.backward = timers.wrap(torch.Tensor.backward, "update")
     torch.nn.utils.clip_grad_norm_ = timers.wrap(torch.nn.utils.clip_grad_norm_, "update")
     torch.optim.Adam.step = timers.wrap(torch.optim.Adam.step, "update")
-    gae = train_mod.seat_gae  # wherever the trainer keeps it, it is timed where it is called
-    for module in {train_mod, sys.modules[gae.__module__]}:
-        module.seat_gae = timers.wrap(gae, "update")
+    import baselines.ppo.rollout as rollout_mod
+    from mafia_env.seat_obs import LazyBelief
+
+    LazyBelief.fill = timers.wrap(LazyBelief.fill, "env")  # the belief piece (--belief)
+    gae = rollout_mod.seat_gae  # wherever the trainer keeps it, it is timed where it is called
+    for module in {train_mod, rollout_mod, sys.modules[gae.__module__]}:
+        if hasattr(module, "seat_gae"):
+            module.seat_gae = timers.wrap(gae, "update")
 
     opponent_policy = train_mod.opponent_policy
 
