@@ -12,7 +12,8 @@ At each move with more than one legal action:
    legal actions drawn at random (all of them where there are few: a vote, a night shot).
 2. ``worlds`` determinizations: games the seat cannot tell from the real one
    (`InfoSet.sample` = `Game.resample`: unknown roles dealt again, hidden night choices
-   replayed by their new holders).
+   replayed by their new holders); with option ``model`` (e.g. ``model="rule"``) drawn from
+   the seat's posterior over the deal under that model (`InfoSet.belief`, issue 27).
 3. In every world every candidate is played, then the game is played out by the rule bots
    on every seat (this one too), the rule bots' randomness seeded alike for all candidates
    of a world: the candidates are compared on the same worlds and the same luck (common
@@ -57,6 +58,9 @@ class SearchConfig:
     """How much better (mean team result) a candidate must do to overrule the rule bot."""
     tries: PositiveInt = 200
     """Deals `Game.resample` tries before it falls back on the real deal."""
+    model: str | None = None
+    """Draw the worlds from the seat's posterior under this policy (`mafia_env.belief`, Bayes:
+    e.g. ``rule``, the rollouts' own model); None: `Game.resample`, uniform over the deals."""
 
 
 def load_config(variant: str, path: str | Path | None = None) -> SearchConfig:
@@ -118,8 +122,14 @@ class SearchPolicy:
             others = self.rng.sample(others, cfg.width - 1)
         candidates = [own, *others]
         totals = np.zeros(len(candidates))
-        for _ in range(cfg.worlds):
-            world = obs.sample(random.Random(self.rng.getrandbits(64)), cfg.tries)
+        if cfg.model is not None:  # worlds weighted by what the table's play says
+            posterior = obs.belief(cfg.model)
+            drawn = posterior.sample(random.Random(self.rng.getrandbits(64)), cfg.worlds)
+        for k in range(cfg.worlds):
+            if cfg.model is not None:
+                world = drawn[k]
+            else:
+                world = obs.sample(random.Random(self.rng.getrandbits(64)), cfg.tries)
             observer = VectorObserver(world.rules, world.n, self.obs_layout)
             observer.reset(world)
             luck = self.rng.getrandbits(63)

@@ -143,6 +143,13 @@ class InfoSet:
         """Return a game the seat cannot tell from the real one (a `random.Random` draws it)."""
         return self._game.resample(self.seat, rng, tries)
 
+    def belief(self, model: Any = None) -> Any:
+        """Return the seat's belief over the deal (`mafia_env.belief`: deduction, or Bayes
+        under `model`); its `sample(rng, k)` draws games from it, weighted."""
+        from mafia_env.belief import belief
+
+        return belief(self._game, self.seat, model)
+
 
 def observation(env: Any, seat: int, kind: str = "vector") -> tuple[Any, np.ndarray]:
     """Return seat index `seat`'s observation of `kind` ("vector", "text", "infoset") and its

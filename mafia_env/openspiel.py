@@ -38,7 +38,9 @@ Chance and hidden randomness
   history of actions fixes the state (which OpenSpiel's serialization, a replay of the
   history, needs). `resample_from_infostate` re-draws it, as it does the hidden roles: the
   players cannot know it.
-- `resample_from_infostate(player, sampler)` is `Game.resample` (`mafia_env.engine.resample`):
+- `resample_from_infostate(player, sampler)` is `Game.resample` (`mafia_env.engine.resample`)
+  (with `model=` a policy, or the game's attribute `belief_model` set, the deal is drawn
+  from the player's posterior under that policy instead, `mafia_env.belief`):
   the roles the player does not know are dealt again, the hidden night choices follow the
   roles, and the result is a state whose history is the new deal and the replayed actions,
   in the player's information set (same information-state string and tensor, same player
@@ -180,6 +182,7 @@ class MafiaGame(pyspiel.Game):
         counts = rules.role_counts(n)
         self.n = n
         self.seed = int(params["seed"])
+        self.belief_model: Any = None  # resample_from_infostate draws from this posterior
         self.layout = ActionLayout.of(spec)
         self.roles: tuple[Role, ...] = self.layout.roles  # chance outcome i deals roles[i]
         self.counts = [counts.get(r, 0) for r in self.roles]
@@ -301,12 +304,22 @@ class MafiaState(pyspiel.State):
         g = self.game
         return [0.0] * self._mafia.n if g is None else g.returns()
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MafiaState:
-        """Return a state in `player_id`'s information set, the unknown re-dealt (`resample`)."""
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Any, model: Any = None
+    ) -> MafiaState:
+        """Return a state in `player_id`'s information set, the unknown re-dealt (`resample`);
+        with a `model` (or the game's `belief_model`), drawn from the player's posterior
+        over the deal under that policy (`mafia_env.belief`, Bayes)."""
         if self.game is None:
             return self.clone()  # before the deal nobody knows anything
         rng = random.Random(int(probability_sampler() * 2**53))
-        world = self.game.resample(player_id, rng)
+        model = getattr(self._mafia, "belief_model", None) if model is None else model
+        if model is not None:
+            from mafia_env.belief import belief
+
+            world = belief(self.game, player_id, model).sample(rng, 1)[0]
+        else:
+            world = self.game.resample(player_id, rng)
         return self._mafia.state_of(world)
 
     def __str__(self) -> str:

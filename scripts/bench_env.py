@@ -129,6 +129,50 @@ def clone_cost(variant: str, n: int, moves: int = 200, reps: int = 300) -> dict[
     }
 
 
+def belief_cost(variant: str, n: int, seconds: float, model: str | None) -> dict[str, float]:
+    """Return ms per belief query (`mafia_env.belief`, one seat, `model` None: deduction) and
+    ms per move of keeping it up to date, over random games played for about `seconds`."""
+    import random
+
+    from mafia_env.actions import ActionLayout
+    from mafia_env.belief import belief, tracker
+    from mafia_env.engine.game import Game
+    from mafia_env.observe import VectorObserver
+    from mafia_env.policy import load_policy
+
+    rules = mafia_env.VARIANTS[variant]
+    layout = ActionLayout(rules, n)
+    bot = load_policy(model or "random", variant=variant, num_players=n, seed=0)
+    query = update = 0.0
+    queries = moves = 0
+    start = time.perf_counter()
+    seed = 0
+    while time.perf_counter() - start < seconds:
+        g = Game(rules, n, seed)
+        obs = VectorObserver(rules, n)
+        obs.reset(g)
+        seat = random.Random(seed).randrange(n)
+        seed += 1
+        while not g.over:
+            g.apply(*layout.decoded[bot.act(obs.observe(g, g.actor), layout.shared_mask(g))])
+            t0 = time.perf_counter()
+            tracker(g, seat, model).update()
+            t1 = time.perf_counter()
+            if not g.over:
+                belief(g, seat, model).matrix()
+            t2 = time.perf_counter()
+            update += t1 - t0
+            query += t2 - t1
+            moves += 1
+            queries += not g.over
+    return {
+        "model": model or "deduction",
+        "query_ms": 1e3 * query / max(queries, 1),
+        "update_ms_per_move": 1e3 * update / max(moves, 1),
+        "moves": moves,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
@@ -138,6 +182,11 @@ def main() -> None:
         "--scaling",
         action="store_true",
         help="also measure 6, 10, 14 and 20 seats (raw_env) and memory",
+    )
+    parser.add_argument(
+        "--belief",
+        action="store_true",
+        help="also time belief queries (mafia_env.belief: deduction, Bayes) beside the env",
     )
     args = parser.parse_args()
     unknown = set(args.variants) - set(mafia_env.VARIANTS)
@@ -201,6 +250,18 @@ def main() -> None:
         )
     if args.scaling:
         scaling(args.seconds, results)
+    if args.belief:
+        print(f"\n{'variant':10} {'n':>3} {'belief':10} {'query ms':>9} {'update ms/move':>15}")
+        results["belief"] = []
+        for name in args.variants:
+            n = mafia_env.VARIANTS[name].default_players
+            for model in (None, "random", "rule"):
+                b = belief_cost(name, n, args.seconds, model)
+                results["belief"].append({"variant": name, "num_players": n, **b})
+                print(
+                    f"{name:10} {n:3d} {b['model']:10} {b['query_ms']:9.3f} "
+                    f"{b['update_ms_per_move']:15.3f}"
+                )
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
 

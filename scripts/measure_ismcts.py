@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
@@ -44,6 +45,14 @@ class Timed(SearchPolicy):
         return action
 
 
+def sign_test(a: int, b: int) -> float:
+    """Return the two-sided sign test's p-value of `a` against `b` paired wins."""
+    k, m = min(a, b), a + b
+    if m == 0:
+        return 1.0
+    return min(1.0, 2 * sum(math.comb(m, i) for i in range(k + 1)) / 2**m)
+
+
 def play(env, seed: int, players) -> str:
     env.reset(seed=seed)
     play_until(env, players(env.unwrapped.game))
@@ -59,11 +68,15 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--minutes", type=float, default=None, help="stop after this long")
     ap.add_argument("--config", default=None, help="search config (default: the variant's)")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument(
+        "--model", default=None, help="draw worlds from the posterior under this policy (rule)"
+    )
     args = ap.parse_args(argv)
     env = mafia_env.raw_env(args.variant)
     n = env.unwrapped.n
     team = TEAM_NAMES.index(args.side)
-    bot = Timed(args.variant, n, args.seed, config=args.config)
+    options = {} if args.model is None else {"model": args.model}
+    bot = Timed(args.variant, n, args.seed, config=args.config, **options)
     wins = {"search": 0, "rule": 0}
     paired = {"search_only": 0, "rule_only": 0}
     start = time.time()
@@ -97,6 +110,7 @@ def main(argv: list[str] | None = None) -> dict:
             "rule_win_rate": wins["rule"] / games,
             "rule_wilson95": wilson(wins["rule"], games),
             **paired,
+            "sign_test_p": sign_test(paired["search_only"], paired["rule_only"]),
             "searched_moves": bot.searched,
             "rollouts": bot.rollouts,
             "seconds_per_searched_move": bot.seconds / max(1, bot.searched),

@@ -281,16 +281,7 @@ class PPOPolicy:
 
     @torch.no_grad()
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        obs = np.asarray(obs, dtype=np.float32)
-        if obs.shape[1] != self.obs_size and self.obs_size >= 0:
-            if self.columns is None or obs.shape[1] != self.columns_from:
-                raise ConfigError(
-                    f"this checkpoint reads observations of {self.obs_size} floats "
-                    f"({_options_text(self.obs_options)}); got {obs.shape[1]} (another "
-                    "variant, table size, rules or belief piece? seat it through "
-                    "mafia_env.match, which gives it the layout it reads)"
-                )
-            obs = obs[:, self.columns]  # today's layout, read as the layout it was trained on
+        obs = self._read(obs)
         x = torch.as_tensor(obs)
         m = torch.from_numpy(np.asarray(masks) > 0)  # a new array: masks may be read-only
         if not bool(m.any(dim=1).all()):
@@ -306,13 +297,27 @@ class PPOPolicy:
         probs = CategoricalMasked(logits, m).probs
         return torch.multinomial(probs, 1, generator=self.generator).squeeze(1).numpy()
 
+    def _read(self, obs: np.ndarray) -> np.ndarray:
+        """Return the rows as the checkpoint reads them (an earlier layout: its columns)."""
+        obs = np.asarray(obs, dtype=np.float32)
+        if obs.shape[1] != self.obs_size and self.obs_size >= 0:
+            if self.columns is None or obs.shape[1] != self.columns_from:
+                raise ConfigError(
+                    f"this checkpoint reads observations of {self.obs_size} floats "
+                    f"({_options_text(self.obs_options)}); got {obs.shape[1]} (another "
+                    "variant, table size, rules or belief piece? seat it through "
+                    "mafia_env.match, which gives it the layout it reads)"
+                )
+            obs = obs[:, self.columns]  # today's layout, read as the layout it was trained on
+        return obs
+
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
 
     @torch.no_grad()
     def probs_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Return the probability of every action per row (one-hot where deterministic)."""
-        x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
+        x = torch.as_tensor(self._read(obs))
         m = torch.from_numpy(np.asarray(masks) > 0)
         logits = self.agent.logits(x)
         extra = m.shape[1] - logits.shape[1]

@@ -58,7 +58,29 @@ class Scores:
             "log_loss": float(np.mean(self.losses)) if self.losses else float("nan"),
             "ece": ece(p, y),
             "ece_open": ece(p[(p > 1e-9) & (p < 1 - 1e-9)], y[(p > 1e-9) & (p < 1 - 1e-9)]),
+            "bins": reliability(p, y),
         }
+
+
+def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> list[dict[str, float]]:
+    """Return the reliability table: per probability bin, its predictions, their mean and
+    the frequency of the outcome (the bins ECE weighs)."""
+    out = []
+    if len(p) == 0:
+        return out
+    idx = np.minimum((p * bins).astype(int), bins - 1)
+    for b in range(bins):
+        sel = idx == b
+        if sel.any():
+            out.append(
+                {
+                    "bin": f"{b / bins:.1f}-{(b + 1) / bins:.1f}",
+                    "count": int(sel.sum()),
+                    "predicted": float(p[sel].mean()),
+                    "observed": float(y[sel].mean()),
+                }
+            )
+    return out
 
 
 def ece(p: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
@@ -172,8 +194,11 @@ def play_and_score(
                     times["bayes"].append(time.perf_counter() - t0)
         played += 1
     out = {m: scores[m].summary() for m in methods}
+    for m in methods:
+        if times[m]:
+            out[m]["query_ms"] = 1000 * float(np.mean(times[m]))
     out["games"] = {"played": played}
     return out
 
 
-__all__ = ["METHODS", "Scores", "ece", "play_and_score", "prior_matrix"]
+__all__ = ["METHODS", "Scores", "ece", "play_and_score", "prior_matrix", "reliability"]

@@ -216,17 +216,7 @@ class Tracker:
         step = self._hint(ref)
         if step is None:
             return False
-        h = fork(ref)
-        read: set[int] = set()
-        first = [-1]
-        h.roles, h.teams = _Watch(h.roles), _Watch(h.teams)
-        for w in (h.roles, h.teams):
-            w.read, w.first, w.log = read, first, h.events
-        _apply(h, step)
-        read = set(read)
-        # what the move logged before the engine read the deal is alike in every world
-        before = [e for e in h.events[: max(first[0], 0)] if self._sees(e)]
-        h.roles, h.teams = _plain(h.roles), _plain(h.teams)
+        h, read, before = self._watched(ref, step)
         produced = [e for e in h.events if (e[4] == PUBLIC or e[4] & self.bit) and e[0] != _TALK]
         hidden = not h.over and h.turn in NIGHT_TURNS
         if not hidden and not read:  # nothing of the deal was read: alike in every world
@@ -246,7 +236,7 @@ class Tracker:
         want = self.seen[self.pos : end]
         night = hidden or any(e[0] == Ev.NIGHT for e in want)
         if night:
-            involved = self._named(want[len(before) :] if want[: len(before)] == before else want)
+            involved = self._night_involved(want, before)
         else:
             involved = tuple(sorted(read | {self.seat}))
         seg = Segment(
@@ -264,6 +254,27 @@ class Tracker:
         self.ref = leaf.g
         self.pos = end
         return True
+
+    def _watched(self, ref: Game, step: tuple) -> tuple[Game, set[int], list[tuple]]:
+        """Play `step` in a copy of `ref`, watching the deal: return the copy, the seats whose
+        role or team the engine read, and the events the seat saw that the move logged before
+        it first read the deal (alike in every world)."""
+        h = fork(ref)
+        read: set[int] = set()
+        first = [-1]
+        h.roles, h.teams = _Watch(h.roles), _Watch(h.teams)
+        for w in (h.roles, h.teams):
+            w.read, w.first, w.log = read, first, h.events
+        _apply(h, step)
+        before = [e for e in h.events[: max(first[0], 0)] if self._sees(e)]
+        h.roles, h.teams = _plain(h.roles), _plain(h.teams)
+        return h, set(read), before
+
+    def _night_involved(self, want: list[tuple], before: list[tuple]) -> tuple[int, ...]:
+        """The involved seats of a night segment: those its view names, less the events the
+        opening move logged before the engine read the deal (a vote's ballots name every
+        voter, alike in every world: counted, they would split the deals one by one)."""
+        return self._named(want[len(before) :] if want[: len(before)] == before else want)
 
     def _sees(self, e: tuple) -> bool:
         return (e[4] == PUBLIC or e[4] & self.bit) and e[0] != _TALK
@@ -296,8 +307,40 @@ class Tracker:
         return start
 
     def _probe(self, seg: Segment, row: np.ndarray) -> Node | None:
-        """Return a branch that reproduces the segment under the deal `row`, or None."""
-        start = self._start_game(seg, row)
+        """Return a branch that reproduces the segment under the deal `row`, or None (the
+        doctor's own heal state tried both ways where the morning does not tell it)."""
+        leaf = self._probe_from(seg, row, self._start_game(seg, row))
+        if leaf is None and seg.snapshot is not None:
+            other = self._heal_unknown(seg.snapshot)
+            if other is not None:
+                start = self._start_game(seg, row)
+                start.heal_prev, start.self_heals = other
+                leaf = self._probe_from(seg, row, start)
+        return leaf
+
+    def _heal_unknown(self, g: Game) -> tuple[int, int] | None:
+        """ONLINE-N9 (knob heal_told off): the doctor is not told whether last night's heal
+        counted (a miss when nobody shot leaves it unused, ONLINE-N4); he learns it from whom
+        he may heal next. Return the other reading of his heal state than `g`'s, or None.
+
+        The reference world keeps one reading; where a later segment (his options) needs the
+        other, it is tried. (The cross-night consequence, that a counted heal means the
+        mafia shot his patient, is not carried back to the night before: deduction may keep
+        a deal that only that would rule out, never drop the truth.)
+        """
+        if self.role is not Role.DOCTOR or self.rules.heal_told:
+            return None
+        last = g.night.heal  # last night's (the day before a night keeps it)
+        if last < 0:
+            return None
+        own = int(last == self.seat)
+        if g.heal_prev == last:
+            return (-1, max(0, g.self_heals - own))
+        if g.heal_prev < 0:
+            return (last, g.self_heals + own)
+        return None
+
+    def _probe_from(self, seg: Segment, row: np.ndarray, start: Game) -> Node | None:
         search = Search(
             self.seat,
             seg.want,
@@ -421,13 +464,14 @@ class Tracker:
         step = self._hint(self.ref)
         live = self.live
         if step is not None:  # a move whose segment is under way (a night)
+            want = self.seen[self.pos :]
             seg = Segment(
                 snapshot=self.ref,
                 first=step,
-                want=self.seen[self.pos :],
+                want=want,
                 complete=False,
                 night=True,
-                involved=self._named(self.seen[self.pos :]),
+                involved=self._night_involved(want, self._watched(self.ref, step)[2]),
                 living=np.array(self.ref.alive, dtype=bool),
                 masks={i - self.pos: o for i, o in self.masks.items() if i >= self.pos},
             )
@@ -530,7 +574,15 @@ class Tracker:
         """Play one segment in `g` (dealt `row`) so that the seat sees what it saw."""
         found = self._search_path(g, seg, row, rng)
         if found is None:
-            return False
+            other = self._heal_unknown(g)  # the doctor's heal state read the other way
+            if other is None:
+                return False
+            keep = g.heal_prev, g.self_heals
+            g.heal_prev, g.self_heals = other
+            found = self._search_path(g, seg, row, rng)
+            if found is None:
+                g.heal_prev, g.self_heals = keep
+                return False
         _replay(g, found)
         return True
 

@@ -1,0 +1,146 @@
+"""How well `mafia_env.belief` predicts the hidden roles: the calibration table of issue 27.
+
+For every task and opponent (the policy playing every seat: ``random``, ``rule``,
+``league``), games are played and one seat per game is asked for its belief at a few moves
+(`mafia_env.belief.calibration.play_and_score`); three predictions of every other seat's role
+are scored: the uniform prior (over the deals the seat's own role and teammates allow),
+deduction (``model=None``) and Bayes (``model=`` the opponent). Written to ``--out``:
+
+- ``calibration.json``: every cell (log-loss, ECE, ECE of the uncertain predictions, the
+  reliability bins, query times, games played);
+- ``calibration.md``: the table per variant and opponent, then the reliability bins;
+- ``deal_spaces.md``: the deals each role's seat weighs at the start of each task (exact or
+  particles, `mafia_env.belief.EXACT_LIMIT`).
+
+    nice python scripts/belief_calibration.py --seconds 60
+    nice python scripts/belief_calibration.py --tasks sport-10 --opponents rule --games 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from mafia_env.belief import EXACT_LIMIT, PARTICLES, tracker  # noqa: E402
+from mafia_env.belief.calibration import METHODS, play_and_score  # noqa: E402
+from mafia_env.engine.game import Game  # noqa: E402
+from mafia_env.variants import get_variant  # noqa: E402
+
+TASKS = ("sport-10", "club-10", "online-10", "minimal-10", "forum-10", "city-13")
+OPPONENTS = ("random", "rule", "league")
+
+
+def deal_spaces(tasks: list[str]) -> list[dict]:
+    """Return, per task and role, how many deals a seat of that role weighs at the start."""
+    rows = []
+    for task in tasks:
+        variant, n = task.rsplit("-", 1)
+        g = Game(get_variant(variant), int(n), 0)
+        done = set()
+        for s in range(g.n):
+            role = g.roles[s]
+            if role in done:
+                continue
+            done.add(role)
+            t = tracker(g, s)
+            rows.append(
+                {
+                    "task": task,
+                    "role": role.label,
+                    "deals": int(t.total),
+                    "kept": "exact" if t.exact else f"{PARTICLES} particles",
+                }
+            )
+    return rows
+
+
+def table(results: dict) -> str:
+    lines = [
+        "| task | opponent | games | predictions | "
+        + " | ".join(f"{m} log-loss | {m} ECE" for m in METHODS)
+        + " | Bayes ECE (uncertain) | Bayes ms/query |",
+        "|---|---|---:|---:|" + "---:|---:|" * len(METHODS) + "---:|---:|",
+    ]
+    for key, r in results.items():
+        task, opp = key.split("/")
+        if "error" in r:
+            lines.append(f"| {task} | {opp} | error: {r['error']} |")
+            continue
+        cells = " | ".join(f"{r[m]['log_loss']:.3f} | {r[m]['ece']:.4f}" for m in METHODS)
+        b = r["bayes"]
+        lines.append(
+            f"| {task} | {opp} | {r['games']['played']} | {b['predictions']} | {cells} | "
+            f"{b['ece_open']:.4f} | {b.get('query_ms', float('nan')):.2f} |"
+        )
+    lines.append("")
+    lines.append("Reliability (Bayes): bin: predictions, mean predicted -> observed frequency")
+    lines.append("")
+    for key, r in results.items():
+        if "error" in r:
+            continue
+        bins = "; ".join(
+            f"{b['bin']}: {b['count']}, {b['predicted']:.3f}->{b['observed']:.3f}"
+            for b in r["bayes"]["bins"]
+        )
+        lines.append(f"- {key}: {bins}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tasks", default=",".join(TASKS))
+    ap.add_argument("--opponents", default=",".join(OPPONENTS))
+    ap.add_argument("--games", type=int, default=1000, help="games per cell at most")
+    ap.add_argument("--queries", type=int, default=10, help="queries per game")
+    ap.add_argument("--seconds", type=float, default=60.0, help="time per cell at most")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default=str(ROOT / "results" / "belief"))
+    args = ap.parse_args(argv)
+    tasks = [t for t in args.tasks.split(",") if t]
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "calibration.json"
+    # cells measured before (another run's) are kept; the ones run now replace theirs
+    results: dict[str, dict] = json.loads(path.read_text()) if path.exists() else {}
+    for task in tasks:
+        variant, n = task.rsplit("-", 1)
+        for opp in [o for o in args.opponents.split(",") if o]:
+            t0 = time.perf_counter()
+            try:
+                r = play_and_score(
+                    variant,
+                    int(n),
+                    opp,
+                    games=args.games,
+                    queries=args.queries,
+                    seed=args.seed,
+                    limit=args.seconds,
+                )
+            except Exception as e:  # a cell that cannot run (no shipped bot) is reported
+                r = {"error": f"{type(e).__name__}: {e}"[:200]}
+            r["seconds"] = time.perf_counter() - t0
+            results[f"{task}/{opp}"] = r
+            print(task, opp, json.dumps({k: v for k, v in r.items() if k != "bins"})[:400])
+            path.write_text(json.dumps(results, indent=1))
+            (out / "calibration.md").write_text(table(results))
+    spaces = deal_spaces(tasks)
+    lines = [
+        f"Deals each role's seat weighs at the deal (exact up to {EXACT_LIMIT:,}).",
+        "",
+        "| task | role | deals | kept as |",
+        "|---|---|---:|---|",
+    ]
+    lines += [f"| {r['task']} | {r['role']} | {r['deals']:,} | {r['kept']} |" for r in spaces]
+    (out / "deal_spaces.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
