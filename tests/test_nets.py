@@ -191,3 +191,12 @@ def test_league_v2_configs_load_and_read_the_belief():
         assert cfg.variant == path.stem and cfg.belief == "deduction"
         assert cfg.imitate_opponents and cfg.league is not None
     assert load_config(ROOT / "configs" / "exploit" / "belief.yaml").belief == "deduction"
+
+
+def test_shipped_league_v2_reads_the_belief_and_says_what_is_shipped():
+    if not (ROOT / "baselines" / "checkpoints" / "league_v2" / "club.pt").exists():
+        pytest.skip("no league_v2 file shipped")
+    bot = load_policy("league_v2", variant="club", num_players=10)
+    assert bot.obs_options == {"belief": "deduction"}
+    with pytest.raises(ConfigError, match="no league_v2 checkpoint is shipped for variant 'forum'"):
+        load_policy("league_v2", variant="forum")
