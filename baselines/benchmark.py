@@ -38,6 +38,7 @@ from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.match import Seating, observation, play_game
 from mafia_env.policy import load_policy, observes
+from mafia_env.seat_obs import extend
 from mafia_env.tasks import LATEST, SHIPPED_OPPONENTS, TASKS_BY_VERSION, Task, get_task
 
 LOCKSTEP = 64  # games played at a time by the protocol of version 3
@@ -98,13 +99,15 @@ def play_lockstep(
         for i, (env, players) in enumerate(live):
             seat = env.game.actor
             o, m = observation(env, seat)
+            if getattr(players[seat], "obs_options", None):  # it reads the belief piece
+                o = extend(players[seat], o, env.game, seat, env.spec)
             obs.append(o)
             masks.append(m)
             groups.setdefault(id(players[seat]), (players[seat], []))[1].append(i)
         actions = np.zeros(len(live), dtype=np.int64)
-        obs_batch, mask_batch = np.stack(obs), np.stack(masks)
-        for policy, rows in groups.values():
-            actions[rows] = policy.act_batch(obs_batch[rows], mask_batch[rows])
+        mask_batch = np.stack(masks)
+        for policy, rows in groups.values():  # a group's rows share one layout
+            actions[rows] = policy.act_batch(np.stack([obs[i] for i in rows]), mask_batch[rows])
         still = []
         for (env, players), a in zip(live, actions.tolist(), strict=True):
             env.step(a)
@@ -264,6 +267,8 @@ def attach_exploits(results: list[dict], exploits: dict[tuple[str, str], dict]) 
         e = exploits.get((r["task"], r["policy"]))
         if e is not None:
             r["exploitability"] = float(e["exploitability"])
+            if "reliable" in e:  # the attacker's check (issue 28): false marks the figure
+                r["exploit_reliable"] = e["reliable"]
             if "sides" in e:
                 r["exploit_sides"] = e["sides"]
 
@@ -273,6 +278,8 @@ def describe(result: dict[str, Any]) -> str:
     head = f"{result['task']:12} headline {result['headline']:.3f}"
     if "exploitability" in result:
         head += f"  exploitability {result['exploitability']:.3f}"
+        if result.get("exploit_reliable") is False:
+            head += " (UNRELIABLE: the attacker's town loses to random play more than rule's)"
     lines = [head]
     for r in result["rows"]:
         lo, hi = r["ci95"]

@@ -46,6 +46,21 @@ def shipped_league(
     return load_shipped_policy(variant, num_players, seed, kind="league", spec=spec, **options)
 
 
+def shipped_league_v2(
+    variant: str = "sport", num_players: int | None = None, seed: int = 0, **options: Any
+) -> Policy:
+    """``league_v2``: the seat-filler that reads the belief piece (issue 28), where shipped.
+
+    Its files are ``baselines/checkpoints/league_v2/V-N.pt``, else ``league_v2/V.pt``: cloned
+    from the rule bots' play against mixed opponents, then league play, the observation
+    option ``belief="deduction"`` in its input (a table seats it through `mafia_env.match`,
+    which builds the games with that option and gives other bots the plain prefix).
+    """
+    from baselines.ppo.checkpoint import load_shipped_policy
+
+    return load_shipped_policy(variant, num_players, seed, kind="league_v2", **options)
+
+
 def checkpoint(
     path: str | Path | None = None,
     variant: str = "sport",
@@ -110,4 +125,5 @@ def register() -> None:
     register_policy("ismcts", ismcts)
     register_policy("ppo", shipped_ppo)
     register_policy("league", shipped_league)
+    register_policy("league_v2", shipped_league_v2)
     register_policy("checkpoint", checkpoint)

@@ -22,7 +22,11 @@ from mafia_env.policy import (
 
 SHIPPED = Path(__file__).parent / "checkpoints"
 # a shipped policy's name -> the folder of its files (``V-N.pt`` or ``V.pt`` per variant)
-SHIPPED_FOLDERS: dict[str, Path] = {"ppo": SHIPPED, "league": SHIPPED / "league"}
+SHIPPED_FOLDERS: dict[str, Path] = {
+    "ppo": SHIPPED,
+    "league": SHIPPED / "league",
+    "league_v2": SHIPPED / "league_v2",  # league bots that read the belief piece (issue 28)
+}
 
 
 def _folder(kind: str) -> Path:

@@ -184,6 +184,11 @@ def ask(env: Any, seat: int, policy: Policy) -> int:
     the rule bot) has the other policy asked, with that policy's own observation.
     """
     obs, mask = observation(env, seat, observes(policy))
+    u = env.unwrapped
+    if observes(policy) == "vector" and (getattr(policy, "obs_options", None) or u.spec.obs):
+        from mafia_env.seat_obs import extend  # the layout the policy reads (the belief piece)
+
+        obs = extend(policy, obs, u.game, seat, u.spec)
     try:
         return policy.act(obs, mask)
     except Defer as d:
@@ -308,6 +313,10 @@ def play_games(
                 f"play_games steps vector observations; {type(p).__name__} observes "
                 f"{observes(p)!r}: play it with play_game"
             )
+    from mafia_env.seat_obs import rows as seat_rows
+    from mafia_env.seat_obs import union
+
+    union(seating.policies())  # one value per observation option (the belief piece)
     vec = VectorMafia(variant, min(num_envs, games), num_players, seed=seed, **dict(knobs or {}))
     obs, masks, info = vec.reset()
     groups: list[tuple[str, int, Policy | None]] = [
@@ -325,9 +334,16 @@ def play_games(
             rows = rest & ((info["seat"] if by == "seat" else info["team"]) == key)
             rest &= ~rows
             if rows.any():
-                actions[rows] = _batch(policy, obs[rows], masks[rows])
+                x = (
+                    obs[rows]
+                    if policy is None
+                    else seat_rows(policy, vec, obs, np.flatnonzero(rows))
+                )
+                actions[rows] = _batch(policy, x, masks[rows])
         if rest.any():
-            actions[rest] = _batch(seating.default, obs[rest], masks[rest])
+            p = seating.default
+            x = obs[rest] if p is None else seat_rows(p, vec, obs, np.flatnonzero(rest))
+            actions[rest] = _batch(p, x, masks[rest])
         obs, masks, _, dones, info = vec.step(actions)
         for b in np.flatnonzero(dones):
             if active[b]:

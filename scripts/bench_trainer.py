@@ -20,6 +20,7 @@ Compare runs made back to back on one machine, with the same command:
     python scripts/bench_trainer.py                       # 8 updates of sport
     python scripts/bench_trainer.py --updates 4 --repeat 3 --json out.json
     python scripts/bench_trainer.py --backends python c --repeat 2   # the C core's gain
+    python scripts/bench_trainer.py --updates 2 --belief  # the network reads the belief piece
 
 ``--backends`` runs the trainer on each engine in turn, in fresh processes, back to back: the
 Python engine with ``MAFIA_ENV_NO_CCORE=1``, the C core (`mafia_env.ccore`) as ``auto`` takes it.
@@ -46,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 import torch  # noqa: E402
 
 import baselines.ppo.rollout  # noqa: E402
-import baselines.ppo.train  # noqa: E402
+import baselines.ppo.train  # noqa: E402, F401 (sys.modules below)
 from baselines.ppo.agent import Agent  # noqa: E402
 from baselines.ppo.config import load_config  # noqa: E402
 from mafia_env.vector import VectorMafia  # noqa: E402
@@ -97,9 +98,13 @@ def instrument(timers: Timers) -> None:
     torch.Tensor.backward = timers.wrap(torch.Tensor.backward, "update")
     torch.nn.utils.clip_grad_norm_ = timers.wrap(torch.nn.utils.clip_grad_norm_, "update")
     torch.optim.Adam.step = timers.wrap(torch.optim.Adam.step, "update")
-    gae = baselines.ppo.rollout.seat_gae  # timed wherever the trainer calls it from
+    import baselines.ppo.rollout as rollout_mod
+    from mafia_env.seat_obs import LazyBelief
+
+    LazyBelief.fill = timers.wrap(LazyBelief.fill, "env")  # the belief piece (--belief)
+    gae = rollout_mod.seat_gae  # timed wherever the trainer calls it from
     timed_gae = timers.wrap(gae, "update")
-    for module in {train_mod, baselines.ppo.rollout, sys.modules[gae.__module__]}:
+    for module in {train_mod, rollout_mod, sys.modules[gae.__module__]}:
         if getattr(module, "seat_gae", None) is gae:
             module.seat_gae = timed_gae
 
@@ -124,8 +129,12 @@ def instrument(timers: Timers) -> None:
     train_mod.evaluate = untimed_evaluate
 
 
-def run_once(config: Path, weights: Path, updates: int) -> dict[str, Any]:
-    """Train for `updates` PPO updates from `weights`; return steps/s and the time per part."""
+def run_once(config: Path, weights: Path, updates: int, belief: bool = False) -> dict[str, Any]:
+    """Train for `updates` PPO updates from `weights`; return steps/s and the time per part.
+
+    With `belief` the network reads the belief piece (``belief: deduction``; `weights` widened
+    for it, as ``init_weights`` does), so the two figures compare the trainer's speed
+    before and after the piece on the same games."""
     timers = Timers()
     instrument(timers)
     base = load_config(config)
@@ -139,9 +148,10 @@ def run_once(config: Path, weights: Path, updates: int) -> dict[str, Any]:
             eval_every=0,
             final_eval_games=1,
             checkpoint_every=updates + 1,
+            **({"belief": "deduction", "init_weights": str(weights)} if belief else {}),
         )
         cfg.check()
-        out = train_mod.train(cfg, resume=weights, log=lambda *a: None)
+        out = train_mod.train(cfg, resume=None if belief else weights, log=lambda *a: None)
         backend = VectorMafia(cfg.variant, 1, cfg.num_players, **cfg.knobs).backend
     steps = out["global_step"]
     wall, cpu = steps / out["sps"], steps / out["cpu_sps"]  # the training loop's seconds
@@ -172,6 +182,7 @@ def main(argv: list[str] | None = None) -> None:
         choices=("python", "c"),
         help="the engines, each run in fresh processes (python: MAFIA_ENV_NO_CCORE=1)",
     )
+    ap.add_argument("--belief", action="store_true", help="the network reads the belief piece")
     args = ap.parse_args(argv)
     if args.updates < 1 or args.repeat < 1:
         ap.error("--updates and --repeat must be positive")
@@ -190,11 +201,12 @@ def main(argv: list[str] | None = None) -> None:
                 with tempfile.NamedTemporaryFile(suffix=".json") as f:
                     cmd = [sys.executable, __file__, "--config", str(args.config)]
                     cmd += ["--weights", str(args.weights), "--updates", str(args.updates)]
+                    cmd += ["--belief"] if args.belief else []
                     subprocess.run([*cmd, "--json", f.name], check=True, env=env)
                     run = json.loads(Path(f.name).read_text())["runs"][0]
                 runs.append({**run, "backend": backend or run["backend"]})
     else:
-        runs = [run_once(args.config, args.weights, args.updates)]
+        runs = [run_once(args.config, args.weights, args.updates, args.belief)]
         print(report(runs[0]))
 
     for backend in backends if len(runs) > 1 else []:

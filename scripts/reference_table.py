@@ -77,7 +77,8 @@ def markdown(results: list[dict[str, Any]]) -> str:
             " / ".join(f"{rate[s, o]:.3f}" if (s, o) in rate else "-" for o in opps) for s in sides
         ]
         e = r.get("exploitability")
-        cells.append("-" if e is None else f"{e:.3f}")
+        unsure = " (unreliable)" if r.get("exploit_reliable") is False else ""
+        cells.append("-" if e is None else f"{e:.3f}{unsure}")
         lines.append(
             f"| {r['policy']} | {r['task']} | **{r['headline']:.3f}** | " + " | ".join(cells) + " |"
         )

@@ -3,6 +3,7 @@
 
     python scripts/reproduce_checkpoints.py sport.pt          # one file (about 25 minutes)
     python scripts/reproduce_checkpoints.py league/sport.pt   # a league seat-filler
+    python scripts/reproduce_checkpoints.py league_v2/club.pt   # a belief seat-filler
     python scripts/reproduce_checkpoints.py --all             # every file (a few hours)
     python scripts/reproduce_checkpoints.py --list            # the commands, without running
 
@@ -47,6 +48,8 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "league/online.pt": ("configs/league/online.yaml", []),
     "league/forum.pt": ("configs/league/forum.yaml", []),
     "league/minimal.pt": ("configs/league/minimal.yaml", []),
+    # the belief seat-fillers (issue 28): begun from the league files above, widened
+    "league_v2/club.pt": ("configs/league_v2/club.yaml", []),
 }
 
 

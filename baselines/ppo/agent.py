@@ -60,6 +60,7 @@ class Agent(nn.Module):
         self.action_size = action_size
         self.heads = teams.shape[1] if per_team else 1
         self.role_slice = role_slice
+        self.obs_options: dict[str, Any] = {}  # the observation options it reads (make_agent)
         self.register_buffer("teams", torch.from_numpy(teams))
         self.register_buffer("ret_mean", torch.zeros(()))
         self.register_buffer("ret_std", torch.ones(()))
@@ -126,9 +127,11 @@ def make_agent(cfg: Config, obs_size: int, action_size: int) -> Agent:
     spec = cfg.game_spec()
     start = ObsLayout.of(spec).index("role")
     role_slice = (start, start + len(spec.roles))
-    return Agent(
+    agent = Agent(
         obs_size, action_size, cfg.hidden_size, role_slice, team_matrix(spec), cfg.per_team
     )
+    agent.obs_options = cfg.obs_options()
+    return agent
 
 
 __all__ = ["Agent", "CategoricalMasked", "layer_init", "make_agent", "team_matrix"]

@@ -54,6 +54,7 @@ def save_checkpoint(
             "format": CHECKPOINT_FORMAT,
             "obs_format_version": OBS_FORMAT_VERSION,
             "obs_signature": obs_signature(vec.obs_layout),
+            "obs_options": dict(vec.spec.obs),  # the layout's options: the belief piece
             "variant": vec.variant,
             "num_players": vec.n,
             "obs_size": vec.obs_size,
@@ -66,10 +67,30 @@ def save_checkpoint(
     )
 
 
+def checkpoint_obs_options(ckpt: dict[str, Any]) -> dict[str, Any]:
+    """The observation options a checkpoint's network reads ({} before the belief piece)."""
+    opts = ckpt.get("obs_options")
+    if opts is None:  # files before the option was recorded: the config says
+        belief = ckpt["config"].get("belief")
+        opts = {} if belief is None else {"belief": belief}
+    return {k: v for k, v in opts.items() if v is not None}
+
+
+def _options_text(opts: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in sorted(opts.items())) or "no belief piece"
+
+
 def read_checkpoint(
-    path: str | Path, variant: str | None = None, num_players: int | None = None
+    path: str | Path,
+    variant: str | None = None,
+    num_players: int | None = None,
+    obs_options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Load a checkpoint, refusing one made for another variant, table size or obs format."""
+    """Load a checkpoint, refusing one made for another variant, table size or obs format.
+
+    `obs_options` (None: any) is the observation layout the caller's network reads (the
+    belief piece, `Config.belief`); a checkpoint made for another one is refused.
+    """
     path = Path(path)
     try:  # weights only: unpickling anything else could run code from the file
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
@@ -99,6 +120,15 @@ def read_checkpoint(
         raise ConfigError(
             f"checkpoint {path} was trained on {trained}; it cannot play a table of {n}"
         )
+    opts = checkpoint_obs_options(ckpt)
+    if obs_options is not None:
+        want = {k: v for k, v in obs_options.items() if v is not None}
+        if want != opts:
+            raise ConfigError(
+                f"checkpoint {path} was trained on observations with "
+                f"{_options_text(opts)}; this run's network reads {_options_text(want)}: "
+                "set `belief` in the config as the checkpoint was trained, or retrain"
+            )
     rules, layout = _rules_of(ckpt)
     actions = ActionLayout(rules, n).size
     if ckpt["action_size"] > actions:
@@ -126,14 +156,15 @@ def _rules_of(ckpt: dict[str, Any]) -> tuple[Any, ObsLayout]:
     changed the variant's layout (`earlier_rules`) whose layout the checkpoint has."""
     base = get_variant(ckpt["variant"])
     knobs, n = ckpt["config"]["knobs"], ckpt["num_players"]
+    opts = checkpoint_obs_options(ckpt)  # the belief piece, where the network reads it
     today = base.with_knobs(**knobs)
     eras = sorted(ERAS, reverse=True)  # the latest first
     earlier = (base.with_knobs(**{**earlier_rules(base.name, e), **knobs}) for e in eras)
     for rules in [today, *earlier]:
-        layout = ObsLayout(rules, n)
+        layout = ObsLayout(rules, n, **opts)
         if obs_signature(layout) == ckpt["obs_signature"]:
             return rules, layout
-    return today, ObsLayout(today, n)  # none: read_checkpoint says so
+    return today, ObsLayout(today, n, **opts)  # none: read_checkpoint says so
 
 
 def column_map(old: ObsLayout, new: ObsLayout) -> np.ndarray | None:
@@ -159,6 +190,55 @@ def column_map(old: ObsLayout, new: ObsLayout) -> np.ndarray | None:
     return np.array(cols, dtype=np.intp)
 
 
+def load_weights(
+    agent: Agent,
+    ckpt: dict[str, Any],
+    path: Any,
+    widen: bool = False,
+    layout: ObsLayout | None = None,
+) -> bool:
+    """Load `ckpt`'s weights into `agent`; return whether its input layer was widened.
+
+    The checkpoint must read the agent's observation layout (`Agent.obs_options`), else a
+    ConfigError says which each reads. With `widen`, a network trained without the belief
+    piece starts a network that reads it: the piece's input columns (the last ones of the
+    vector) get zero weights, so the widened network plays exactly as the checkpoint did
+    until training teaches it to read the belief. With `layout` (the agent's observation
+    layout), a checkpoint of an earlier era's layout (`column_map`) is widened too: each of
+    its input columns goes to where today's layout writes that number.
+    """
+    have, want = checkpoint_obs_options(ckpt), dict(agent.obs_options)
+    state = dict(ckpt["model"])
+    widened = False
+    if have != want:
+        if not (widen and not have and set(want) == {"belief"}):
+            raise ConfigError(
+                f"checkpoint {path} was trained on observations with {_options_text(have)}; "
+                f"this network reads {_options_text(want)}: set `belief` as the checkpoint "
+                "was trained, or retrain"
+            )
+        widened = True
+    w = state["trunk.0.weight"]
+    size = agent.trunk[0].in_features
+    _, old = _rules_of(ckpt)
+    cols = None if layout is None else column_map(old, layout)
+    if w.shape[1] != size and cols is not None and widen:
+        new = w.new_zeros((w.shape[0], size))  # today's columns of the old ones, zero elsewhere
+        new[:, torch.from_numpy(cols)] = w
+        state["trunk.0.weight"], widened = new, True
+    elif widened:
+        if size <= w.shape[1]:
+            raise ConfigError(f"checkpoint {path}: cannot widen {w.shape[1]} inputs")
+        state["trunk.0.weight"] = torch.cat((w, w.new_zeros((w.shape[0], size - w.shape[1]))), 1)
+    try:
+        agent.load_state_dict(state)
+    except RuntimeError as e:  # another shape: hidden_size, per_team
+        raise ConfigError(
+            f"{path} does not fit this config's network: {str(e).splitlines()[0]}"
+        ) from None
+    return widened
+
+
 class PPOPolicy:
     """A trained PPO agent behind the `Policy` protocol (samples from the masked policy)."""
 
@@ -179,16 +259,18 @@ class PPOPolicy:
         self.agent = make_agent(cfg, ckpt["obs_size"], ckpt["action_size"])
         self.agent.load_state_dict(ckpt["model"])
         self.agent.eval()
+        self.obs_options = checkpoint_obs_options(ckpt)  # the harness builds its table with them
         self.obs_size = ckpt["obs_size"]
         # a checkpoint of an earlier era's layout plays today's rules seeing what it knew
         self.columns: np.ndarray | None = None
         self.columns_from = -1
         then, old = _rules_of(ckpt)
         today = get_variant(ckpt["variant"]).with_knobs(**ckpt["config"]["knobs"])
-        if spec is not None:  # the table it sits at: read its layout as the trained one
-            self.columns, self.columns_from = table_columns(ckpt, spec)
+        if spec is not None:  # the table it sits at (with the pieces its network reads)
+            seen = spec.with_obs(**self.obs_options) if self.obs_options else spec
+            self.columns, self.columns_from = table_columns(ckpt, seen)
         elif then != today:
-            new = ObsLayout(today, ckpt["num_players"])
+            new = ObsLayout(today, ckpt["num_players"], **self.obs_options)
             self.columns, self.columns_from = column_map(old, new), new.size
         self.deterministic = deterministic
         self.seed(seed)
@@ -198,6 +280,7 @@ class PPOPolicy:
         self = cls.__new__(cls)
         self.agent, self.deterministic = agent, deterministic
         self.variant, self.num_players = None, None
+        self.obs_options = dict(getattr(agent, "obs_options", {}))
         self.obs_size, self.columns, self.columns_from = -1, None, -1
         self.seed(seed)
         return self
@@ -229,9 +312,11 @@ class PPOPolicy:
         obs = np.asarray(obs, dtype=np.float32)
         if obs.shape[1] != self.obs_size and self.obs_size >= 0:
             if self.columns is None or obs.shape[1] != self.columns_from:
-                raise ValueError(
-                    f"this checkpoint reads observations of {self.obs_size} floats; got "
-                    f"{obs.shape[1]} (another variant, table size or rules?)"
+                raise ConfigError(
+                    f"this checkpoint reads observations of {self.obs_size} floats "
+                    f"({_options_text(self.obs_options)}); got {obs.shape[1]} (another "
+                    "variant, table size, rules or belief piece? seat it through "
+                    "mafia_env.match, which gives it the layout it reads)"
                 )
             obs = obs[:, self.columns]  # today's layout, read as the layout it was trained on
         return obs
@@ -357,9 +442,11 @@ __all__ = [
     "CHECKPOINT_FORMAT",
     "OBS_FORMAT_VERSION",
     "PPOPolicy",
+    "checkpoint_obs_options",
     "describe_layout",
     "load_checkpoint_policy",
     "load_shipped_policy",
+    "load_weights",
     "obs_signature",
     "read_checkpoint",
     "save_checkpoint",

@@ -106,6 +106,10 @@ class Config:
     """width of the two hidden layers the actor and the critic share"""
     per_team: bool = False
     """give each team its own actor and critic output heads"""
+    belief: Literal["deduction"] | None = None
+    """the observation option `belief` (`mafia_env.belief`): "deduction" adds each seat's
+    marginal per role, as this seat can deduce, to the network's input; null: no belief
+    piece (the checkpoints before it). Opponents that do not read it get the plain prefix"""
 
     # Opponents
     opponents: dict[str, NonNegativeFloat] = field(default_factory=lambda: dict(DEFAULT_OPPONENTS))
@@ -130,6 +134,24 @@ class Config:
     """epochs over the cloned decisions"""
     imitate_lr: PositiveFloat = 1e-3
     """the learning rate of behaviour cloning"""
+    imitate_teacher: str = "rule"
+    """the policy whose moves are cloned (a load_policy name or a checkpoint path)"""
+    imitate_teachers: dict[str, str] = field(default_factory=dict)
+    """per opponent of `imitate_opponents`, the teacher cloned in its games where another
+    than `imitate_teacher` answers it better (``random: rule``: the rule bots' answer to
+    random play, ``rule: ppo``: the PPO bot's answer to the rule bots)"""
+    imitate_after_init: bool = False
+    """clone the teachers (``imitate_steps``) after loading `init_weights` too (false: a run
+    with init_weights starts PPO from them directly)"""
+    imitate_opponents: dict[str, NonNegativeFloat] = field(default_factory=dict)
+    """who the teacher plays against while its moves are recorded, drawn per game by weight
+    (``self``: the teacher on every seat; any load_policy name or a checkpoint path), the
+    teacher's side drawn per game; empty: the teacher on every seat (bot against bot)"""
+
+    exploit_start: str = "clone"
+    """`baselines.exploit` only: where the attacker starts: ``clone`` (the rule-bot clone, as
+    the v3 figures), ``strongest`` (the task's best shipped network bot on the v3 table),
+    ``ppo``, ``league``, ``league_v2`` or a checkpoint path"""
 
     # Evaluation and checkpoints
     greedy: bool = False
@@ -146,13 +168,36 @@ class Config:
     """updates between checkpoints (the last one is always written)"""
 
     def game_spec(self) -> GameSpec:
-        """Return the spec of the game trained on (`GameSpec.make`: variant, size, knobs)."""
-        return GameSpec.make(self.variant, self.num_players, **self.knobs)
+        """Return the spec of the game trained on (`GameSpec.make`: variant, size, knobs and
+        the observation options, `obs_options`)."""
+        return GameSpec.make(self.variant, self.num_players, obs=self.obs_options(), **self.knobs)
+
+    def obs_options(self) -> dict[str, Any]:
+        """The observation options the network reads (``{"belief": "deduction"}`` or {})."""
+        return {} if self.belief is None else {"belief": self.belief}
+
+    def vec_knobs(self) -> dict[str, Any]:
+        """The keyword arguments of the trainer's `VectorMafia`: the knobs and obs options."""
+        return {**self.knobs, **self.obs_options()}
 
     def check(self) -> None:
         """Check what the types cannot: the game (variant, knobs, size) and the opponents."""
         self.game_spec()  # an unknown variant or knob, a bad size or role table
         check_opponents(self.opponents, ("self", "pool"), "opponents")
+        check_opponents(self.imitate_opponents, ("self",), "imitate_opponents")
+        check_opponents([self.imitate_teacher], (), "imitate_teacher")
+        check_opponents(list(self.imitate_teachers.values()), (), "imitate_teachers")
+        stray = sorted(set(self.imitate_teachers) - set(self.imitate_opponents))
+        if stray:
+            raise ConfigError(
+                f"imitate_teachers names opponents {stray} that imitate_opponents does not "
+                f"draw ({', '.join(self.imitate_opponents) or 'none'})"
+            )
+        if self.imitate_opponents and sum(self.imitate_opponents.values()) <= 0:
+            raise ConfigError(
+                "'imitate_opponents' weights must have a positive sum; got "
+                f"{self.imitate_opponents!r}"
+            )
         if sum(self.opponents.values()) <= 0:
             raise ConfigError(
                 "'opponents' weights must be non-negative numbers with a positive sum; "

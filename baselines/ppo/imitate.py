@@ -10,34 +10,79 @@ import torch.nn as nn
 
 from baselines.ppo.agent import Agent, CategoricalMasked
 from baselines.ppo.config import Config
-from mafia_env.vector import VectorMafia
+from baselines.ppo.evaluate import opponent_policy
+from baselines.ppo.rollout import Opponents
+from mafia_env.seat_obs import fit, vector_env
 
 
-def imitate(agent: Agent, cfg: Config, teacher: Any, log: Any = print, writer: Any = None) -> float:
+def imitate(
+    agent: Agent,
+    cfg: Config,
+    teacher: Any,
+    log: Any = print,
+    writer: Any = None,
+    teachers: dict[str, Any] | None = None,
+) -> float:
     """Behaviour cloning: fit the actor to `teacher`'s moves and the critic to their results.
 
-    The teacher plays every seat of ``cfg.imitate_steps`` decisions' worth of games; the actor
-    learns the teacher's move (cross-entropy over the legal actions) and the critic each
-    decision's discounted team result, so that PPO starts from a player as good as the
-    teacher with a critic that already knows what a position is worth. Returns the actor's
-    accuracy on the cloned decisions in the last epoch.
+    ``cfg.imitate_steps`` of the teacher's decisions are recorded from games in which it
+    plays every seat (``cfg.imitate_opponents`` empty: bot against bot), or one team, drawn
+    per game, against an opponent drawn per game by the weights of ``cfg.imitate_opponents``
+    (``self``: the teacher on every seat; random play, the rule bots, the PPO or league bots
+    ...), so that the clone has seen the teacher's answers to many kinds of play, not only
+    to its own. `teachers` (by opponent name) replaces the teacher in that opponent's games:
+    the clone learns the best known answer to each kind of play. The actor learns the
+    teacher's move (cross-entropy over the legal actions)
+    and the critic each decision's discounted team result, so that PPO starts from a player
+    as good as the teacher with a critic that already knows what a position is worth.
+    Returns the actor's accuracy on the cloned decisions in the last epoch.
     """
-    vec = VectorMafia(cfg.variant, cfg.num_envs, cfg.num_players, seed=cfg.seed + 7, **cfg.knobs)
+    vec = vector_env(
+        cfg.variant, cfg.num_envs, cfg.num_players, seed=cfg.seed + 7, **cfg.vec_knobs()
+    )
     N, B = cfg.imitate_steps, vec.num_envs
     X = np.zeros((N, vec.obs_size), dtype=np.float32)
     M = np.zeros((N, vec.action_size), dtype=bool)
     Y = np.zeros(N, dtype=np.int64)
     G = np.zeros(N, dtype=np.float32)  # discounted result of the mover's team
     rows: list[list[list[int]]] = [[[] for _ in range(vec.n)] for _ in range(B)]
+    opp = Opponents(vec.n, B, np.random.default_rng(cfg.seed + 8))
+    opp.spec = vec.spec
+    for name, w in (cfg.imitate_opponents or {"self": 1.0}).items():
+        if w > 0:
+            policy = (
+                None
+                if name == "self"
+                else opponent_policy(name, cfg.variant, vec.n, cfg.seed + 9)[0]
+            )
+            opp.add(name, policy, w)
+    teacher_name = "\0teacher"
+    by_name = {teacher_name: teacher, **(teachers or {})}
+    teachers = {g: g for g in (teachers or {})}  # opponent -> key of by_name
     obs, masks, info = vec.reset()
+    for b in range(B):
+        opp.assign(b, info["teams"][b])
     i = pending = 0
+    actions = np.zeros(B, dtype=np.int64)
     while i < N or pending:  # then play on until every recorded game has its result
-        actions = teacher.act_batch(obs, masks)
-        k = min(B, N - i)
+        seat = info["seat"]
+        mine = opp.learner_seat[np.arange(B), seat]  # the teacher's rows
+        t = np.flatnonzero(mine)
+        if t.size:
+            who = np.array([teachers.get(g, teacher_name) for g in opp.game], dtype=object)[t]
+            for name in set(who):
+                r = t[who == name]
+                tp = by_name[name]
+                actions[r] = tp.act_batch(fit(tp, obs[r], vec.spec), masks[r])
+        opp.act(obs, masks, mine, actions)
+        k = min(t.size, N - i)
         if k > 0:
-            X[i : i + k], M[i : i + k], Y[i : i + k] = obs[:k], masks[:k] > 0, actions[:k]
-            for b in range(k):
-                rows[b][int(info["seat"][b])].append(i + b)
+            t = t[:k]
+            if hasattr(vec, "fill"):  # the belief piece of the recorded rows only
+                vec.fill(t)
+            X[i : i + k], M[i : i + k], Y[i : i + k] = obs[t], masks[t] > 0, actions[t]
+            for j, b in enumerate(t.tolist()):
+                rows[b][int(seat[b])].append(i + j)
             i += k
             pending += k
         obs, masks, rewards, dones, info = vec.step(actions)
@@ -47,6 +92,11 @@ def imitate(agent: Agent, cfg: Config, teacher: Any, log: Any = print, writer: A
                 G[seat_rows] = rewards[b, s] * cfg.gamma**back
                 pending -= len(seat_rows)
                 seat_rows.clear()
+            opp.record(b, rewards[b], info["done_teams"][b])
+            opp.assign(b, info["teams"][b])
+    for (name, side), w in opp.windows.items():
+        if w and opp.players.get(name) is not None:
+            log(f"imitation games: the teacher as {side} vs {name} won {np.mean(w):.3f} ({len(w)})")
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.imitate_lr, eps=1e-5)
     tx, tm, ty, tg = map(torch.from_numpy, (X, M, Y, G))
     acc = 0.0

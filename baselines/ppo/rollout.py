@@ -26,6 +26,7 @@ from baselines.ppo.config import Config
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError
 from mafia_env.policy import Policy, observes
+from mafia_env.seat_obs import fit, vector_env
 from mafia_env.vector import VectorMafia
 
 SIDES = ("town", "mafia")
@@ -63,6 +64,7 @@ class Opponents:
         self._names: list[str] = []
         self._p = np.zeros(0)
         self.town_share: dict[str, float] = {}  # a member's chance the learner plays town
+        self.spec: Any = None  # the games' spec (its observation options): Rollout sets it
 
     def add(self, name: str, policy: Policy | None, weight: float = 1.0) -> None:
         """Add a member (None: self-play) drawn with `weight`; a policy must observe vectors."""
@@ -121,7 +123,9 @@ class Opponents:
         names = np.array(self.game, dtype=object)[rest]
         for name in set(names):
             rows = rest[names == name]
-            out[rows] = self.players[name].act_batch(obs[rows], masks[rows])
+            policy = self.players[name]
+            x = obs[rows] if self.spec is None else fit(policy, obs[rows], self.spec)
+            out[rows] = policy.act_batch(x, masks[rows])
 
     def record(self, b: int, rewards: np.ndarray, teams: np.ndarray) -> float | None:
         """Note how game `b` (its seats' rewards and teams) ended; return the learner's return
@@ -210,6 +214,7 @@ class Rollout:
     def __init__(self, vec: VectorMafia, T: int, opp: Opponents):
         B, n = vec.num_envs, vec.n
         self.vec, self.T, self.opp = vec, T, opp
+        opp.spec = vec.spec  # members that do not read the belief piece get the plain prefix
         self.obs_buf = np.zeros((T, B, vec.obs_size), dtype=np.float32)
         self.mask_buf = np.zeros((T, B, vec.action_size), dtype=bool)
         self.act_buf = np.zeros((T, B), dtype=np.int64)
@@ -238,6 +243,8 @@ class Rollout:
         for step in range(self.T):
             obs, masks, seat = self.obs, self.masks, self.info["seat"]
             learn = opp.learner_seat[rows, seat]
+            if hasattr(vec, "fill"):  # the belief piece, computed for the learner's rows only
+                vec.fill(np.flatnonzero(learn))
             self.obs_buf[step] = obs
             self.mask_buf[step] = masks
             self.seat_buf[step] = seat
@@ -405,7 +412,7 @@ def train_against(
     target plays that team). Logs ``<tag>/winrate`` per update; returns the agent's win rate
     over its last games (at most 500; None if no game ended).
     """
-    vec = VectorMafia(cfg.variant, cfg.num_envs, cfg.num_players, seed=seed, **cfg.knobs)
+    vec = vector_env(cfg.variant, cfg.num_envs, cfg.num_players, seed=seed, **cfg.vec_knobs())
     rng = np.random.default_rng(seed)
     gen = torch.Generator().manual_seed(seed)
     opp = Opponents(vec.n, vec.num_envs, rng, team=team, against=against)

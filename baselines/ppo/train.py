@@ -31,13 +31,13 @@ import numpy as np
 import torch
 
 from baselines.ppo.agent import Agent, make_agent
-from baselines.ppo.checkpoint import PPOPolicy, read_checkpoint, save_checkpoint
+from baselines.ppo.checkpoint import PPOPolicy, load_weights, read_checkpoint, save_checkpoint
 from baselines.ppo.config import Config
 from baselines.ppo.evaluate import evaluate, opponent_policy
 from baselines.ppo.imitate import imitate
 from baselines.ppo.rollout import Opponents, Rollout, ppo_update
 from mafia_env.errors import ConfigError
-from mafia_env.vector import VectorMafia
+from mafia_env.seat_obs import vector_env
 
 
 class Mixture:
@@ -92,12 +92,15 @@ def make_opponents(cfg: Config, n: int, B: int, rng: np.random.Generator, agent:
 
 
 def init_path(name: str, variant: str, num_players: int | None) -> Path:
-    """Return the checkpoint `Config.init_weights` names: ``ppo`` (shipped) or a path."""
-    from baselines.policy import shipped_checkpoint
+    """Return the checkpoint `Config.init_weights` names: a shipped kind (``ppo``,
+    ``league``, ``league_v2``: that bot's file for the variant and table size) or a path."""
+    from baselines.policy import SHIPPED_FOLDERS, shipped_checkpoint
 
-    path = shipped_checkpoint(variant, num_players) if name == "ppo" else Path(name)
+    path = shipped_checkpoint(variant, num_players, name) if name in SHIPPED_FOLDERS else Path(name)
     if not path.exists():
-        raise ConfigError(f"init_weights: no checkpoint at {path} (give 'ppo' or a file)")
+        raise ConfigError(
+            f"init_weights: no checkpoint at {path} (give {', '.join(SHIPPED_FOLDERS)} or a file)"
+        )
     return path
 
 
@@ -126,7 +129,7 @@ def train(
     rng = np.random.default_rng(cfg.seed)
 
     # env setup
-    vec = VectorMafia(cfg.variant, cfg.num_envs, cfg.num_players, seed=cfg.seed, **cfg.knobs)
+    vec = vector_env(cfg.variant, cfg.num_envs, cfg.num_players, seed=cfg.seed, **cfg.vec_knobs())
     B, T, n = cfg.num_envs, cfg.num_steps, vec.n
 
     agent = make_agent(cfg, vec.obs_size, vec.action_size)
@@ -136,7 +139,7 @@ def train(
     curve: list[dict[str, Any]] = []  # the evaluations during training
     opponents = make_opponents(cfg, n, B, rng, agent)
     if resume is not None:
-        ckpt = read_checkpoint(resume, cfg.variant, vec.n)
+        ckpt = read_checkpoint(resume, cfg.variant, vec.n, cfg.obs_options())
         agent.load_state_dict(ckpt["model"])
         if "optimizer" in ckpt:
             optimizer.load_state_dict(ckpt["optimizer"])
@@ -148,17 +151,33 @@ def train(
     elif cfg.init_weights is not None:
         path = init_path(cfg.init_weights, cfg.variant, cfg.num_players)
         try:
-            agent.load_state_dict(read_checkpoint(path, cfg.variant, vec.n)["model"])
-        except RuntimeError as e:  # another shape: hidden_size, per_team
+            ckpt = read_checkpoint(path, cfg.variant, vec.n)
+            widened = load_weights(agent, ckpt, path, True, vec.obs_layout)
+        except ConfigError as e:
             raise ConfigError(
-                f"init_weights: {path} does not fit this config's network (hidden_size "
-                f"{cfg.hidden_size}, per_team {cfg.per_team}): {str(e).splitlines()[0]}"
+                f"init_weights: {e} (hidden_size {cfg.hidden_size}, per_team {cfg.per_team})"
             ) from None
-        log(f"starting from the weights of {path}")
-    elif cfg.imitate_steps:
-        teacher, name = opponent_policy("rule", cfg.variant, n, cfg.seed)
-        log(f"imitating the {name} bots over {cfg.imitate_steps} decisions")
-        imitate(agent, cfg, teacher, log, writer)
+        log(
+            f"starting from the weights of {path}"
+            + (" (input widened by the belief piece, zero weights)" if widened else "")
+        )
+    if (
+        resume is None
+        and cfg.imitate_steps
+        and (cfg.init_weights is None or cfg.imitate_after_init)
+    ):
+        teacher, name = opponent_policy(cfg.imitate_teacher, cfg.variant, n, cfg.seed)
+        teachers = {
+            opp: opponent_policy(t, cfg.variant, n, cfg.seed + 3)[0]
+            for opp, t in cfg.imitate_teachers.items()
+        }
+        against = ", ".join(f"{k} {w:g}" for k, w in cfg.imitate_opponents.items())
+        log(
+            f"imitating the {name} bots over {cfg.imitate_steps} decisions"
+            + (f" against {against}" if against else "")
+            + "".join(f"; vs {o}: {t}'s moves" for o, t in cfg.imitate_teachers.items())
+        )
+        imitate(agent, cfg, teacher, log, writer, teachers)
     opponents.start(agent)
     eval_bot, eval_name = opponent_policy(cfg.eval_opponent, cfg.variant, n, cfg.seed + 1)
     if eval_name != cfg.eval_opponent:
