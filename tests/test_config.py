@@ -116,6 +116,7 @@ def test_every_shipped_config_loads_through_the_one_loader(path, monkeypatch):
     load = {
         "ppo": load_ppo,
         "league": load_ppo,
+        "league_v2": load_ppo,
         "exploit": load_ppo,
         "rllib": load_rllib,
         "eval": load_eval,
