@@ -117,7 +117,8 @@ def rule_v2(
 
 def register() -> None:
     """Register ``rule`` (the rule bots v1, which the benchmark tasks v2 and v3 pin), ``rule_v1``
-    (the same), ``rule_v2``, ``ppo``, ``league``, ``checkpoint``, ``llm`` and ``ismcts``."""
+    (the same), ``rule_v2``, ``ppo``, ``league``, ``league_v2``, ``checkpoint``, ``llm`` and
+    ``ismcts``: the entry points of pyproject.toml, for a process that imports baselines."""
     register_policy("rule", RulePolicy)
     register_policy("rule_v1", RulePolicy)
     register_policy("rule_v2", rule_v2)

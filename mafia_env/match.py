@@ -316,8 +316,11 @@ def play_games(
     from mafia_env.seat_obs import rows as seat_rows
     from mafia_env.seat_obs import union
 
-    union(seating.policies())  # one value per observation option (the belief piece)
-    vec = VectorMafia(variant, min(num_envs, games), num_players, seed=seed, **dict(knobs or {}))
+    # one value per observation option; the belief piece comes from the Python engine's games
+    backend = "python" if union(seating.policies()) else "auto"
+    vec = VectorMafia(
+        variant, min(num_envs, games), num_players, seed=seed, backend=backend, **dict(knobs or {})
+    )
     obs, masks, info = vec.reset()
     groups: list[tuple[str, int, Policy | None]] = [
         *(("seat", k - 1, p) for k, p in seating.seats.items()),

@@ -87,7 +87,8 @@ def rows(policy: Any, vec: Any, obs: np.ndarray, idx: np.ndarray) -> np.ndarray:
     from mafia_env.belief import matrix
 
     base = fit(_PLAIN, x, vec.spec)
-    pieces = [matrix(vec.games[b], int(vec.seat[b])).ravel() for b in idx.tolist()]
+    games = _games(vec)
+    pieces = [matrix(games[b], int(vec.seat[b])).ravel() for b in idx.tolist()]
     return np.concatenate([base, np.asarray(pieces, dtype=base.dtype).reshape(len(idx), -1)], 1)
 
 
@@ -129,9 +130,10 @@ class LazyBelief:
         """Write the belief piece of the acting seat of games `idx` (once per step)."""
         from mafia_env.belief import matrix
 
+        games = _games(self.vec)
         for b in np.asarray(idx).tolist():
             if not self._filled[b]:
-                self.obs[b, self.plain :] = matrix(self.vec.games[b], int(self.vec.seat[b])).ravel()
+                self.obs[b, self.plain :] = matrix(games[b], int(self.vec.seat[b])).ravel()
                 self._filled[b] = True
 
     def observe(self, b: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -140,7 +142,7 @@ class LazyBelief:
         if out is None:
             out = np.empty(self.obs_size, dtype=np.float32)
         self.vec.observe(b, seat, out[: self.plain])
-        out[self.plain :] = matrix(self.vec.games[b], seat).ravel()
+        out[self.plain :] = matrix(_games(self.vec)[b], seat).ravel()
         return out
 
 
@@ -149,6 +151,8 @@ def vector_env(variant: Any, num_envs: int, num_players: Any = None, seed: Any =
     from mafia_env.vector import VectorMafia
 
     belief = kw.pop("belief", None)
+    if belief is not None:  # the piece comes from the Python engine's games
+        kw.setdefault("backend", "python")
     vec = VectorMafia(variant, num_envs, num_players, seed=seed, **kw)
     return vec if belief is None else LazyBelief(vec, belief)
 
@@ -172,7 +176,22 @@ def extend(policy: Any, obs: np.ndarray, game: Any, seat: int, spec: GameSpec) -
         raise ConfigError(f"cannot compute observation options {opts} for one seat")
     from mafia_env.belief import matrix
 
-    return np.concatenate([base, matrix(game, seat).ravel().astype(base.dtype)])
+    return np.concatenate([base, matrix(_engine_game(game), seat).ravel().astype(base.dtype)])
+
+
+def _engine_game(game: Any) -> Any:
+    """Return the Python engine's `Game` of `game` (a C core env's game: its shadow game)."""
+    return game.shadow() if getattr(type(game), "shadow", None) is not None else game
+
+
+def _games(vec: Any) -> list:
+    """Return a `VectorMafia`'s Python games: the belief is computed on the Python engine."""
+    if getattr(vec, "backend", "python") != "python":
+        raise ConfigError(
+            "the belief piece is computed from the Python engine's games: build this "
+            "VectorMafia with backend='python' (seat_obs.vector_env does, given belief=)"
+        )
+    return vec.games
 
 
 __all__ = ["LazyBelief", "extend", "fit", "rows", "union", "vector_env", "wanted", "width"]

@@ -152,7 +152,10 @@ def test_entry_points_name_the_baselines_policies():
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     eps = data["project"]["entry-points"]["mafia_env.policies"]
-    assert set(eps) == {"rule", "ppo", "league", "checkpoint", "llm", "ismcts"}
+    assert set(eps) == {
+        *("rule", "rule_v1", "rule_v2", "ppo", "league", "league_v2"),
+        *("checkpoint", "llm", "ismcts"),
+    }
     for target in eps.values():  # each names something that exists
         module, _, attr = target.partition(":")
         assert callable(getattr(__import__(module, fromlist=[attr]), attr))

@@ -107,14 +107,17 @@ def test_a_table_seats_belief_and_plain_bots_together(belief_run):
     assert fit(rule, full[None], benv.unwrapped.spec).shape == (1, plain)
     assert isinstance(ask(env, seat, policy), int)
     # the lockstep path: the piece computed only for the rows that read it, same numbers
-    pvec, bvec = (
-        VectorMafia("sport", 4, seed=5),
+    pvec, bvec = (  # the piece comes from the Python engine's games (a core batch refuses)
+        VectorMafia("sport", 4, seed=5, backend="python"),
         VectorMafia("sport", 4, seed=5, belief="deduction"),
     )
     pobs, _, _ = pvec.reset()
     bobs, _, _ = bvec.reset()
     idx = np.array([1, 3])
     np.testing.assert_allclose(seat_rows(policy, pvec, pobs, idx), bobs[idx])
+    if VectorMafia("sport", 1).backend == "c":
+        with pytest.raises(ConfigError, match="backend='python'"):
+            seat_rows(policy, VectorMafia("sport", 4, seed=5), pobs, idx)
     # the benchmark's lockstep protocol seats it too
     wins, draws = play_lockstep(
         get_task("sport-10"), Seating(rule, teams={"town": policy}), "town", 2

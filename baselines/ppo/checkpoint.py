@@ -409,8 +409,9 @@ def load_checkpoint_policy(
     if num_players is None:
         num_players = get_variant(variant).default_players
     ckpt = read_checkpoint(path, variant, num_players)
-    if spec is not None:
-        table_columns(ckpt, spec, path)  # a layout it cannot read: a ConfigError, now
+    if spec is not None:  # a layout it cannot read: a ConfigError, now (the pieces its
+        opts = checkpoint_obs_options(ckpt)  # network reads and the table lacks: seat_obs adds)
+        table_columns(ckpt, spec.with_obs(**opts) if opts else spec, path)
     return PPOPolicy(ckpt, seed, deterministic, spec=spec)
 
 

@@ -107,6 +107,7 @@ class GameSpec:
         given_obs = {k: knobs.pop(k) for k in list(knobs) if k in OBS_OPTIONS}
         if given_obs:  # an observation option among the knobs: it travels in `obs`
             obs = {**(obs or {}), **given_obs}
+        obs = obs or None  # no options and obs={} are one spec (one cache entry)
         same_size = num_players is None or num_players == getattr(variant, "n", None)
         if isinstance(variant, GameSpec) and same_size and not (roles or obs or knobs):
             return variant
