@@ -174,3 +174,13 @@ def test_returns_of_a_stopped_game_and_every_layer_agrees():
     mos = pytest.importorskip("mafia_env.openspiel")
     state = mos.load("minimal").state_of(env.unwrapped.game)
     assert state.returns() == final
+
+
+def test_the_variant_files_specs_outlive_the_bounded_cache():
+    """Hundreds of knob settings later, a variant file's spec is the one made before (its
+    layouts are shared by every spec of those rules and size: an env and a bot agree)."""
+    before = GameSpec.make("minimal", 7, roles=["mafia", "mafia", *["civilian"] * 5])
+    layout = ActionLayout.of(before)
+    for days in range(2, 300):
+        GameSpec.make("minimal", 7, max_days=days)
+    assert ActionLayout.of(GameSpec.make("minimal", 7)) is layout

@@ -146,7 +146,10 @@ class GameSpec:
         if unknown:
             allowed = ", ".join(sorted(OBS_OPTIONS)) or "none yet"
             raise ConfigError(f"unknown observation options {unknown}; options: {allowed}")
-        merged = tuple(sorted({**dict(self.obs), **options}.items()))
+        # an option set to None is an option not taken: one spec, one set of layouts
+        merged = tuple(
+            sorted((k, v) for k, v in {**dict(self.obs), **options}.items() if v is not None)
+        )
         return self if merged == self.obs else replace(self, obs=merged)
 
     def cached(self, key: Any, build: Callable[[GameSpec], T]) -> T:
@@ -207,8 +210,10 @@ class GameSpec:
             acts=acts,
             widths=widths,
         )
-        if len(_SPECS) >= 256:
-            _SPECS.clear()
+        if len(_SPECS) >= 256:  # bounded: the variant files' specs stay (their layouts are
+            for k in [k for k, v in _SPECS.items() if VARIANTS.get(v.rules.name) is not v.rules]:
+                del _SPECS[k]  # shared by every spec made of them, before and after), not others
+            _MADE.clear()  # specs made from the ones let go
         _SPECS[key] = spec
         return spec
 
