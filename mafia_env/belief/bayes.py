@@ -45,7 +45,6 @@ import numpy as np
 
 from mafia_env.actions import ActionLayout
 from mafia_env.belief.search import (
-    Search,
     SearchTooLarge,
     expand_options,
     fork,
@@ -358,15 +357,7 @@ class BayesTracker:
 
     def _mass(self, seg: Segment, row: np.ndarray) -> float:
         base = self.base
-        search = Search(
-            self.seat,
-            seg.want,
-            seg.complete,
-            frozenset(seg.involved),
-            tuple(row.tolist()),
-            seg.masks,
-            budget=MASS_BUDGET,
-        )
+        search = seg.search(self.seat, row, budget=MASS_BUDGET)
         try:
             found = search.run(base._start_game(seg, row), seg.first, every=True)
             return float(sum(leaf.mass for leaf in found))

@@ -97,6 +97,18 @@ class Segment:
     masks: dict[int, tuple] = field(default_factory=dict)
     cache: dict[tuple, Node | None] = field(default_factory=dict)  # class key -> a branch
 
+    def search(self, seat: int, row: np.ndarray, **options: Any) -> Search:
+        """Return the search for the segment's hidden histories under deal `row`."""
+        return Search(
+            seat,
+            self.want,
+            self.complete,
+            frozenset(self.involved),
+            tuple(row.tolist()),
+            self.masks,
+            **options,
+        )
+
 
 def is_turn_start(e: tuple) -> bool:
     """Whether the event begins a public turn (or ends the game): where segments end."""
@@ -339,14 +351,7 @@ class Tracker:
         return None
 
     def _probe_from(self, seg: Segment, row: np.ndarray, start: Game) -> Node | None:
-        search = Search(
-            self.seat,
-            seg.want,
-            seg.complete,
-            frozenset(seg.involved),
-            tuple(row.tolist()),
-            seg.masks,
-        )
+        search = seg.search(self.seat, row)
         if seg.night:
             found = search.run(start, seg.first)
             return found[0] if found else None
@@ -586,14 +591,7 @@ class Tracker:
 
     def _search_path(self, g: Game, seg: Segment, row: np.ndarray, rng=None) -> list | None:
         """Return the steps of one hidden history of the segment from `g` (dealt `row`)."""
-        search = Search(
-            self.seat,
-            seg.want,
-            seg.complete,
-            frozenset(seg.involved),
-            tuple(row.tolist()),
-            seg.masks,
-        )
+        search = seg.search(self.seat, row)
         found = search.run(fork(g), seg.first, rng=rng, quiet=rng is None)
         return found[0].steps() if found else None
 
@@ -601,14 +599,7 @@ class Tracker:
         """The start segment: `g` was just dealt; search its hidden turns (the zero night)."""
         start = fork(g)
         start.events = g.events[:]
-        search = Search(
-            self.seat,
-            seg.want,
-            seg.complete,
-            frozenset(seg.involved),
-            tuple(row.tolist()),
-            seg.masks,
-        )
+        search = seg.search(self.seat, row)
         found = search.run(start, None, rng=self.rng, quiet=False)
         if not found:
             return None
