@@ -399,10 +399,18 @@ class MafiaEnv(AECEnv):
         """
         other = MafiaEnv.__new__(MafiaEnv)
         other.__dict__.update(self.__dict__)
-        other.knobs = dict(self.knobs)
         if self.game is not None:
             other.game = self.game.clone()
             other.observer = self.observer.copy()
+        self._copy_play_state(other)
+        return other
+
+    def _copy_play_state(self, other: MafiaEnv) -> None:
+        """Give `other` (a shallow copy of this env) its own copies of what play changes
+        besides the game and the observer: knobs, text observer, random stream, agents,
+        rewards, flags, infos and illegal counts (both engines' `clone`)."""
+        other.knobs = dict(self.knobs)
+        if self.game is not None:
             other._text = self._text.copy() if self._text is not None else None
         if self._rng is not None:
             other._rng = random.Random()
@@ -412,7 +420,6 @@ class MafiaEnv(AECEnv):
             setattr(other, name, dict(getattr(self, name)))
         other.infos = {a: dict(i) for a, i in self.infos.items()}
         other.illegal_counts = dict(self.illegal_counts)
-        return other
 
     def __setstate__(self, state: dict) -> None:
         # a pickled or deep-copied env (a vector env's copy) deals its own next games: the

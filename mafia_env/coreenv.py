@@ -122,19 +122,11 @@ class CoreMafiaEnv(MafiaEnv):
         state is copied whole; a shadow Python game, if one was made, is cloned too)."""
         other = CoreMafiaEnv.__new__(CoreMafiaEnv)
         other.__dict__.update(self.__dict__)
-        other.knobs = dict(self.knobs)
         other.core = self.core.fork(0)
         other.observer = CoreObserver(other)
         if self.game is not None:
             other.game = self.game._copy(other.core)
-            other._text = self._text.copy() if self._text is not None else None
-        if self._rng is not None:
-            other._rng = random.Random()
-            other._rng.setstate(self._rng.getstate())
-        other.agents = self.agents[:]
-        for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):
-            setattr(other, name, dict(getattr(self, name)))
-        other.infos = {a: dict(i) for a, i in self.infos.items()}
+        self._copy_play_state(other)
         return other
 
     def __getstate__(self) -> dict[str, Any]:

@@ -500,3 +500,15 @@ def test_a_core_built_from_another_source_is_refused():
         SOURCE = "0" * 16
 
     assert "rebuild it" in ccore._stale(Other())
+
+
+def test_a_clone_of_a_core_env_counts_its_own_illegal_actions():
+    """clone() copies what play changes, on the core as on the Python engine (COMMON-7's
+    counts were shared with the original)."""
+    env = mafia_env.raw_env("sport", backend="auto", illegal_action="foul")
+    env.reset(seed=3)
+    other = env.clone()
+    agent = env.agent_selection
+    env.step(int(np.flatnonzero(env.observe(agent)["action_mask"] == 0)[0]))
+    assert env.illegal_counts[agent] == 1
+    assert other.illegal_counts[agent] == 0
