@@ -297,17 +297,24 @@ typedef struct {
 static int g_oom = 0; /* set when a log could not grow: raised as MemoryError after the call */
 
 /* ------------------------------------------------------------------------------ logs */
-static void push_input(Game *g, int seat, int act, int target, int value, int turn) {
-    if (g->n_inputs == g->cap_inputs) {
-        int cap = g->cap_inputs ? 2 * g->cap_inputs : 256;
-        Input *p = PyMem_Realloc(g->inputs, (size_t)cap * sizeof(Input));
-        if (!p) {
-            g_oom = 1;
-            return;
-        }
-        g->inputs = p;
-        g->cap_inputs = cap;
+/* Make room for `need` items of `size` bytes in the log *buf of capacity *cap (doubling from
+ * `first`); 0 and g_oom set where memory ran out. */
+static int grow(void **buf, int32_t *cap, int need, size_t size, int first) {
+    if (need <= *cap) return 1;
+    int c = *cap ? 2 * *cap : first;
+    while (c < need) c *= 2;
+    void *p = PyMem_Realloc(*buf, (size_t)c * size);
+    if (!p) {
+        g_oom = 1;
+        return 0;
     }
+    *buf = p;
+    *cap = c;
+    return 1;
+}
+
+static void push_input(Game *g, int seat, int act, int target, int value, int turn) {
+    if (!grow((void **)&g->inputs, &g->cap_inputs, g->n_inputs + 1, sizeof(Input), 256)) return;
     Input *x = &g->inputs[g->n_inputs++];
     x->seat = (int16_t)seat;
     x->act = (int16_t)act;
@@ -318,17 +325,7 @@ static void push_input(Game *g, int seat, int act, int target, int value, int tu
 }
 
 static int64_t push_seq(Game *g, const int8_t *seats, int len) {
-    if (g->n_seq + len + 1 > g->cap_seq) {
-        int cap = g->cap_seq ? 2 * g->cap_seq : 256;
-        while (cap < g->n_seq + len + 1) cap *= 2;
-        int8_t *p = PyMem_Realloc(g->seq, (size_t)cap);
-        if (!p) {
-            g_oom = 1;
-            return 0;
-        }
-        g->seq = p;
-        g->cap_seq = cap;
-    }
+    if (!grow((void **)&g->seq, &g->cap_seq, g->n_seq + len + 1, 1, 256)) return 0;
     int64_t at = g->n_seq;
     g->seq[g->n_seq++] = (int8_t)len;
     for (int i = 0; i < len; i++) g->seq[g->n_seq++] = seats[i];
@@ -336,16 +333,7 @@ static int64_t push_seq(Game *g, const int8_t *seats, int len) {
 }
 
 static void push_event(Game *g, int kind, int actor, int target, int64_t value, int seen_by) {
-    if (g->n_events == g->cap_events) {
-        int cap = g->cap_events ? 2 * g->cap_events : 512;
-        Event *p = PyMem_Realloc(g->events, (size_t)cap * sizeof(Event));
-        if (!p) {
-            g_oom = 1;
-            return;
-        }
-        g->events = p;
-        g->cap_events = cap;
-    }
+    if (!grow((void **)&g->events, &g->cap_events, g->n_events + 1, sizeof(Event), 512)) return;
     Event *e = &g->events[g->n_events++];
     e->kind = (int8_t)kind;
     e->actor = (int8_t)actor;
