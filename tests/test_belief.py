@@ -13,8 +13,9 @@ import mafia_env
 from mafia_env.belief import Belief, belief, tracker
 from mafia_env.belief.calibration import play_and_score
 from mafia_env.belief.search import swap_deal
-from mafia_env.engine.events import PUBLIC, Ev
+from mafia_env.engine.events import PUBLIC, Cause, Ev
 from mafia_env.engine.game import Game
+from mafia_env.engine.kinds import Act, Turn
 from mafia_env.engine.roles import Role, Team
 from mafia_env.errors import ConfigError
 from mafia_env.variants import VARIANTS
@@ -133,21 +134,41 @@ def test_the_truth_is_never_ruled_out(variant, n):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("variant", "n"), TASKS)
-def test_the_truth_is_never_ruled_out_thousands(variant, n, games, request):
+def test_the_truth_is_never_ruled_out_thousands(variant, n, games):
     """Thousands of points in `make test-long` (12 games a task); 3 games in `make test`
     (city-13's particles: one game, three seats there: two minutes a game otherwise)."""
-    if variant == "forum":  # a known bug, found by this test: issue 27 stays open for it
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="FORUM-10 seed 0: deduction rules the true deal out (issue 27)",
-            )
-        )
     count = games(3, 12)
     if variant == "city" and count < 12:
         assert _truth_kept(variant, n, 1, 3, seats=(0, 4, 8)) > 50
         return
     assert _truth_kept(variant, n, count, 3) > 1000 * count // 12
+
+
+def test_forum_n3_the_lot_counts_the_request_the_seat_made_first():
+    """FORUM-N3: the hunt requests are drawn by lot among all of the night's requests. The
+    seat that takes the round's first turn and asks has its request in the lot before the
+    hidden players' own: when another's request is drawn, deduction keeps the truth (it
+    once forced the lot to the first request, its own, and ruled every deal out)."""
+    deal = [Role.CIVILIAN, Role.CIVILIAN, Role.MAFIA, Role.CIVILIAN, Role.MANIAC]
+    deal += [Role.DOCTOR, Role.CIVILIAN]
+    for seed in (0, 1):  # both draw seat 3's request (seat 3 dies, a failed hunt)
+        g = Game(VARIANTS["forum"], 7, seed, deal)
+        rng = random.Random(seed)
+        ts = {s: tracker(g, s) for s in (0, 3, 4)}
+        while not any(e[0] == Ev.MORNING and e[3] == 1 for e in g.events):
+            if g.turn is Turn.HUNT and g.actor in (0, 3):  # 0: town as mafia; 3: town as maniac
+                g.apply(Act.HUNT, *((1, 0) if g.actor == 0 else (6, 1)))
+            elif g.turn is Turn.HUNT:
+                g.apply(Act.PASS, -1, -1)
+            else:
+                g.apply(*random_move(g, rng))
+            for t in ts.values():
+                t.update()
+        hunted = [e for e in g.events if e[0] == Ev.ELIMINATED and e[3] == Cause.HUNTER]
+        assert [e[2] for e in hunted] == [3], seed  # the draw fell on the second request
+        truth = ts[0].space.as_row(g.roles)
+        for s, t in ts.items():
+            assert ((t.deals == truth).all(axis=1) & t.current()).any(), (seed, s)
 
 
 def test_the_seats_own_knowledge_is_exact():

@@ -602,6 +602,10 @@ class Search:
         g = node.g
         members = self._round(g, Turn.HUNT)
         hidden = [m for m in members if m != self.seat]
+        # the requests made tonight before this player's turn: the seat's own, when it took
+        # its turn first (the lot draws among them too: FORUM-N3)
+        prior = [r[0] for r in g.night.hunts]
+        mine = self.seat in prior
         own = self.seat in members and any(
             e[0] == Ev.HUNT and e[1] == self.seat for e in self.want[node.k :]
         )
@@ -617,8 +621,9 @@ class Search:
         out: list[Node] = []
 
         def lot(drawn: int, asking: set[int], free: list[int]) -> tuple[int, float]:
-            """Return the forced index of `drawn`'s request and E[1/requests]."""
-            fixed = [m for m in members if m in asking]
+            """Return the forced index of `drawn`'s request and E[1/requests] (the requests
+            made before this round's first hidden turn come first in the lot)."""
+            fixed = prior + [m for m in members if m in asking]
             index = fixed.index(drawn)
             return index, _mean_inverse(len(fixed), [ask[m] for m in free])
 
@@ -634,13 +639,13 @@ class Search:
                 dt = seat_list(_targets(opts[d], Act.HUNT))[0]
                 script[(d, Turn.HUNT)] = (Act.HUNT, dt, values[0], None)
             free = [m for m in hidden if m != d]
-            if not asking:  # nobody asked: every hidden player passed
+            if not asking and not mine:  # nobody asked: every hidden player passed
                 p = 1.0
                 for m in hidden:
                     p /= counts[m]
                 out += self._scripted(node, script, p)
                 continue
-            if not own:
+            if not own and not mine:
                 continue  # the doctor's request drawn: tried below as a drawn request
             p = (ask[d] if flag else (1.0 / counts[d] if d >= 0 else 1.0)) if d >= 0 else 1.0
             index, inv = lot(self.seat, asking, free)
