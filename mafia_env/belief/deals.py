@@ -10,6 +10,7 @@ that agree on some seats and on the roles left among the others (`class_keys`).
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 from functools import cache
 
 import numpy as np
@@ -17,6 +18,12 @@ import numpy as np
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
+
+DEAL_CACHE_BYTES = 16 << 20  # the deal lists kept between games (least recently used out)
+COUNT_CACHE = 4096  # the deal counts kept between games
+_DEALS: OrderedDict[tuple, np.ndarray] = OrderedDict()
+_DEALS_BYTES = 0
+_COUNTS: dict[tuple, int] = {}
 
 
 class DealSpace:
@@ -41,9 +48,18 @@ class DealSpace:
                 m[s] = [r in roles for r in self.roles]
         return m
 
+    def _key(self, allowed: np.ndarray) -> tuple:
+        return (self.roles, self.counts, allowed.shape, np.asarray(allowed, bool).tobytes())
+
     def count(self, allowed: np.ndarray) -> int:
-        """Return how many deals respect the allowed matrix."""
-        return self._counter(allowed)(0, self.counts)
+        """Return how many deals respect the allowed matrix (kept for the next game)."""
+        key = ("count", *self._key(allowed))
+        hit = _COUNTS.get(key)
+        if hit is None:
+            if len(_COUNTS) >= COUNT_CACHE:
+                _COUNTS.pop(next(iter(_COUNTS)))
+            hit = _COUNTS[key] = self._counter(allowed)(0, self.counts)
+        return hit
 
     def _counter(self, allowed: np.ndarray):
         rows = [tuple(np.flatnonzero(allowed[s]).tolist()) for s in range(self.n)]
@@ -62,7 +78,25 @@ class DealSpace:
         return ways
 
     def enumerate(self, allowed: np.ndarray) -> np.ndarray:
-        """Return every deal that respects `allowed`, as an int8 array [D, n], in order."""
+        """Return every deal that respects `allowed`, as a read-only int8 array [D, n], in
+        order. The lists depend only on the role table and `allowed` (a seat's own facts at
+        the deal): they are kept, up to `DEAL_CACHE_BYTES`, for the next game's trackers."""
+        global _DEALS_BYTES
+        key = self._key(allowed)
+        hit = _DEALS.get(key)
+        if hit is not None:
+            _DEALS.move_to_end(key)
+            return hit
+        deals = self._enumerate(allowed)
+        deals.flags.writeable = False
+        if deals.nbytes <= DEAL_CACHE_BYTES:
+            _DEALS[key] = deals
+            _DEALS_BYTES += deals.nbytes
+            while _DEALS_BYTES > DEAL_CACHE_BYTES:
+                _DEALS_BYTES -= _DEALS.popitem(last=False)[1].nbytes
+        return deals
+
+    def _enumerate(self, allowed: np.ndarray) -> np.ndarray:
         rows = [tuple(np.flatnonzero(allowed[s]).tolist()) for s in range(self.n)]
         out: list[tuple[int, ...]] = []
         deal = [0] * self.n
