@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import operator
 import random
 from typing import Any
 
@@ -70,6 +71,7 @@ MASS_SAMPLES = 400  # uniform draws of a night where the exact search is too lar
 FAINT = 20.0  # worlds this far (in log-weight) below the best are not followed: a public
 # move gives them the mixture's floor (EPS over the legal actions), a night NIGHT_FLOOR
 NIGHT_FLOOR = 3 * math.log(EPS / 10)
+FAST = True  # the shortcuts that give the same weights (off: the plain path, for the tests)
 
 _TALK = int(Ev.TALK)
 
@@ -95,6 +97,34 @@ class _Rows:
             i = self.index[key] = len(self.table)
             self.table.append(row.copy())
         return i
+
+    def id_bytes(self, key: bytes, size: int) -> int:
+        """`id` of the row whose bytes are `key` (float32, `size` long)."""
+        i = self.index.get(key)
+        if i is None:
+            i = self.index[key] = len(self.table)
+            self.table.append(np.frombuffer(key, dtype=np.float32, count=size).copy())
+        return i
+
+
+DEAL_ROWS = 50_000  # deals whose private rows at the deal are kept, per (rules, table size)
+_DEAL_ROWS: dict[tuple[int, int], tuple[Any, dict[bytes, tuple[bytes, ...]]]] = {}
+_BYTES: dict[bytes, bytes] = {}  # one copy of each distinct row's bytes
+
+
+def _deal_rows(rules: Any, n: int) -> dict[bytes, tuple[bytes, ...]]:
+    """The private rows of every seat at the deal, by deal (its bytes): they depend on the
+    rules, the table and the deal alone (the deal's own events)."""
+    hit = _DEAL_ROWS.get((id(rules), n))
+    if hit is None or hit[0] is not rules:
+        hit = _DEAL_ROWS[(id(rules), n)] = (rules, {})
+    return hit[1]
+
+
+def _intern(b: bytes) -> bytes:
+    if len(_BYTES) > 100_000:
+        _BYTES.clear()
+    return _BYTES.setdefault(b, b)
 
 
 def resolve_model(model: Any, rules: Any, n: int) -> Any:
@@ -562,19 +592,30 @@ class BayesTracker:
         P = self._probs(X, masks)
         decoded = self.layout.decoded
         out = []
+        picks: dict[int, list[int]] = {}  # a question's candidates (a mover of one row)
         for (actor, turn, opts), items in asks.items():
             for sim, step in items:
                 rows, lq = self._components(sim, actor)
-                Pc = np.stack([P[need[(actor, r, turn, opts)]] for r in rows])
-                q = np.exp(lq - lq.max())
-                q /= q.sum()
-                pbar = q @ Pc
+                one = FAST and len(rows) == 1 and math.isfinite(float(lq[0]))
+                if one:  # (q = [1]: the mixture is the row's own answer, bit for bit)
+                    i = need[(actor, rows[0], turn, opts)]
+                    Pc = P[i : i + 1]
+                    pbar = P[i]
+                else:
+                    Pc = np.stack([P[need[(actor, r, turn, opts)]] for r in rows])
+                    q = np.exp(lq - lq.max())
+                    q /= q.sum()
+                    pbar = q @ Pc
                 if step is not None:  # forced
                     sim[5] = sim[5][1:]
                     cands = [self.layout.encode(step[2], step[3], step[4])]
+                elif one and i in picks:
+                    cands = picks[i]
                 else:
                     order = np.argsort(-pbar, kind="stable")[:MAXB]
                     cands = [int(a) for a in order if pbar[a] >= TAU] or [int(order[0])]
+                    if one:
+                        picks[i] = cands
                 if len(cands) == 1:  # one action: played in the simulation itself
                     a = cands[0]
                     act, target, value = decoded[a]
@@ -661,12 +702,29 @@ class BayesTracker:
     # -------------------------------------------------------- private rows
 
     def _seed_rows(self) -> None:
-        """Set each world's private rows from its deal (the deal's own events)."""
+        """Set each world's private rows from its deal (the deal's own events; each deal's
+        rows are kept for the next game's trackers: `_DEAL_ROWS`)."""
         todo = np.flatnonzero(~self.started)
+        kept = _deal_rows(self.rules, self.n) if FAST else {}
+        local: dict[tuple[int, bytes], int] = {}
         for w in todo.tolist():
-            deal = self.base.space.as_roles(self.rows[w])
-            g = Game(self.rules, self.n, 0, list(deal))
-            self._rows_after(w, g.events, reset=True)
+            key = self.rows[w].tobytes()
+            got = kept.get(key)
+            if got is None:
+                deal = self.base.space.as_roles(self.rows[w])
+                g = Game(self.rules, self.n, 0, list(deal))
+                self._rows_after(w, g.events, reset=True)
+                if FAST and len(kept) < DEAL_ROWS:
+                    kept[key] = tuple(
+                        _intern(self.rows_of[s].table[self.priv[w, s]].tobytes())
+                        for s in range(self.n)
+                    )
+            else:
+                for s, b in enumerate(got):
+                    i = local.get((s, b))
+                    if i is None:
+                        i = local[(s, b)] = self.rows_of[s].id_bytes(b, self.P)
+                    self.priv[w, s] = i
             self.started[w] = True
 
     def _rows_after(self, w: int, events: list, reset: bool = False) -> None:
@@ -800,8 +858,23 @@ def _alone(g: Game, step: tuple, rng: Any) -> tuple[list, tuple] | None:
         own = own[:-1]  # the hand-over back
     else:
         h.queue.popleft()
-    night = tuple(_flat_field(getattr(h.night, f)) for f in _NIGHT)
-    return own, (night, tuple(h.queue), h.don_introduced, h.alive_bits)
+    return own, (_night_key(h.night), tuple(h.queue), h.don_introduced, h.alive_bits)
+
+
+_NIGHT_GET = operator.attrgetter(*_NIGHT)
+
+
+def _night_key(night: Night) -> tuple:
+    """Tonight's choices as a hashable value (each field as `_flat_field` gives it)."""
+    out = []
+    for v in _NIGHT_GET(night):
+        t = type(v)
+        if t is list:
+            v = tuple(v)
+        elif t is dict:
+            v = tuple(sorted(v.items()))
+        out.append(v)
+    return tuple(out)
 
 
 def _flat_field(v: Any) -> Any:
