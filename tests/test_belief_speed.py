@@ -84,3 +84,24 @@ def test_bayes_fast_path_gives_the_plain_weights(variant, seed, monkeypatch):
         assert np.array_equal(got["plain"], got["fills"]), moves
         assert np.array_equal(got["plain"], got["reads"]), moves
     assert bayes._DEAL_ROWS  # the fast path kept the deal's rows
+
+
+def test_bayes_restarts_when_a_segment_rules_every_world_out():
+    """A segment can rule every world out (city-13's particles under the rule bots, seed 0,
+    move 116, seat 3: the night crashed on the empty population; here every world is given
+    a deal the deal's own segment rules out): Bayes restarts from deduction's deals."""
+    rules = VARIANTS["sport"]
+    g = Game(rules, 10, 2)
+    seat = next(s for s in range(10) if g.roles[s].label == "civilian")
+    sheriff = next(s for s in range(10) if g.roles[s].label == "sheriff")
+    t = BayesTracker(Tracker(g, seat), "rule")
+    wrong = t.base.space.as_row(g.roles).copy()  # the seat as the sheriff: his night differs
+    wrong[[seat, sheriff]] = wrong[[sheriff, seat]]
+    t.rows[:] = wrong
+    rng = random.Random(2)
+    while g.day < 2 and not g.over:
+        g.apply(*random_move(g, rng))
+        t.update()
+    assert t.restarts >= 1
+    w = t.weights()
+    assert w[(t.base.deals == t.base.space.as_row(g.roles)).all(axis=1)].sum() > 0

@@ -339,6 +339,9 @@ class BayesTracker:
         first, inverse, leaves = base._classes(seg, self.rows[alive])
         ok = np.array([leaf is not None for leaf in leaves], dtype=bool)
         self.logw[alive[~ok[inverse]]] = -np.inf
+        if not ok[inverse].any():  # the segment ruled every world out: `update` restarts
+            self._view_to(pos + len(seg.want))
+            return
         if not seg.night or (seg.snapshot is None and not self._zero_night()):
             self._view_to(pos + len(seg.want))
             return
