@@ -45,7 +45,7 @@ class SeenBatch:
         checks = v["checks"]
         self.checked_yes = checks[:, :, 0] > 0
         self.checked_no = checks[:, :, 1] > 0
-        turn, has_turn = one_hot(v["my_turn"])
+        self.turn_kind, self.has_turn = turn, has_turn = one_hot(v["my_turn"])
         names = [bot.turn_names[t] for t in turn.tolist()]
         self.turn = [t if has else None for t, has in zip(names, has_turn.tolist(), strict=True)]
         self.day = np.rint(v["day"][:, 0].astype(np.float64) * bot.day_limit).astype(np.int64)
