@@ -19,6 +19,7 @@ turns, a subclass's override) or a state the handler would refuse (it raises) is
 from __future__ import annotations
 
 import struct
+import weakref
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -64,6 +65,8 @@ class Table:
         self.R = len(self.masks)
         self.rows = np.arange(self.R)
         self.me = batch.me
+        self.flat = self.masks.reshape(-1)  # row r's action a at r * A + a
+        self.base = self.rows * self.masks.shape[1]
         self.pass_idx = bot.layout.offset[Act.PASS]
         self.pass_legal = self.masks[:, self.pass_idx]
         self._segs: dict[Act, np.ndarray] = {}
@@ -87,8 +90,8 @@ class Table:
 
     def legal(self, idx: np.ndarray) -> np.ndarray:
         """Whether each action index ([R] or [R, k]; NONE: no choice) is legal in its row."""
-        r = self.rows[:, None] if idx.ndim > 1 else self.rows
-        return (idx >= 0) & self.masks[r, np.maximum(idx, 0)]
+        base = self.base[:, None] if idx.ndim > 1 else self.base
+        return (idx >= 0) & self.flat[np.maximum(idx, 0) + base]
 
     def at(self, x: np.ndarray, seat: np.ndarray) -> np.ndarray:
         """``x[row, seat[row]]`` for [R, n] `x` and seats that may be NONE (read as 0)."""
@@ -134,12 +137,10 @@ class Table:
     @lazy
     def nominee_pos(self) -> np.ndarray:
         """[R, n]: each seat's place in the order of nomination (n: not nominated)."""
-        b, n, R = self.b, self.n, self.R
-        pos = np.full((R, n), n, dtype=np.int64)
-        place = np.broadcast_to(np.arange(n), (R, n))
-        got = place < b.nominee_count[:, None]
-        pos[np.broadcast_to(self.rows[:, None], (R, n))[got], b.nominee_order[got]] = place[got]
-        return pos
+        order = self.b.nominee_order  # nominees first, by their order: invert it
+        pos = np.empty_like(order)
+        pos[self.rows[:, None], order] = np.arange(self.n)
+        return np.where(self.nominee, pos, self.n)
 
     @lazy
     def my_accused(self) -> np.ndarray:
@@ -294,11 +295,16 @@ def nominate_slot(T: Table, scores: np.ndarray, floor: np.ndarray, on: np.ndarra
 # ------------------------------------------------------------------ speech
 
 P_SILENT, P_TOWN, P_SHERIFF, P_MAFIA, P_DON = range(5)
+# each bot's planner per role, with the planners it was read from (a bot may change them)
+_PLANNER_CODES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def planners(T: Table) -> np.ndarray:
     """[R]: each row's speech planner (P_*), -1 where it has no vectorized twin."""
     bot = T.bot
+    kept = _PLANNER_CODES.get(bot)
+    if kept is not None and kept[0] == bot.speakers and kept[1] == bot.team_speakers:
+        return kept[2][T.b.role]
     code = []
     for role in bot.roles:
         planner = bot.speakers.get(role) or bot.team_speakers.get(role.team)
@@ -310,7 +316,9 @@ def planners(T: Table) -> np.ndarray:
             code.append(PLANNERS.get(getattr(planner, "__func__", None), -1))
     if not plain(bot, *PLANNER_NEEDS):
         code = [-1] * len(code)
-    return np.array(code)[T.b.role]
+    codes = np.array(code)
+    _PLANNER_CODES[bot] = (dict(bot.speakers), dict(bot.team_speakers), codes)
+    return codes[T.b.role]
 
 
 def speech(T: Table, rows: np.ndarray) -> Group:
@@ -656,7 +664,8 @@ def decide_batch(bot: Any, batch: SeenBatch) -> np.ndarray:
     # the rows of each handler, by turn kind
     kinds = np.where(batch.has_turn, batch.turn_kind, -1)
     groups: dict[Any, np.ndarray] = {}
-    for k in np.unique(kinds[~by_row]).tolist():
+    present = np.bincount(kinds[~by_row] + 1, minlength=len(bot.turn_names) + 1)
+    for k in (np.flatnonzero(present) - 1).tolist():
         rows = (kinds == k) & ~by_row
         handler = bot.turns.get(bot.turn_names[k]) if k >= 0 else None
         fn = no_handler if handler is None else vectorized_twin(bot, handler)
