@@ -10,6 +10,8 @@ state (the draws among equals are the same draws, in the same order).
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pytest
 
@@ -162,3 +164,56 @@ def test_seen_batch_keeps_the_turn_kind():
         bot.turn_names[k] if has else None for k, has in zip(b.turn_kind, b.has_turn, strict=True)
     ]
     assert names == b.turn
+
+
+# sha256 (first 16 hex digits) of every action `recorded_play` makes, recorded on main at
+# ff67d32 (the row path, before the batch pass): the rule bots' play is pinned (the benchmark
+# tasks v2 and v3 play against rule v1). A change of the bots' play changes these on purpose:
+# record them again with `recorded_play` on the new play, and say so in the change.
+RECORDED = {
+    "rule/sport-10": "3a866c4d6b207c49",
+    "rule/city-10": "6be0b5693d614d2d",
+    "rule/city-13": "909b83dee4ed27c9",
+    "rule/club-10": "d70ac385dfefa0fe",
+    "rule/online-10": "88a7b9a587f60d04",
+    "rule/forum-10": "1e4f9e63f8d35902",
+    "rule/minimal-10": "524d3ba135c3e30f",
+    "rule_v2/sport-10": "50447618f278b530",
+    "rule_v2/city-10": "efc23d28b0ead3da",
+    "rule_v2/city-13": "c1ab9141fdbc6538",
+    "rule_v2/club-10": "f63936d117b411fe",
+    "rule_v2/online-10": "4e7d4caaebc10560",
+    "rule_v2/forum-10": "564dd0d1fda8dc79",
+    "rule_v2/minimal-10": "414bcc2a73b93f52",
+}
+
+
+def recorded_play(cls, variant, n, backend):
+    """Sixty lockstep steps of 16 seeded games (a fifth of the moves random), the bot deciding
+    every batch and a random half of it; return the digest of its actions."""
+    vec = VectorMafia(variant, 16, n, seed=21, backend=backend)
+    bot = cls(variant, vec.n, seed=13)
+    rng = np.random.default_rng(21)
+    obs, masks, _ = vec.reset()
+    h = hashlib.sha256()
+    for _ in range(60):
+        part = np.flatnonzero(rng.random(len(obs)) < 0.5)
+        actions = bot.act_batch(obs, masks)
+        h.update(actions.astype(np.int64).tobytes())
+        h.update(bot.act_batch(obs[part], masks[part]).astype(np.int64).tobytes())
+        for b in np.flatnonzero(rng.random(len(actions)) < 0.2):
+            legal = np.flatnonzero(masks[b])
+            actions[b] = legal[rng.integers(legal.size)]
+        obs, masks, *_ = vec.step(actions)
+    return f"{'rule' if cls is RulePolicy else 'rule_v2'}/{variant}-{vec.n}", h.hexdigest()[:16]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_batch_pass_plays_the_recorded_games(backend):
+    """The bots' actions, default thresholds and all, are those main's row path recorded."""
+    got = dict(
+        recorded_play(cls, variant, n, backend)
+        for cls in (RulePolicy, RulePolicyV2)
+        for variant, n in TABLES
+    )
+    assert got == RECORDED

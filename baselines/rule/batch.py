@@ -590,15 +590,16 @@ def no_handler(T: Table, rows: np.ndarray) -> Group:
 
 
 # below these many rows a handler's (or speech planner's) rows go row by row: a numpy call
-# costs about a microsecond whatever its size, and a vectorized handler makes 30 to 150 of
-# them, while the row path decides a row in 15 to 60 (measured by scripts/bench_rule.py)
+# costs about a microsecond whatever its size and a vectorized handler makes 30 to 200 of
+# them, while the row path decides a row in 15 to 60 us (the break-even points measured at
+# 32 and 128 rows a call, sport-10)
 MIN_ROWS = {
     "speech": 0,
-    "town": 4,
-    "sheriff": 3,
-    "mafia": 4,
-    "vote": 8,
-    "mafia_kill": 3,
+    "town": 8,
+    "sheriff": 8,
+    "mafia": 8,
+    "vote": 10,
+    "mafia_kill": 4,
     "don_check": 3,
     "sheriff_check": 3,
     "putana": 3,
