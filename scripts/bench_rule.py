@@ -12,6 +12,9 @@ the same actions (checked on every batch). Prints microseconds per decision (per
 
     python scripts/bench_rule.py                                   # sport-10, city-13; 64, 256
     python scripts/bench_rule.py --tables sport:10 --games 64 --part 0.5 --bots rule
+    python scripts/bench_rule.py --root ../main        # main's bots (its "batch pass" is rows)
+
+A checkout whose bots have no batch pass ignores ``vectorized``: both figures are its row path.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if "--root" in sys.argv:  # another checkout's bots (e.g. main's, before a change)
+    ROOT = Path(sys.argv[sys.argv.index("--root") + 1]).resolve()
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
@@ -69,6 +74,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--part", type=float, default=1.0, help="share of the rows per call")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--root", type=Path, help="time the bots of this checkout (default: this one)")
     args = ap.parse_args(argv)
     results = []
     for table in args.tables:

@@ -100,23 +100,26 @@ def one_hot(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     none is) and whether one is set: ``x.argmax(-1), x.any(-1)`` for one-hot rows of numbers
     in [0, 1], as observations are, in fewer passes."""
     k = x.argmax(axis=-1)
-    return k, np.take_along_axis(x, k[..., None], axis=-1)[..., 0] > 0
+    flat = x.reshape(-1, x.shape[-1])  # the entry at k, by one flat lookup
+    return k, flat[np.arange(len(flat)), k.reshape(-1)].reshape(k.shape) > 0
 
 
 def row_sums(*xs: np.ndarray) -> list[np.ndarray]:
-    """Return ``x.sum(-1)`` of each [R, n, n] array, summed at once as float32 (counts and
-    counts scaled back from the observation are small integers: exact)."""
-    stacked = np.stack(xs, axis=2).astype(np.float32, copy=False)  # [R, n, len(xs), n]
-    sums = stacked @ np.ones(stacked.shape[-1], dtype=np.float32)
-    return list(np.moveaxis(sums, 2, 0))
+    """Return ``x.sum(-1)`` of each [R, n, n] array, summed as float32 by a product with ones
+    (counts and counts scaled back from the observation are small integers: exact; numpy's
+    reductions along a short last axis are several times slower than the product)."""
+    ones = np.ones(xs[0].shape[-1], dtype=np.float32)
+    return [x.astype(np.float32, copy=False) @ ones for x in xs]
 
 
 def row_dots(ms: list[np.ndarray], cols: list[np.ndarray]) -> np.ndarray:
     """Return ``out[i, j, r, s]``: the sum of ``ms[i][r, s, t]`` over the seats t that
     ``cols[j][r]`` marks, for [R, n, n] matrices and [R, n] masks (exact, as `row_sums`)."""
-    m = np.stack(ms).astype(np.float32, copy=False)  # [M, R, n, n]
+    R, n = ms[0].shape[:2]
     c = np.stack(cols, axis=2).astype(np.float32)  # [R, n, C]
-    return np.moveaxis(m @ c, 3, 1)  # [M, C, R, n]
+    m = np.concatenate([x.astype(np.float32, copy=False) for x in ms], axis=1)  # [R, M n, n]
+    out = (m @ c).reshape(R, len(ms), n, -1)  # one product a row: [R, M, n, C]
+    return np.moveaxis(out, (1, 3), (0, 1))  # [M, C, R, n]
 
 
 class lazy:
