@@ -94,6 +94,19 @@ class SeenBatch:
     def row(self, i: int) -> Seen:
         return Seen(self.bot, None, self.masks[i], self, i)
 
+    @property
+    def scalars(self) -> tuple[list[int], list[int], list[int], list[float]]:
+        """Each row's seat, role, day and acts left as Python numbers (`Seen` reads them)."""
+        got = self.__dict__.get("_scalars")
+        if got is None:
+            got = self.__dict__["_scalars"] = (
+                self.me.tolist(),
+                self.role.tolist(),
+                self.day.tolist(),
+                self.acts_left.tolist(),
+            )
+        return got
+
 
 def one_hot(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return the index of the set entry of each one-hot row of `x` (its last axis; 0 where
@@ -174,12 +187,13 @@ class Seen:
         self.bot = bot
         self.mask = mask
         self.n = bot.n
-        self.me = int(batch.me[i])
-        self.role: Role = bot.roles[int(batch.role[i])]
+        me, role, day, acts_left = batch.scalars
+        self.me = me[i]
+        self.role: Role = bot.roles[role[i]]
         self.team = self.role.team
         self.turn: str | None = batch.turn[i]
-        self.day = int(batch.day[i])
-        self.acts_left = int(batch.acts_left[i])
+        self.day = day[i]
+        self.acts_left = int(acts_left[i])
 
     @lazy
     def v(self) -> dict[str, np.ndarray]:
@@ -194,7 +208,7 @@ class Seen:
 
     @lazy
     def mates(self) -> list[int]:
-        return np.flatnonzero(self.batch.mate[self.i]).tolist()
+        return self.batch.mate[self.i].nonzero()[0].tolist()
 
     @lazy
     def mate_roles(self) -> dict[int, Role]:
@@ -203,7 +217,7 @@ class Seen:
 
     @lazy
     def candidates(self) -> list[int]:
-        return np.flatnonzero(self.batch.candidates[self.i]).tolist()
+        return self.batch.candidates[self.i].nonzero()[0].tolist()
 
     @lazy
     def nominees(self) -> list[int]:
@@ -246,7 +260,7 @@ class Seen:
 
     @lazy
     def _claimants(self) -> list[int]:
-        return np.flatnonzero(self.claim_kind == self.bot.sheriff_kind).tolist()
+        return (self.claim_kind == self.bot.sheriff_kind).nonzero()[0].tolist()
 
     def sheriff_claimants(self) -> list[int]:
         return self._claimants
