@@ -13,6 +13,10 @@ reading); ``--knobs`` adds a sweep of random knob settings.
     python scripts/diff_backends.py                       # 10^6 games a variant, today's rules
     python scripts/diff_backends.py --games 20000 -j 2 --variants sport online --eras 0 2
     python scripts/diff_backends.py --knobs 100000 --games 0
+    python scripts/diff_backends.py --first 1000000 --games 1000   # the next 1,000 seeds
+
+``--first`` splits a long run over machines or sessions: each run plays the seeds
+[first, first + games), so runs with disjoint ranges add up.
 """
 
 from __future__ import annotations
@@ -80,8 +84,11 @@ def run_knobs(job: Job) -> tuple[int, int, str | None]:
     return games, failures, None
 
 
-def run(kind: str, era: int, games: int, workers: int, moderator: float, chunk: int) -> bool:
-    jobs = [(kind, era, s, min(s + chunk, games), moderator) for s in range(0, games, chunk)]
+def run(
+    kind: str, era: int, games: int, workers: int, moderator: float, chunk: int, first: int = 0
+) -> bool:
+    stop = first + games
+    jobs = [(kind, era, s, min(s + chunk, stop), moderator) for s in range(first, stop, chunk)]
     name = f"{kind} (era {era})" if era else kind
     fn = run_knobs if kind == "knobs" else run_variant
     done = extra = 0
@@ -98,7 +105,10 @@ def run(kind: str, era: int, games: int, workers: int, moderator: float, chunk: 
                 rate = done / (time.perf_counter() - start)
                 print(f"  {name}: {done} games, {rate:.0f} games/s", flush=True)
     note = f", {extra} the Python engine cannot play" if kind == "knobs" else ""
-    print(f"{name}: {done} games, no mismatch{note} ({time.perf_counter() - start:.0f} s)")
+    seeds = f"seeds {first}-{stop - 1}"
+    print(
+        f"{name}: {done} games ({seeds}), no mismatch{note} ({time.perf_counter() - start:.0f} s)"
+    )
     return True
 
 
@@ -113,15 +123,20 @@ def main() -> None:
     ap.add_argument("--moderator", type=float, default=0.02, help="chance of a call a move")
     ap.add_argument("-j", "--workers", type=int, default=1)
     ap.add_argument("--chunk", type=int, default=500, help="games a job")
+    ap.add_argument("--first", type=int, default=0, help="the first seed (default 0)")
     args = ap.parse_args()
+    if args.first < 0 or args.games < 0 or args.knobs < 0:
+        ap.error("--first, --games and --knobs take counts of 0 or more")
     if not mafia_env.ccore.available():
         sys.exit("the C core is not built: pip install -e . (with a C compiler)")
     ok = True
     for era in args.eras if args.games else []:
         for variant in args.variants:
-            ok = ok and run(variant, era, args.games, args.workers, args.moderator, args.chunk)
+            ok = ok and run(
+                variant, era, args.games, args.workers, args.moderator, args.chunk, args.first
+            )
     if ok and args.knobs:
-        ok = run("knobs", 0, args.knobs, args.workers, args.moderator, args.chunk)
+        ok = run("knobs", 0, args.knobs, args.workers, args.moderator, args.chunk, args.first)
     sys.exit(0 if ok else 1)
 
 

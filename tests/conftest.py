@@ -10,6 +10,9 @@ How long a test may play (`make test` runs everything, on both cores, in under 8
 - A test that still takes more than about 2 s at its default count is marked
   `@pytest.mark.slow`. Slow tests run in `make test` too; `pytest -m "not slow"` leaves
   them out for a quick loop while editing.
+- A test that plays the long version of what a shorter test checks (thousands of points where
+  the short one takes a few, thirty iterations where it takes five) is `@pytest.mark.long`:
+  only the long run plays it. The short test stays in `make test`.
 - A measurement (a win rate, a speed, a rating) is a script under `scripts/`, not a test.
 - Tests run in parallel (pytest-xdist, `-n 2`): each gets its own `tmp_path`, binds port
   0, and writes nothing in the repository. Tests that must not share the machine with each
@@ -26,7 +29,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-import pytest
+# One thread per test process: xdist runs a worker per core, and torch's own thread pool on
+# top of that (a tiny network's every `linear` call a rendezvous of two threads sharing one
+# core) made the torch tests two to three times slower. Set before any test imports torch.
+for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import pytest  # noqa: E402
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -40,6 +49,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def long_run(config: pytest.Config) -> bool:
     """Return whether this run plays the long counts."""
     return bool(config.getoption("--long")) or os.environ.get("MAFIA_LONG", "") not in ("", "0")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the `long` tests outside the long run (make test-long plays them)."""
+    if long_run(config):
+        return
+    skip = pytest.mark.skip(reason="a long check: make test-long (pytest --long) plays it")
+    for item in items:
+        if item.get_closest_marker("long") is not None:
+            item.add_marker(skip)
 
 
 @pytest.fixture()

@@ -176,13 +176,13 @@ def _roles(game, order):
     return [Role.CIVILIAN] * 6 + tail
 
 
-def test_openspiel_ismcts_bot_plays_a_sport_game_to_the_end():
+def test_openspiel_ismcts_bot_plays_a_sport_game_to_the_end(games):
     from open_spiel.python.algorithms import ismcts, mcts
 
     game = load("sport")
     rs = np.random.RandomState(0)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
-    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=4, random_state=rs)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=games(2, 4), random_state=rs)
     state = game.new_initial_state()
     searched = 0
     while not state.is_terminal():

@@ -27,13 +27,13 @@ def menu(text: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_text_observation_is_the_story_so_far_and_the_legal_actions(variant, lang):
+def test_text_observation_is_the_story_so_far_and_the_legal_actions(variant, lang, games):
     env = mafia_env.env(variant, obs_mode="text", lang=lang)
     vec = mafia_env.env(variant)
     space = env.observation_space("player_1")
     assert isinstance(space["observation"], spaces.Text)
     rng = np.random.default_rng(3)
-    for seed in range(3):
+    for seed in range(games(1, 3)):
         env.reset(seed=seed)
         vec.reset(seed=seed)
         game = env.unwrapped.game

@@ -72,6 +72,7 @@ def test_cfr_brings_nash_conv_down_as_pinned():
 
 
 @pytest.mark.slow
+@pytest.mark.long  # 72 s; the five-iteration test above checks the same solver every run
 def test_thirty_cfr_iterations_reach_the_pinned_nash_conv():
     got = _cfr(30)[30]
     assert got == pytest.approx(dict(TASK.cfr_nash_conv)[30], abs=1e-9)
