@@ -87,7 +87,7 @@ def test_batch_pass_with_its_row_thresholds_decides_as_rows_do(variant, n):
     play(RulePolicy, variant, n, "auto", games=48, steps=80, seed=7)
 
 
-@pytest.mark.slow
+@pytest.mark.long
 @pytest.mark.parametrize("variant,n", TABLES)
 @pytest.mark.parametrize("cls", [RulePolicy, RulePolicyV2], ids=["rule", "rule_v2"])
 def test_batch_pass_decides_as_rows_do_long(cls, variant, n, every_group):
@@ -208,7 +208,10 @@ def recorded_play(cls, variant, n, backend):
     return f"{'rule' if cls is RulePolicy else 'rule_v2'}/{variant}-{vec.n}", h.hexdigest()[:16]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    "backend",
+    [pytest.param("python", marks=pytest.mark.slow), *BACKENDS[1:]],
+)
 def test_batch_pass_plays_the_recorded_games(backend):
     """The bots' actions, default thresholds and all, are those main's row path recorded."""
     got = dict(
