@@ -166,37 +166,39 @@ def test_seen_batch_keeps_the_turn_kind():
     assert names == b.turn
 
 
-# sha256 (first 16 hex digits) of every action `recorded_play` makes, recorded on main at
-# ff67d32 (the row path, before the batch pass): the rule bots' play is pinned (the benchmark
-# tasks v2 and v3 play against rule v1). A change of the bots' play changes these on purpose:
-# record them again with `recorded_play` on the new play, and say so in the change.
+# sha256 (first 16 hex digits) of the actions and probabilities `recorded_play` gives,
+# recorded on main at ff67d32 (the row path, before the batch pass): the rule bots' play is
+# pinned (the benchmark tasks v2 and v3 play against rule v1). A change of the bots' play
+# changes these on purpose: record them again with `recorded_play`, and say so in the change.
 RECORDED = {
-    "rule/sport-10": "3a866c4d6b207c49",
-    "rule/city-10": "6be0b5693d614d2d",
-    "rule/city-13": "909b83dee4ed27c9",
-    "rule/club-10": "d70ac385dfefa0fe",
-    "rule/online-10": "88a7b9a587f60d04",
-    "rule/forum-10": "1e4f9e63f8d35902",
-    "rule/minimal-10": "524d3ba135c3e30f",
-    "rule_v2/sport-10": "50447618f278b530",
-    "rule_v2/city-10": "efc23d28b0ead3da",
-    "rule_v2/city-13": "c1ab9141fdbc6538",
-    "rule_v2/club-10": "f63936d117b411fe",
-    "rule_v2/online-10": "4e7d4caaebc10560",
-    "rule_v2/forum-10": "564dd0d1fda8dc79",
-    "rule_v2/minimal-10": "414bcc2a73b93f52",
+    "rule/sport-10": "9e2ad297e80d4587",
+    "rule/city-10": "2cf01e14d0af803e",
+    "rule/city-13": "b1df4db25fff1f05",
+    "rule/club-10": "d8295bdb2bd9df46",
+    "rule/online-10": "7e9e73cdddce6bd8",
+    "rule/forum-10": "b6f429140f14bef5",
+    "rule/minimal-10": "52438c84e1e68080",
+    "rule_v2/sport-10": "249b2a6d5aa65c01",
+    "rule_v2/city-10": "6873988571d702de",
+    "rule_v2/city-13": "bd2b983c90c5b6f9",
+    "rule_v2/club-10": "42c97c46a1a66411",
+    "rule_v2/online-10": "499f91e6289ab31d",
+    "rule_v2/forum-10": "9f1ee4e07dbc6046",
+    "rule_v2/minimal-10": "b3e660463fada24d",
 }
 
 
 def recorded_play(cls, variant, n, backend):
     """Sixty lockstep steps of 16 seeded games (a fifth of the moves random), the bot deciding
-    every batch and a random half of it; return the digest of its actions."""
+    every batch and a random half of it, its `probs_batch` every 15 steps; return the digest."""
     vec = VectorMafia(variant, 16, n, seed=21, backend=backend)
     bot = cls(variant, vec.n, seed=13)
     rng = np.random.default_rng(21)
     obs, masks, _ = vec.reset()
     h = hashlib.sha256()
-    for _ in range(60):
+    for step in range(60):
+        if step % 15 == 0:  # and every way its draws may fall (the row path's walk)
+            h.update(bot.probs_batch(obs, masks).tobytes())
         part = np.flatnonzero(rng.random(len(obs)) < 0.5)
         actions = bot.act_batch(obs, masks)
         h.update(actions.astype(np.int64).tobytes())
@@ -213,7 +215,8 @@ def recorded_play(cls, variant, n, backend):
     [pytest.param("python", marks=pytest.mark.slow), *BACKENDS[1:]],
 )
 def test_batch_pass_plays_the_recorded_games(backend):
-    """The bots' actions, default thresholds and all, are those main's row path recorded."""
+    """The bots' actions (default thresholds and all) and probabilities are those main's row
+    path recorded."""
     got = dict(
         recorded_play(cls, variant, n, backend)
         for cls in (RulePolicy, RulePolicyV2)
