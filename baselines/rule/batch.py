@@ -63,8 +63,8 @@ class Group:
 class Table:
     """The batch's arrays the vectorized handlers read, one row per row of the batch."""
 
-    def __init__(self, bot: Any, batch: SeenBatch):
-        self.bot, self.b = bot, batch
+    def __init__(self, bot: Any, batch: SeenBatch, reference: type):
+        self.bot, self.b, self.reference = bot, batch, reference
         self.n = bot.n
         self.layout = bot.layout
         self.masks = batch.masks != 0
@@ -320,7 +320,7 @@ def planners(T: Table) -> np.ndarray:
             code.append(-1)
         else:
             code.append(PLANNERS.get(getattr(planner, "__func__", None), -1))
-    if not plain(bot, *PLANNER_NEEDS):
+    if not plain(T.reference, bot, *PLANNER_NEEDS):
         code = [-1] * len(code)
     codes = np.array(code)
     _PLANNER_CODES[bot] = (dict(bot.speakers), dict(bot.team_speakers), codes)
@@ -635,38 +635,40 @@ PLANNERS: dict[Any, int] = {
 }
 PLANNER_NEEDS = ("nominate", "accuse", "claim", "say_check", "counterclaim")
 BASE_NEEDS = ("pick", "fallback", "_decide")
-_PLAIN: dict[tuple[type, tuple[str, ...]], bool] = {}
+_PLAIN: dict[tuple[type, type, tuple[str, ...]], bool] = {}
 
 
-def plain(bot: Any, *names: str) -> bool:
-    """Whether `bot`'s class keeps v1's methods `names` (a subclass's own goes row by row)."""
-    from baselines.rule.policy import RulePolicy
-
-    key = (type(bot), names)
+def plain(reference: type, bot: Any, *names: str) -> bool:
+    """Whether `bot`'s class keeps the methods `names` of `reference` (`RulePolicy`): a
+    subclass's own goes row by row."""
+    key = (type(bot), reference, names)
     got = _PLAIN.get(key)
     if got is None:
         got = _PLAIN[key] = all(
-            getattr(type(bot), name, None) is getattr(RulePolicy, name, None) for name in names
+            getattr(type(bot), name, None) is getattr(reference, name, None) for name in names
         )
     return got
 
 
-def vectorized_twin(bot: Any, handler: Any) -> Callable[[Table, np.ndarray], Group] | None:
+def vectorized_twin(
+    reference: type, bot: Any, handler: Any
+) -> Callable[[Table, np.ndarray], Group] | None:
     """The vectorized twin of a bound handler, None where it has none (or the bot's class
     overrides a method it calls)."""
     entry = HANDLERS.get(getattr(handler, "__func__", None))
     if entry is None or getattr(handler, "__self__", None) is not bot:
         return None
     fn, needs = entry
-    return fn if plain(bot, *needs) else None
+    return fn if plain(reference, bot, *needs) else None
 
 
-def decide_batch(bot: Any, batch: SeenBatch) -> np.ndarray:
-    """Return `RulePolicy._decide` of every row of `batch`, in order (module docstring)."""
-    T = Table(bot, batch)
+def decide_batch(bot: Any, batch: SeenBatch, reference: type) -> np.ndarray:
+    """Return `RulePolicy._decide` of every row of `batch`, in order (module docstring);
+    `reference` is `RulePolicy`, whose methods the vectorized handlers stand for."""
+    T = Table(bot, batch, reference)
     R, width = T.R, T.masks.shape[1]
     by_row = ~T.masks.any(axis=1)  # `fallback` raises there
-    if not plain(bot, *BASE_NEEDS):
+    if not plain(reference, bot, *BASE_NEEDS):
         by_row[:] = True
     # the rows of each handler, by turn kind
     kinds = np.where(batch.has_turn, batch.turn_kind, -1)
@@ -675,7 +677,7 @@ def decide_batch(bot: Any, batch: SeenBatch) -> np.ndarray:
     for k in (np.flatnonzero(present) - 1).tolist():
         rows = (kinds == k) & ~by_row
         handler = bot.turns.get(bot.turn_names[k]) if k >= 0 else None
-        fn = no_handler if handler is None else vectorized_twin(bot, handler)
+        fn = no_handler if handler is None else vectorized_twin(reference, bot, handler)
         if fn is None:
             by_row |= rows
         else:

@@ -152,7 +152,7 @@ class RulePolicy(RoleHandlers):
         if rows.size:
             batch = SeenBatch(self, obs[rows], masks[rows])
             if self.vectorized:
-                out[rows] = decide_batch(self, batch)
+                out[rows] = decide_batch(self, batch, RulePolicy)
             else:
                 for j, r in enumerate(rows.tolist()):
                     out[r] = self._decide(batch.row(j))
