@@ -41,6 +41,7 @@ def every_group(monkeypatch):
     """Vectorize every handler's rows however few (the default sends small groups row by
     row, where that is faster), so that the batch pass itself is what the tests compare."""
     monkeypatch.setattr(batch_pass, "MIN_ROWS", dict.fromkeys(batch_pass.MIN_ROWS, 0))
+    monkeypatch.setattr(batch_pass, "MIN_BATCH", 1)
 
 
 def twins(cls, variant, n, seed=9):

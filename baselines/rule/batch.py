@@ -340,6 +340,9 @@ def speech(T: Table, rows: np.ndarray) -> Group:
             few |= on
             on &= ~few
     don &= ~few
+    if not (town | sheriff | mafia).any():  # nothing to vectorize: the rest only pass
+        quiet = np.where(T.pass_legal, T.pass_idx, NONE)
+        return Group([], lambda seats: quiet, unsafe=few)
     sus, alive = T.sus, b.alive
     cols: list[np.ndarray] = []
     # sheriff: once black is found or in danger, claim and announce the checks
@@ -615,6 +618,8 @@ MIN_ROWS = {
     "no_handler": 0,
 }
 
+MIN_BATCH = 24  # a batch of fewer rows goes row by row whole (the pass's own calls cost more)
+
 # the vectorized twin of each handler, with the methods of the bot it stands for (`plain`)
 HANDLERS: dict[Any, tuple[Callable[[Table, np.ndarray], Group], tuple[str, ...]]] = {
     RoleHandlers.speech: (speech, ()),
@@ -636,6 +641,11 @@ PLANNERS: dict[Any, int] = {
 PLANNER_NEEDS = ("nominate", "accuse", "claim", "say_check", "counterclaim")
 BASE_NEEDS = ("pick", "fallback", "_decide")
 _PLAIN: dict[tuple[type, type, tuple[str, ...]], bool] = {}
+
+
+def pays(rows: int) -> bool:
+    """Whether a batch of `rows` rows is worth the pass (`MIN_BATCH`)."""
+    return rows >= MIN_BATCH
 
 
 def plain(reference: type, bot: Any, *names: str) -> bool:
@@ -780,4 +790,4 @@ def decide_batch(bot: Any, batch: SeenBatch, reference: type) -> np.ndarray:
     return out
 
 
-__all__ = ["HANDLERS", "PLANNERS", "decide_batch"]
+__all__ = ["HANDLERS", "MIN_BATCH", "MIN_ROWS", "PLANNERS", "decide_batch", "pays"]

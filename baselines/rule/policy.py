@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from baselines.rule.batch import decide_batch
+from baselines.rule.batch import decide_batch, pays
 from baselines.rule.handlers import RoleHandlers
 from baselines.rule.reading import Choice, Seen, SeenBatch
 from baselines.rule.suspicion import town_suspicion
@@ -151,7 +151,7 @@ class RulePolicy(RoleHandlers):
         rows = np.flatnonzero(legal != 1)
         if rows.size:
             batch = SeenBatch(self, obs[rows], masks[rows])
-            if self.vectorized:
+            if self.vectorized and pays(rows.size):
                 out[rows] = decide_batch(self, batch, RulePolicy)
             else:
                 for j, r in enumerate(rows.tolist()):
