@@ -6,6 +6,14 @@ Importing the package registers its policies (``rule``, ``ppo``, ``league``, ``c
 
 from __future__ import annotations
 
+import os
+
+# The bots multiply small matrices (rule_v2's posterior: 64 rows by 715 team sets at city-13).
+# OpenBLAS's own threads made that ten times slower on a busy 2-core machine (698 -> 67 us a
+# decision, scripts/bench_rule.py). One thread, unless the caller set it; it takes effect only
+# where numpy is not imported yet (`python -m baselines.train`, the scripts, the table).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 from baselines.plugin import register
 from baselines.rule import RulePolicy
 from mafia_env.policy import Policy, RandomPolicy, load_policy, policy_names, register_policy

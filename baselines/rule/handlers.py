@@ -66,7 +66,7 @@ class RoleHandlers:
         """Civilian: accuse a strong suspect, nominate the top suspect."""
         sus = seen.suspicion()
         plan: list[Choice] = []
-        alive = [s for s in np.flatnonzero(seen.alive).tolist() if s != seen.me]
+        alive = [s for s in seen.alive.nonzero()[0].tolist() if s != seen.me]
         if alive:
             top = self.pick(sus, alive)
             if top is not None and sus[top] >= STRONG:
@@ -78,8 +78,8 @@ class RoleHandlers:
     def sheriff_speech(self, seen: Seen) -> list[Choice]:
         """Sheriff: claim and announce checks once black is found or in danger; nominate black."""
         me = seen.me
-        blacks = [s for s in np.flatnonzero(seen.checked_yes)]
-        reds = [s for s in np.flatnonzero(seen.checked_no)]
+        blacks = [s for s in seen.checked_yes.nonzero()[0]]
+        reds = [s for s in seen.checked_no.nonzero()[0]]
         live_black = [int(s) for s in blacks if seen.alive[s]]
         danger = (
             seen.turn in ("last_word", "tie_speech")
@@ -118,7 +118,7 @@ class RoleHandlers:
     def don_speech(self, seen: Seen) -> list[Choice]:
         """Don: accuse the sheriff he found (the mafia's signal), then speak as mafia."""
         plan: list[Choice] = []
-        for s in np.flatnonzero(seen.checked_yes):
+        for s in seen.checked_yes.nonzero()[0]:
             if seen.alive[s] and not public_credible(seen, int(s)):
                 plan.append(self.accuse(seen, int(s)))
         return plan + self.mafia_speech(seen)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from typing import Any
 
 import numpy as np
 
@@ -32,13 +33,17 @@ def public_noise(seen: Seen, salt: int) -> np.ndarray:
     Every mafia member draws them alike; they are kept by hash, since a day's turns draw
     the same ones over and over.
     """
-    key = public_hash(seen, salt)
-    cache = seen.bot.noise
+    return noise_for(seen.bot, public_hash(seen, salt), seen.n)
+
+
+def noise_for(bot: Any, key: int, n: int) -> np.ndarray:
+    """Return `public_noise`'s `n` numbers for the hash `key`, kept in the bot's cache."""
+    cache = bot.noise
     x = cache.get(key)
     if x is None:
         if len(cache) >= 4096:
             cache.clear()
-        x = cache[key] = np.random.default_rng(key).random(seen.n)
+        x = cache[key] = np.random.default_rng(key).random(n)
         x.flags.writeable = False
     return x
 

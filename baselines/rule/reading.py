@@ -45,7 +45,7 @@ class SeenBatch:
         checks = v["checks"]
         self.checked_yes = checks[:, :, 0] > 0
         self.checked_no = checks[:, :, 1] > 0
-        turn, has_turn = one_hot(v["my_turn"])
+        self.turn_kind, self.has_turn = turn, has_turn = one_hot(v["my_turn"])
         names = [bot.turn_names[t] for t in turn.tolist()]
         self.turn = [t if has else None for t, has in zip(names, has_turn.tolist(), strict=True)]
         self.day = np.rint(v["day"][:, 0].astype(np.float64) * bot.day_limit).astype(np.int64)
@@ -94,29 +94,45 @@ class SeenBatch:
     def row(self, i: int) -> Seen:
         return Seen(self.bot, None, self.masks[i], self, i)
 
+    @property
+    def scalars(self) -> tuple[list[int], list[int], list[int], list[float]]:
+        """Each row's seat, role, day and acts left as Python numbers (`Seen` reads them)."""
+        got = self.__dict__.get("_scalars")
+        if got is None:
+            got = self.__dict__["_scalars"] = (
+                self.me.tolist(),
+                self.role.tolist(),
+                self.day.tolist(),
+                self.acts_left.tolist(),
+            )
+        return got
+
 
 def one_hot(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return the index of the set entry of each one-hot row of `x` (its last axis; 0 where
     none is) and whether one is set: ``x.argmax(-1), x.any(-1)`` for one-hot rows of numbers
     in [0, 1], as observations are, in fewer passes."""
     k = x.argmax(axis=-1)
-    return k, np.take_along_axis(x, k[..., None], axis=-1)[..., 0] > 0
+    flat = x.reshape(-1, x.shape[-1])  # the entry at k, by one flat lookup
+    return k, flat[np.arange(len(flat)), k.reshape(-1)].reshape(k.shape) > 0
 
 
 def row_sums(*xs: np.ndarray) -> list[np.ndarray]:
-    """Return ``x.sum(-1)`` of each [R, n, n] array, summed at once as float32 (counts and
-    counts scaled back from the observation are small integers: exact)."""
-    stacked = np.stack(xs, axis=2).astype(np.float32, copy=False)  # [R, n, len(xs), n]
-    sums = stacked @ np.ones(stacked.shape[-1], dtype=np.float32)
-    return list(np.moveaxis(sums, 2, 0))
+    """Return ``x.sum(-1)`` of each [R, n, n] array, summed as float32 by a product with ones
+    (counts and counts scaled back from the observation are small integers: exact; numpy's
+    reductions along a short last axis are several times slower than the product)."""
+    ones = np.ones(xs[0].shape[-1], dtype=np.float32)
+    return [x.astype(np.float32, copy=False) @ ones for x in xs]
 
 
 def row_dots(ms: list[np.ndarray], cols: list[np.ndarray]) -> np.ndarray:
     """Return ``out[i, j, r, s]``: the sum of ``ms[i][r, s, t]`` over the seats t that
     ``cols[j][r]`` marks, for [R, n, n] matrices and [R, n] masks (exact, as `row_sums`)."""
-    m = np.stack(ms).astype(np.float32, copy=False)  # [M, R, n, n]
+    R, n = ms[0].shape[:2]
     c = np.stack(cols, axis=2).astype(np.float32)  # [R, n, C]
-    return np.moveaxis(m @ c, 3, 1)  # [M, C, R, n]
+    m = np.concatenate([x.astype(np.float32, copy=False) for x in ms], axis=1)  # [R, M n, n]
+    out = (m @ c).reshape(R, len(ms), n, -1)  # one product a row: [R, M, n, C]
+    return np.moveaxis(out, (1, 3), (0, 1))  # [M, C, R, n]
 
 
 class lazy:
@@ -171,12 +187,13 @@ class Seen:
         self.bot = bot
         self.mask = mask
         self.n = bot.n
-        self.me = int(batch.me[i])
-        self.role: Role = bot.roles[int(batch.role[i])]
+        me, role, day, acts_left = batch.scalars
+        self.me = me[i]
+        self.role: Role = bot.roles[role[i]]
         self.team = self.role.team
         self.turn: str | None = batch.turn[i]
-        self.day = int(batch.day[i])
-        self.acts_left = int(batch.acts_left[i])
+        self.day = day[i]
+        self.acts_left = int(acts_left[i])
 
     @lazy
     def v(self) -> dict[str, np.ndarray]:
@@ -191,7 +208,7 @@ class Seen:
 
     @lazy
     def mates(self) -> list[int]:
-        return np.flatnonzero(self.batch.mate[self.i]).tolist()
+        return self.batch.mate[self.i].nonzero()[0].tolist()
 
     @lazy
     def mate_roles(self) -> dict[int, Role]:
@@ -200,7 +217,7 @@ class Seen:
 
     @lazy
     def candidates(self) -> list[int]:
-        return np.flatnonzero(self.batch.candidates[self.i]).tolist()
+        return self.batch.candidates[self.i].nonzero()[0].tolist()
 
     @lazy
     def nominees(self) -> list[int]:
@@ -243,7 +260,7 @@ class Seen:
 
     @lazy
     def _claimants(self) -> list[int]:
-        return np.flatnonzero(self.claim_kind == self.bot.sheriff_kind).tolist()
+        return (self.claim_kind == self.bot.sheriff_kind).nonzero()[0].tolist()
 
     def sheriff_claimants(self) -> list[int]:
         return self._claimants
