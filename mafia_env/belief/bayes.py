@@ -108,6 +108,7 @@ class _Rows:
 
 
 DEAL_ROWS = 50_000  # deals whose private rows at the deal are kept, per (rules, table size)
+DEAL_TABLES = 8  # the (rules, table size) pairs whose rows are kept
 _DEAL_ROWS: dict[tuple[int, int], tuple[Any, dict[bytes, tuple[bytes, ...]]]] = {}
 _BYTES: dict[bytes, bytes] = {}  # one copy of each distinct row's bytes
 
@@ -117,6 +118,8 @@ def _deal_rows(rules: Any, n: int) -> dict[bytes, tuple[bytes, ...]]:
     rules, the table and the deal alone (the deal's own events)."""
     hit = _DEAL_ROWS.get((id(rules), n))
     if hit is None or hit[0] is not rules:
+        if len(_DEAL_ROWS) >= DEAL_TABLES:  # the oldest table's rows go (a sweep of knobs)
+            _DEAL_ROWS.pop(next(iter(_DEAL_ROWS)), None)
         hit = _DEAL_ROWS[(id(rules), n)] = (rules, {})
     return hit[1]
 

@@ -10,6 +10,7 @@ that agree on some seats and on the roles left among the others (`class_keys`).
 from __future__ import annotations
 
 import random
+import threading
 from collections import OrderedDict
 from functools import cache
 
@@ -24,6 +25,7 @@ COUNT_CACHE = 4096  # the deal counts kept between games
 _DEALS: OrderedDict[tuple, np.ndarray] = OrderedDict()
 _DEALS_BYTES = 0
 _COUNTS: dict[tuple, int] = {}
+_LOCK = threading.Lock()  # the table's bots may query beliefs from several threads
 
 
 class DealSpace:
@@ -56,9 +58,11 @@ class DealSpace:
         key = ("count", *self._key(allowed))
         hit = _COUNTS.get(key)
         if hit is None:
-            if len(_COUNTS) >= COUNT_CACHE:
-                _COUNTS.pop(next(iter(_COUNTS)))
-            hit = _COUNTS[key] = self._counter(allowed)(0, self.counts)
+            hit = self._counter(allowed)(0, self.counts)
+            with _LOCK:
+                if len(_COUNTS) >= COUNT_CACHE:
+                    _COUNTS.pop(next(iter(_COUNTS)), None)
+                _COUNTS[key] = hit
         return hit
 
     def _counter(self, allowed: np.ndarray):
@@ -83,17 +87,20 @@ class DealSpace:
         the deal): they are kept, up to `DEAL_CACHE_BYTES`, for the next game's trackers."""
         global _DEALS_BYTES
         key = self._key(allowed)
-        hit = _DEALS.get(key)
-        if hit is not None:
-            _DEALS.move_to_end(key)
-            return hit
+        with _LOCK:
+            hit = _DEALS.get(key)
+            if hit is not None:
+                _DEALS.move_to_end(key)
+                return hit
         deals = self._enumerate(allowed)
         deals.flags.writeable = False
         if deals.nbytes <= DEAL_CACHE_BYTES:
-            _DEALS[key] = deals
-            _DEALS_BYTES += deals.nbytes
-            while _DEALS_BYTES > DEAL_CACHE_BYTES:
-                _DEALS_BYTES -= _DEALS.popitem(last=False)[1].nbytes
+            with _LOCK:
+                if key not in _DEALS:
+                    _DEALS[key] = deals
+                    _DEALS_BYTES += deals.nbytes
+                while _DEALS_BYTES > DEAL_CACHE_BYTES:
+                    _DEALS_BYTES -= _DEALS.popitem(last=False)[1].nbytes
         return deals
 
     def _enumerate(self, allowed: np.ndarray) -> np.ndarray:
