@@ -746,9 +746,8 @@ def decide_batch(bot: Any, batch: SeenBatch, reference: type) -> np.ndarray:
                 for k, pick in zip(ks, picks, strict=True):
                     if k[i] >= 2:
                         pick[i] = int(rng.integers(k[i]))
-            else:
-                legal = np.flatnonzero(T.masks[i])
-                decided[i] = int(legal[rng.integers(legal.size)])
+            else:  # passing is not legal here: `fallback` draws a legal action
+                decided[i] = bot.fallback(T.masks[i])
     # the drawn tied choice, in seat (or action) order; NONE where the slot has none
     seats = [
         np.where(k >= 1, (np.cumsum(s, axis=1) > np.array(p)[:, None]).argmax(axis=1), NONE)
@@ -761,32 +760,6 @@ def decide_batch(bot: Any, batch: SeenBatch, reference: type) -> np.ndarray:
     out = np.where(T.legal(choice), choice, T.pass_idx)
     if decided:
         out[list(decided)] = list(decided.values())
-    return out
-    ks = [k.tolist() for k in counts]
-    picks = [[0] * R for _ in slots]
-    rng = bot.rng
-    unsafe_l, live_l = unsafe.tolist(), live.tolist()
-    for i in order:
-        if unsafe_l[i]:
-            out[i] = bot._decide(batch.row(i))
-        elif live_l[i]:
-            for k, pick in zip(ks, picks, strict=True):
-                if k[i] >= 2:
-                    pick[i] = int(rng.integers(k[i]))
-        else:
-            legal = np.flatnonzero(T.masks[i])
-            out[i] = int(legal[rng.integers(legal.size)])
-    if live.any():
-        # the drawn tied choice, in seat (or action) order; NONE where the slot has none
-        seats = [
-            np.where(k >= 1, (np.cumsum(s, axis=1) > np.array(p)[:, None]).argmax(axis=1), NONE)
-            for s, k, p in zip(slots, counts, picks, strict=True)
-        ]
-        choice = np.full(R, NONE, dtype=np.int64)
-        for g, rows in parts:
-            if (rows & live).any():
-                choice = np.where(rows, g.resolve(seats), choice)
-        out = np.where(live, np.where(T.legal(choice), choice, T.pass_idx), out)
     return out
 
 
