@@ -872,15 +872,7 @@ _NIGHT_GET = operator.attrgetter(*_NIGHT)
 
 def _night_key(night: Night) -> tuple:
     """Tonight's choices as a hashable value (each field as `_flat_field` gives it)."""
-    out = []
-    for v in _NIGHT_GET(night):
-        t = type(v)
-        if t is list:
-            v = tuple(v)
-        elif t is dict:
-            v = tuple(sorted(v.items()))
-        out.append(v)
-    return tuple(out)
+    return tuple(map(_flat_field, _NIGHT_GET(night)))
 
 
 def _flat_field(v: Any) -> Any:
