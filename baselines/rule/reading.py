@@ -21,6 +21,23 @@ Bot = Any  # the RulePolicy (baselines.rule.policy) a batch is read for
 Choice = int | None
 
 
+class lazy:
+    """An attribute computed on first use, then kept (`functools.cached_property` without
+    the lock it takes in Python 3.11, which costs more than most of these computations)."""
+
+    def __init__(self, fn: Callable[[Any], Any]):
+        self.fn = fn
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
+
+
 class SeenBatch:
     """What the agents of a batch see now, decoded from their observations' named views at once.
 
@@ -94,18 +111,10 @@ class SeenBatch:
     def row(self, i: int) -> Seen:
         return Seen(self.bot, None, self.masks[i], self, i)
 
-    @property
+    @lazy
     def scalars(self) -> tuple[list[int], list[int], list[int], list[float]]:
         """Each row's seat, role, day and acts left as Python numbers (`Seen` reads them)."""
-        got = self.__dict__.get("_scalars")
-        if got is None:
-            got = self.__dict__["_scalars"] = (
-                self.me.tolist(),
-                self.role.tolist(),
-                self.day.tolist(),
-                self.acts_left.tolist(),
-            )
-        return got
+        return self.me.tolist(), self.role.tolist(), self.day.tolist(), self.acts_left.tolist()
 
 
 def one_hot(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -133,23 +142,6 @@ def row_dots(ms: list[np.ndarray], cols: list[np.ndarray]) -> np.ndarray:
     m = np.concatenate([x.astype(np.float32, copy=False) for x in ms], axis=1)  # [R, M n, n]
     out = (m @ c).reshape(R, len(ms), n, -1)  # one product a row: [R, M, n, C]
     return np.moveaxis(out, (1, 3), (0, 1))  # [M, C, R, n]
-
-
-class lazy:
-    """An attribute computed on first use, then kept (`functools.cached_property` without
-    the lock it takes in Python 3.11, which costs more than most of these computations)."""
-
-    def __init__(self, fn: Callable[[Any], Any]):
-        self.fn = fn
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, obj: Any, owner: type | None = None) -> Any:
-        if obj is None:
-            return self
-        value = obj.__dict__[self.name] = self.fn(obj)
-        return value
 
 
 def _row(name: str) -> lazy:
