@@ -292,6 +292,12 @@ typedef struct {
     int bound;
     Py_buffer b_obs, b_masks, b_rewards, b_dones, b_trunc, b_winner, b_seat, b_team, b_teams,
         b_done_teams;
+    /* the AEC env's calls (aec_bind): its observation template and its masks */
+    int aec_bound;
+    Py_buffer b_tmpl;
+    PyObject *aec_copy, *aec_cache, *aec_make, *aec_no_mask;
+    struct MaskSlot *mtab;
+    int mtab_cap, mtab_used;
 } CoreObject;
 
 static int g_oom = 0; /* set when a log could not grow: raised as MemoryError after the call */
@@ -1945,8 +1951,11 @@ static void release_buffers(CoreObject *self) {
     self->bound = 0;
 }
 
+static void aec_release(CoreObject *self);
+
 static void Core_dealloc(CoreObject *self) {
     release_buffers(self);
+    aec_release(self);
     if (self->games) {
         for (int b = 0; b < self->num; b++) {
             game_free_logs(&self->games[b]);
@@ -2825,6 +2834,276 @@ static PyObject *Core_random_state(CoreObject *self, PyObject *args) {
     return Py_BuildValue("(iN)", mt->index, words);
 }
 
+/* ------------------------------------------------------------ the AEC env's calls */
+/* The AEC env (coreenv.py) takes one observation and one mask a move. aec_bind gives the core
+   a float32 template the observations are written into (each handed out as a fresh copy, the
+   template's own copy()), the env's shared cache of read-only masks (ccore.mask_cache: bytes
+   -> int8 array), the function that fills it (ccore.shared_mask) and the all-zeros mask of
+   the agents that do not act. The core keeps a table of the mask arrays it has handed out,
+   so a move's mask costs no bytes object and no dict lookup: the same arrays as the cache's. */
+
+typedef struct MaskSlot {
+    uint64_t h;
+    PyObject *key, *arr; /* the mask's bytes and its array (NULL: an empty slot) */
+} MaskSlot;
+
+#define MTAB_MIN 64
+#define MTAB_MAX 4096 /* masks kept at most: then the table starts afresh */
+
+static void mtab_clear(CoreObject *self) {
+    for (int i = 0; i < self->mtab_cap; i++) {
+        Py_CLEAR(self->mtab[i].key);
+        Py_CLEAR(self->mtab[i].arr);
+    }
+    self->mtab_used = 0;
+}
+
+static void aec_release(CoreObject *self) {
+    if (self->mtab) {
+        mtab_clear(self);
+        PyMem_Free(self->mtab);
+        self->mtab = NULL;
+    }
+    self->mtab_cap = 0;
+    if (self->aec_bound) PyBuffer_Release(&self->b_tmpl);
+    self->aec_bound = 0;
+    Py_CLEAR(self->aec_copy);
+    Py_CLEAR(self->aec_cache);
+    Py_CLEAR(self->aec_make);
+    Py_CLEAR(self->aec_no_mask);
+}
+
+static uint64_t mask_hash(const int8_t *m, int size) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)size, w;
+    int k = 0;
+    for (; k + 8 <= size; k += 8) {
+        memcpy(&w, m + k, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+        h ^= h >> 32;
+    }
+    if (k < size) {
+        w = 0;
+        memcpy(&w, m + k, (size_t)(size - k));
+        h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+    }
+    h ^= h >> 29;
+    return h;
+}
+
+/* the table's slot of mask m: its own, or the empty one where it goes */
+static MaskSlot *mtab_find(CoreObject *self, const int8_t *m, uint64_t h) {
+    size_t mod = (size_t)self->mtab_cap - 1, i = (size_t)h & mod;
+    int A = self->cfg.action_size;
+    for (;;) {
+        MaskSlot *s = &self->mtab[i];
+        if (!s->key || (s->h == h && memcmp(PyBytes_AS_STRING(s->key), m, (size_t)A) == 0))
+            return s;
+        i = (i + 1) & mod;
+    }
+}
+
+static int mtab_grow(CoreObject *self) {
+    int cap = self->mtab_cap * 2;
+    MaskSlot *old = self->mtab, *t = PyMem_Calloc((size_t)cap, sizeof(MaskSlot));
+    if (!t) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int old_cap = self->mtab_cap;
+    self->mtab = t;
+    self->mtab_cap = cap;
+    for (int i = 0; i < old_cap; i++)
+        if (old[i].key) {
+            MaskSlot *s = mtab_find(self, (const int8_t *)PyBytes_AS_STRING(old[i].key), old[i].h);
+            *s = old[i];
+        }
+    PyMem_Free(old);
+    return 0;
+}
+
+/* the shared read-only array of mask m (a borrowed reference), NULL on an error */
+static PyObject *aec_mask_array(CoreObject *self, const int8_t *m) {
+    uint64_t h = mask_hash(m, self->cfg.action_size);
+    MaskSlot *s = mtab_find(self, m, h);
+    if (s->key) return s->arr;
+    if (self->mtab_used >= MTAB_MAX) {
+        mtab_clear(self);
+        s = mtab_find(self, m, h);
+    } else if (2 * (self->mtab_used + 1) > self->mtab_cap) {
+        if (mtab_grow(self) < 0) return NULL;
+        s = mtab_find(self, m, h);
+    }
+    PyObject *key = PyBytes_FromStringAndSize((const char *)m, self->cfg.action_size);
+    if (!key) return NULL;
+    PyObject *arr = PyObject_CallFunctionObjArgs(self->aec_make, self->aec_cache, key, NULL);
+    if (!arr) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    s->h = h;
+    s->key = key;
+    s->arr = arr;
+    self->mtab_used++;
+    return arr;
+}
+
+/* aec_bind(template, cache, make, no_mask): see above; the template is the core's alone */
+static PyObject *Core_aec_bind(CoreObject *self, PyObject *args) {
+    PyObject *tmpl, *cache, *make, *no_mask;
+    if (!PyArg_ParseTuple(args, "OO!OO", &tmpl, &PyDict_Type, &cache, &make, &no_mask))
+        return NULL;
+    if (!PyCallable_Check(make)) {
+        PyErr_SetString(PyExc_TypeError, "aec_bind: make must be callable");
+        return NULL;
+    }
+    PyObject *copy = PyObject_GetAttrString(tmpl, "copy");
+    if (!copy) return NULL;
+    Py_buffer v;
+    if (get_wbuf(tmpl, &v, (Py_ssize_t)sizeof(float) * self->cfg.obs_size, "aec_bind") < 0) {
+        Py_DECREF(copy);
+        return NULL;
+    }
+    MaskSlot *t = PyMem_Calloc(MTAB_MIN, sizeof(MaskSlot));
+    if (!t) {
+        Py_DECREF(copy);
+        PyBuffer_Release(&v);
+        return PyErr_NoMemory();
+    }
+    aec_release(self);
+    self->b_tmpl = v;
+    self->aec_bound = 1;
+    self->aec_copy = copy;
+    self->aec_cache = Py_NewRef(cache);
+    self->aec_make = Py_NewRef(make);
+    self->aec_no_mask = Py_NewRef(no_mask);
+    self->mtab = t;
+    self->mtab_cap = MTAB_MIN;
+    self->mtab_used = 0;
+    Py_RETURN_NONE;
+}
+
+static Game *aec_game(CoreObject *self, PyObject *arg) {
+    if (!self->aec_bound) {
+        PyErr_SetString(PyExc_RuntimeError, "aec_bind() first");
+        return NULL;
+    }
+    int b = (int)PyLong_AsLong(arg);
+    if (b == -1 && PyErr_Occurred()) return NULL;
+    return game_at(self, b);
+}
+
+/* seat's observation as a fresh float32 array (a new reference) */
+static PyObject *aec_obs_array(CoreObject *self, Game *g, int seat) {
+    write_obs(&self->cfg, g, seat, (float *)self->b_tmpl.buf);
+    return PyObject_CallNoArgs(self->aec_copy);
+}
+
+static int aec_seat(CoreObject *self, PyObject *arg) {
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred()) return -1;
+    if (seat < 0 || seat >= self->cfg.n) {
+        PyErr_Format(PyExc_IndexError, "seat %ld is not at the table", seat);
+        return -1;
+    }
+    return (int)seat;
+}
+
+/* aec_observe(b, seat) -> seat's observation, a fresh float32 array */
+static PyObject *Core_aec_observe(CoreObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "aec_observe(b, seat)");
+        return NULL;
+    }
+    Game *g = aec_game(self, args[0]);
+    if (!g) return NULL;
+    int seat = aec_seat(self, args[1]);
+    if (seat < 0) return NULL;
+    return aec_obs_array(self, g, seat);
+}
+
+/* aec_obs_dict(b, seat, mask) -> {"observation": a fresh array, "action_mask": the acting
+   seat's shared mask (`mask`, or the table's where it is None), the zeros for the others} */
+static PyObject *Core_aec_obs_dict(CoreObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    static PyObject *k_obs = NULL, *k_mask = NULL;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "aec_obs_dict(b, seat, mask)");
+        return NULL;
+    }
+    if (!k_obs) {
+        k_obs = PyUnicode_InternFromString("observation");
+        k_mask = PyUnicode_InternFromString("action_mask");
+        if (!k_obs || !k_mask) return NULL;
+    }
+    Game *g = aec_game(self, args[0]);
+    if (!g) return NULL;
+    int seat = aec_seat(self, args[1]);
+    if (seat < 0) return NULL;
+    PyObject *mask = self->aec_no_mask;
+    if (g->turn >= 0 && seat == g->actor) {
+        mask = args[2];
+        if (mask == Py_None) {
+            int8_t m[MAXMASK];
+            write_mask(&self->cfg, g, m);
+            mask = aec_mask_array(self, m);
+            if (!mask) return NULL;
+        }
+    }
+    PyObject *obs = aec_obs_array(self, g, seat);
+    if (!obs) return NULL;
+    PyObject *d = PyDict_New();
+    if (!d || PyDict_SetItem(d, k_obs, obs) < 0 || PyDict_SetItem(d, k_mask, mask) < 0) {
+        Py_XDECREF(d);
+        Py_DECREF(obs);
+        return NULL;
+    }
+    Py_DECREF(obs);
+    return d;
+}
+
+/* aec_mask(b) -> the acting seat's shared mask array (zeros once the game is over): `mask`
+   from the table */
+static PyObject *Core_aec_mask(CoreObject *self, PyObject *arg) {
+    Game *g = aec_game(self, arg);
+    if (!g) return NULL;
+    int8_t m[MAXMASK];
+    write_mask(&self->cfg, g, m);
+    return Py_XNewRef(aec_mask_array(self, m));
+}
+
+/* aec_play(b, index) -> None where the index is not legal now (nothing is applied), else
+   (the acting seat now, its shared mask array), or (-1, None) once the game is over: `play`
+   with the mask from the table */
+static PyObject *Core_aec_play(CoreObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "aec_play(b, index)");
+        return NULL;
+    }
+    Game *g = aec_game(self, args[0]);
+    if (!g) return NULL;
+    long a = PyLong_AsLong(args[1]);
+    if (a == -1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+        PyErr_Clear(); /* an int beyond a C long is no action: not legal */
+        Py_RETURN_NONE;
+    }
+    const Config *c = &self->cfg;
+    int8_t m[MAXMASK];
+    if (g->turn < 0 || a < 0 || a >= c->action_size) Py_RETURN_NONE;
+    write_mask(c, g, m);
+    if (!m[a]) Py_RETURN_NONE;
+    game_apply(c, g, c->dec_act[a], c->dec_target[a], c->dec_value[a]);
+    if (g_oom) return check_oom(NULL);
+    if (g->turn < 0) return Py_BuildValue("(iO)", -1, Py_None);
+    write_mask(c, g, m);
+    PyObject *arr = aec_mask_array(self, m);
+    if (!arr) return NULL;
+    PyObject *out = PyTuple_New(2);
+    if (!out) return NULL;
+    PyTuple_SET_ITEM(out, 0, PyLong_FromLong(g->actor));
+    PyTuple_SET_ITEM(out, 1, Py_NewRef(arr));
+    return out;
+}
+
 static PyMethodDef Core_methods[] = {
     {"seed_slot", (PyCFunction)Core_seed_slot, METH_VARARGS, NULL},
     {"start", (PyCFunction)Core_start, METH_VARARGS, NULL},
@@ -2859,6 +3138,11 @@ static PyMethodDef Core_methods[] = {
     {"step_all", (PyCFunction)Core_step_all, METH_O, NULL},
     {"memory", (PyCFunction)Core_memory, METH_NOARGS, NULL},
     {"random_state", (PyCFunction)Core_random_state, METH_VARARGS, NULL},
+    {"aec_bind", (PyCFunction)Core_aec_bind, METH_VARARGS, NULL},
+    {"aec_observe", (PyCFunction)(void (*)(void))Core_aec_observe, METH_FASTCALL, NULL},
+    {"aec_obs_dict", (PyCFunction)(void (*)(void))Core_aec_obs_dict, METH_FASTCALL, NULL},
+    {"aec_mask", (PyCFunction)Core_aec_mask, METH_O, NULL},
+    {"aec_play", (PyCFunction)(void (*)(void))Core_aec_play, METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL}};
 
 static PyObject *Core_get_num(CoreObject *self, void *closure) {
