@@ -292,12 +292,10 @@ typedef struct {
     int bound;
     Py_buffer b_obs, b_masks, b_rewards, b_dones, b_trunc, b_winner, b_seat, b_team, b_teams,
         b_done_teams;
-    /* the AEC env's calls (aec_bind): its observation template and its masks */
+    /* the AEC env's calls (aec_bind): its observation template, its masks' cache */
     int aec_bound;
     Py_buffer b_tmpl;
     PyObject *aec_copy, *aec_cache, *aec_make, *aec_no_mask;
-    struct MaskSlot *mtab;
-    int mtab_cap, mtab_used;
 } CoreObject;
 
 static int g_oom = 0; /* set when a log could not grow: raised as MemoryError after the call */
@@ -2839,112 +2837,29 @@ static PyObject *Core_random_state(CoreObject *self, PyObject *args) {
    a float32 template the observations are written into (each handed out as a fresh copy, the
    template's own copy()), the env's shared cache of read-only masks (ccore.mask_cache: bytes
    -> int8 array), the function that fills it (ccore.shared_mask) and the all-zeros mask of
-   the agents that do not act. The core keeps a table of the mask arrays it has handed out,
-   so a move's mask costs no bytes object and no dict lookup: the same arrays as the cache's. */
+   the agents that do not act: a move's mask is looked up in the cache here, in one call. */
 
-typedef struct MaskSlot {
-    uint64_t h;
-    PyObject *key, *arr; /* the mask's bytes and its array (NULL: an empty slot) */
-} MaskSlot;
-
-#define MTAB_MIN 64
-#define MTAB_MAX 4096 /* masks kept at most: then the table starts afresh */
-
-static void mtab_clear(CoreObject *self) {
-    for (int i = 0; i < self->mtab_cap; i++) {
-        Py_CLEAR(self->mtab[i].key);
-        Py_CLEAR(self->mtab[i].arr);
+/* the cache's read-only array of mask m (a new reference), NULL on an error */
+static PyObject *aec_mask_array(CoreObject *self, const int8_t *m) {
+    PyObject *key = PyBytes_FromStringAndSize((const char *)m, self->cfg.action_size);
+    if (!key) return NULL;
+    PyObject *arr = PyDict_GetItemWithError(self->aec_cache, key);
+    if (arr) {
+        Py_INCREF(arr);
+    } else if (!PyErr_Occurred()) {
+        arr = PyObject_CallFunctionObjArgs(self->aec_make, self->aec_cache, key, NULL);
     }
-    self->mtab_used = 0;
+    Py_DECREF(key);
+    return arr;
 }
 
 static void aec_release(CoreObject *self) {
-    if (self->mtab) {
-        mtab_clear(self);
-        PyMem_Free(self->mtab);
-        self->mtab = NULL;
-    }
-    self->mtab_cap = 0;
     if (self->aec_bound) PyBuffer_Release(&self->b_tmpl);
     self->aec_bound = 0;
     Py_CLEAR(self->aec_copy);
     Py_CLEAR(self->aec_cache);
     Py_CLEAR(self->aec_make);
     Py_CLEAR(self->aec_no_mask);
-}
-
-static uint64_t mask_hash(const int8_t *m, int size) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)size, w;
-    int k = 0;
-    for (; k + 8 <= size; k += 8) {
-        memcpy(&w, m + k, 8);
-        h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
-        h ^= h >> 32;
-    }
-    if (k < size) {
-        w = 0;
-        memcpy(&w, m + k, (size_t)(size - k));
-        h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
-    }
-    h ^= h >> 29;
-    return h;
-}
-
-/* the table's slot of mask m: its own, or the empty one where it goes */
-static MaskSlot *mtab_find(CoreObject *self, const int8_t *m, uint64_t h) {
-    size_t mod = (size_t)self->mtab_cap - 1, i = (size_t)h & mod;
-    int A = self->cfg.action_size;
-    for (;;) {
-        MaskSlot *s = &self->mtab[i];
-        if (!s->key || (s->h == h && memcmp(PyBytes_AS_STRING(s->key), m, (size_t)A) == 0))
-            return s;
-        i = (i + 1) & mod;
-    }
-}
-
-static int mtab_grow(CoreObject *self) {
-    int cap = self->mtab_cap * 2;
-    MaskSlot *old = self->mtab, *t = PyMem_Calloc((size_t)cap, sizeof(MaskSlot));
-    if (!t) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    int old_cap = self->mtab_cap;
-    self->mtab = t;
-    self->mtab_cap = cap;
-    for (int i = 0; i < old_cap; i++)
-        if (old[i].key) {
-            MaskSlot *s = mtab_find(self, (const int8_t *)PyBytes_AS_STRING(old[i].key), old[i].h);
-            *s = old[i];
-        }
-    PyMem_Free(old);
-    return 0;
-}
-
-/* the shared read-only array of mask m (a borrowed reference), NULL on an error */
-static PyObject *aec_mask_array(CoreObject *self, const int8_t *m) {
-    uint64_t h = mask_hash(m, self->cfg.action_size);
-    MaskSlot *s = mtab_find(self, m, h);
-    if (s->key) return s->arr;
-    if (self->mtab_used >= MTAB_MAX) {
-        mtab_clear(self);
-        s = mtab_find(self, m, h);
-    } else if (2 * (self->mtab_used + 1) > self->mtab_cap) {
-        if (mtab_grow(self) < 0) return NULL;
-        s = mtab_find(self, m, h);
-    }
-    PyObject *key = PyBytes_FromStringAndSize((const char *)m, self->cfg.action_size);
-    if (!key) return NULL;
-    PyObject *arr = PyObject_CallFunctionObjArgs(self->aec_make, self->aec_cache, key, NULL);
-    if (!arr) {
-        Py_DECREF(key);
-        return NULL;
-    }
-    s->h = h;
-    s->key = key;
-    s->arr = arr;
-    self->mtab_used++;
-    return arr;
 }
 
 /* aec_bind(template, cache, make, no_mask): see above; the template is the core's alone */
@@ -2963,12 +2878,6 @@ static PyObject *Core_aec_bind(CoreObject *self, PyObject *args) {
         Py_DECREF(copy);
         return NULL;
     }
-    MaskSlot *t = PyMem_Calloc(MTAB_MIN, sizeof(MaskSlot));
-    if (!t) {
-        Py_DECREF(copy);
-        PyBuffer_Release(&v);
-        return PyErr_NoMemory();
-    }
     aec_release(self);
     self->b_tmpl = v;
     self->aec_bound = 1;
@@ -2976,9 +2885,6 @@ static PyObject *Core_aec_bind(CoreObject *self, PyObject *args) {
     self->aec_cache = Py_NewRef(cache);
     self->aec_make = Py_NewRef(make);
     self->aec_no_mask = Py_NewRef(no_mask);
-    self->mtab = t;
-    self->mtab_cap = MTAB_MIN;
-    self->mtab_used = 0;
     Py_RETURN_NONE;
 }
 
@@ -3046,17 +2952,18 @@ static PyObject *Core_aec_obs_dict(CoreObject *self, PyObject *const *args, Py_s
             write_mask(&self->cfg, g, m);
             mask = aec_mask_array(self, m);
             if (!mask) return NULL;
+        } else {
+            Py_INCREF(mask);
         }
+    } else {
+        Py_INCREF(mask);
     }
-    PyObject *obs = aec_obs_array(self, g, seat);
-    if (!obs) return NULL;
-    PyObject *d = PyDict_New();
-    if (!d || PyDict_SetItem(d, k_obs, obs) < 0 || PyDict_SetItem(d, k_mask, mask) < 0) {
-        Py_XDECREF(d);
-        Py_DECREF(obs);
-        return NULL;
-    }
-    Py_DECREF(obs);
+    PyObject *obs = aec_obs_array(self, g, seat), *d = NULL;
+    if (obs) d = PyDict_New();
+    if (d && (PyDict_SetItem(d, k_obs, obs) < 0 || PyDict_SetItem(d, k_mask, mask) < 0))
+        Py_CLEAR(d);
+    Py_XDECREF(obs);
+    Py_DECREF(mask);
     return d;
 }
 
@@ -3067,7 +2974,7 @@ static PyObject *Core_aec_mask(CoreObject *self, PyObject *arg) {
     if (!g) return NULL;
     int8_t m[MAXMASK];
     write_mask(&self->cfg, g, m);
-    return Py_XNewRef(aec_mask_array(self, m));
+    return aec_mask_array(self, m);
 }
 
 /* aec_play(b, index) -> None where the index is not legal now (nothing is applied), else
@@ -3098,9 +3005,12 @@ static PyObject *Core_aec_play(CoreObject *self, PyObject *const *args, Py_ssize
     PyObject *arr = aec_mask_array(self, m);
     if (!arr) return NULL;
     PyObject *out = PyTuple_New(2);
-    if (!out) return NULL;
+    if (!out) {
+        Py_DECREF(arr);
+        return NULL;
+    }
     PyTuple_SET_ITEM(out, 0, PyLong_FromLong(g->actor));
-    PyTuple_SET_ITEM(out, 1, Py_NewRef(arr));
+    PyTuple_SET_ITEM(out, 1, arr);
     return out;
 }
 
