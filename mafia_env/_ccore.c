@@ -2434,6 +2434,26 @@ static PyObject *Core_facts(CoreObject *self, PyObject *arg) {
                          g->talk_count, "don_introduced", g->don_introduced);
 }
 
+/* deal(b) -> (roles, teams): tuples of Role and Team values, one a seat */
+static PyObject *Core_deal(CoreObject *self, PyObject *arg) {
+    int b = (int)PyLong_AsLong(arg);
+    if (b == -1 && PyErr_Occurred()) return NULL;
+    Game *g = game_at(self, b);
+    if (!g) return NULL;
+    int n = self->cfg.n;
+    PyObject *roles = PyTuple_New(n), *teams = PyTuple_New(n);
+    if (!roles || !teams) {
+        Py_XDECREF(roles);
+        Py_XDECREF(teams);
+        return NULL;
+    }
+    for (int s = 0; s < n; s++) {
+        PyTuple_SET_ITEM(roles, s, PyLong_FromLong(g->roles[s]));
+        PyTuple_SET_ITEM(teams, s, PyLong_FromLong(g->teams[s]));
+    }
+    return Py_BuildValue("(NN)", roles, teams);
+}
+
 /* inputs(b, start=0) -> [(seat, act, target, value, turn, day), ...] */
 static PyObject *Core_inputs(CoreObject *self, PyObject *args) {
     int b, start = 0;
@@ -3037,6 +3057,7 @@ static PyMethodDef Core_methods[] = {
     {"status", (PyCFunction)Core_status, METH_O, NULL},
     {"actor", (PyCFunction)Core_actor, METH_O, NULL},
     {"facts", (PyCFunction)Core_facts, METH_O, NULL},
+    {"deal", (PyCFunction)Core_deal, METH_O, NULL},
     {"inputs", (PyCFunction)Core_inputs, METH_VARARGS, NULL},
     {"events", (PyCFunction)Core_events, METH_VARARGS, NULL},
     {"get_state", (PyCFunction)Core_get_state, METH_O, NULL},
