@@ -281,6 +281,7 @@ typedef struct {
 } Opt;
 
 #define MAXOPTS 16
+#define AEC_POOL 4
 #define MAXMASK 4096 /* action_size + 8 at most */
 
 typedef struct {
@@ -296,6 +297,8 @@ typedef struct {
     int aec_bound;
     Py_buffer b_tmpl;
     PyObject *aec_copy, *aec_cache, *aec_make, *aec_no_mask;
+    PyObject *aec_pool[AEC_POOL]; /* observations handed out: reused once nobody holds them */
+    int aec_next;
 } CoreObject;
 
 static int g_oom = 0; /* set when a log could not grow: raised as MemoryError after the call */
@@ -2877,6 +2880,8 @@ static void aec_release(CoreObject *self) {
     if (self->aec_bound) PyBuffer_Release(&self->b_tmpl);
     self->aec_bound = 0;
     Py_CLEAR(self->aec_copy);
+    for (int i = 0; i < AEC_POOL; i++) Py_CLEAR(self->aec_pool[i]);
+    self->aec_next = 0;
     Py_CLEAR(self->aec_cache);
     Py_CLEAR(self->aec_make);
     Py_CLEAR(self->aec_no_mask);
@@ -2919,9 +2924,49 @@ static Game *aec_game(CoreObject *self, PyObject *arg) {
 }
 
 /* seat's observation as a fresh float32 array (a new reference) */
+/* Whether the array x of the pool can be handed out again: nobody else holds it (no
+   reference, view, buffer or weak reference: the pool's is its only one) and it is still a
+   writable C-contiguous float32 vector of the observation's length (what its last holder
+   may have changed in place: shape, dtype, flags). Then its buffer is in *v. */
+static int aec_reusable(CoreObject *self, PyObject *x, Py_buffer *v) {
+    if (Py_REFCNT(x) != 1) return 0;
+    Py_ssize_t wl = Py_TYPE(x)->tp_weaklistoffset;
+    if (wl > 0 && *(PyObject **)((char *)x + wl) != NULL) return 0;
+    if (PyObject_GetBuffer(x, v, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    const char *f = v->format;
+    if (v->ndim == 1 && v->shape && v->shape[0] == self->cfg.obs_size && v->itemsize == 4 &&
+        f && (strcmp(f, "f") == 0 || strcmp(f, "=f") == 0 ||
+              (strcmp(f, "<f") == 0 && PY_LITTLE_ENDIAN)))
+        return 1;
+    PyBuffer_Release(v);
+    return -1;
+}
+
+/* seat's observation as a fresh float32 array (a new reference): one the caller alone holds,
+   either an array of the pool that nobody holds any more, rewritten whole, or a new one (a
+   copy of the template) that joins the pool in place of the oldest */
 static PyObject *aec_obs_array(CoreObject *self, Game *g, int seat) {
+    for (int i = 0; i < AEC_POOL; i++) {
+        PyObject *x = self->aec_pool[i];
+        if (!x) continue;
+        Py_buffer v;
+        int ok = aec_reusable(self, x, &v);
+        if (ok > 0) {
+            write_obs(&self->cfg, g, seat, (float *)v.buf);
+            PyBuffer_Release(&v);
+            return Py_NewRef(x);
+        }
+        if (ok < 0) Py_CLEAR(self->aec_pool[i]); /* changed by its last holder: let it go */
+    }
     write_obs(&self->cfg, g, seat, (float *)self->b_tmpl.buf);
-    return PyObject_CallNoArgs(self->aec_copy);
+    PyObject *x = PyObject_CallNoArgs(self->aec_copy);
+    if (!x) return NULL;
+    Py_XSETREF(self->aec_pool[self->aec_next], Py_NewRef(x));
+    self->aec_next = (self->aec_next + 1) % AEC_POOL;
+    return x;
 }
 
 static int aec_seat(CoreObject *self, PyObject *arg) {

@@ -6,6 +6,7 @@ Machines here are shared and noisy, so compare ratios measured in one run, not r
     python scripts/bench_env.py                 # every variant, env() and raw_env()
     python scripts/bench_env.py --seconds 5 --variants sport --json out.json
     python scripts/bench_env.py --variants sport --trainer 4   # and the PPO trainer's steps/s
+    python scripts/bench_env.py --aec-only --seconds 2         # the AEC rows alone
 
 Each row is measured on both engines (``--backends``): the C core (``backend="c"``) and the
 Python engine, with the ratio of the core to the Python engine in the same run.
@@ -247,6 +248,11 @@ def main() -> None:
         "--batch", type=int, nargs="*", default=[64, 1024], help="batch sizes of the batched API"
     )
     parser.add_argument(
+        "--aec-only",
+        action="store_true",
+        help="only the AEC rows (env and raw_env beside connect_four): no batched or clone rows",
+    )
+    parser.add_argument(
         "--scaling",
         action="store_true",
         help="also measure 6, 10, 14 and 20 seats (raw_env) and memory",
@@ -314,6 +320,10 @@ def main() -> None:
                     f"{r['games_per_s']:9.1f} {r['moves_per_game']:10.1f} {c4:9.0f} "
                     f"{ratio:10.2f} {vs:8.2f}"
                 )
+    if args.aec_only:
+        if args.json:
+            Path(args.json).write_text(json.dumps(results, indent=2))
+        return
     print(
         f"\n{'variant':10} {'n':>3} {'batch':>5} {'backend':7} {'agent steps/s':>14} "
         f"{'x python':>8} {'env only/s':>11} {'KiB/game':>9}   (random legal actions, one process)"

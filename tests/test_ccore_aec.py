@@ -248,3 +248,52 @@ def test_core_aec_calls_check_their_arguments():
         bare.aec_bind(np.zeros(3, np.float32), {}, ccore.shared_mask, env._no_mask)
     with pytest.raises(TypeError):
         bare.aec_bind(np.zeros(env._obs_size, np.float32), {}, None, env._no_mask)
+
+
+def test_an_observation_dropped_and_changed_in_place_never_comes_back_changed():
+    """The core reuses an observation array only once nobody holds it (no reference, view,
+    buffer or weak reference) and it is still a writable float32 vector: whatever its last
+    holder did to it in place, the next observations are the space's, and equal to the
+    Python engine's."""
+    import gc
+    import weakref
+
+    a = mafia_env.env("online", backend="c")
+    b = mafia_env.env("online", backend="python")
+    a.reset(seed=8)
+    b.reset(seed=8)
+    space = a.observation_space("player_1")["observation"]
+    changes = [
+        lambda o: setattr(o, "shape", (1, -1)),
+        lambda o: setattr(o, "dtype", np.int32),
+        lambda o: setattr(o.flags, "writeable", False),
+        lambda o: o.fill(3.0),
+        lambda o: o.byteswap(inplace=True),
+    ]
+    held = []
+    for k in range(40):
+        agent = a.possible_agents[k % a.n]
+        o = a.observe(agent)["observation"]
+        if k % 3 == 0:
+            held.append((o, o.copy()))  # kept: never written again
+        elif k % 3 == 1:
+            changes[k % len(changes)](o)
+        else:
+            held.append((weakref.ref(o), o.copy()))  # a weak reference: not reused either
+        del o
+        gc.collect()
+        for who in a.possible_agents[:3]:
+            x = a.observe(who)["observation"]
+            assert x.shape == space.shape and x.dtype == np.float32 and x.flags.writeable
+            assert space.contains(x)
+            np.testing.assert_array_equal(x, b.observe(who)["observation"])
+        if k % 5 == 4:
+            action = int(np.flatnonzero(a.last()[0]["action_mask"])[0])
+            a.step(action)
+            b.step(action)
+    for o, saved in held:
+        if isinstance(o, weakref.ref):  # alive (still in the pool) or freed, never rewritten
+            o = o()
+            if o is None:
+                continue
+        np.testing.assert_array_equal(o, saved)
