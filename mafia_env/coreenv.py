@@ -7,6 +7,14 @@ reads who acts, the day, the roles and the rest of the live state from the core 
 everything else (events, narration, text observations, records, ``resample``) from the
 Python engine, brought up to date on demand. ``clone()`` and ``pickle`` copy the core's
 state whole.
+
+A move costs one call into the core for the observation (`last()` and `observe`: the array
+and the Dict at once) and one for the step (the move, the next actor and his mask, looked up
+in the shared cache of read-only masks). Ownership is MafiaEnv's: each observation is a
+writable float32 array that only the caller holds, never written again while anyone holds it
+(a reference, a view, a buffer or a weak reference); the core reuses an array of its own that
+nobody holds any more instead of allocating one, rewriting it whole. The masks are read-only
+and shared, as in ``infos``.
 """
 
 from __future__ import annotations
