@@ -89,23 +89,15 @@ class CoreMafiaEnv(MafiaEnv):
             seat = self._seat_of(agent)
         if self._vector:  # a fresh observation array; the mask read-only and shared
             return self.core.aec_obs_dict(0, seat, self._mask)
-        out = None
-        if self.obs_mode != "text":
-            out = self.core.aec_observe(0, seat)
-            if self.obs_mode == "flat":
-                return out
-        if seat == self.core.actor(0):  # read-only and shared, as in `infos`
+        if self._flat:
+            return self.core.aec_observe(0, seat)
+        if seat == self.core.actor(0):  # text: the mask read-only and shared, as in `infos`
             mask = self._mask
             if mask is None:
                 mask = self._legal_mask()
         else:
             mask = self._no_mask
-        if out is None:
-            return {
-                "observation": self.text_observer.observe(game, seat, mask),
-                "action_mask": mask,
-            }
-        return {"observation": out, "action_mask": mask}
+        return {"observation": self.text_observer.observe(game, seat, mask), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         if self._live and type(action) is int:  # a game in play, an int: the common case
