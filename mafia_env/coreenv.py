@@ -69,7 +69,7 @@ class CoreMafiaEnv(MafiaEnv):
         agent = self.agent_selection
         if not observe:
             obs = None
-        elif self._vector and self._live:
+        elif self._vector and self.game is not None:
             obs = self.core.aec_obs_dict(0, self._seat[agent], self._mask)
         else:
             obs = self.observe(agent)
@@ -119,7 +119,7 @@ class CoreMafiaEnv(MafiaEnv):
                     infos[agent]["action_mask"] = m
                     if self._flat:
                         self._mark_acting(last, agent)
-                if self.render_mode == "human":
+                if self.render_mode is not None and self.render_mode == "human":
                     self.render()
                 return
         if self.game is None:
