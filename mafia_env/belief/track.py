@@ -50,6 +50,7 @@ from mafia_env.engine.roles import Role
 EXACT_LIMIT = 20_000  # deals listed one by one up to this many; particles beyond
 PARTICLES = 2048  # particles where the deals are too many to list
 MOVES = 4  # Metropolis role swaps tried per replaced particle
+REPLAYS = 2  # a night's branches found for earlier classes, tried on the next before a search
 
 _TALK = int(Ev.TALK)
 _SPEAK = int(Ev.SPEAK)
@@ -96,6 +97,7 @@ class Segment:
     living: np.ndarray  # the living seats before it
     masks: dict[int, tuple] = field(default_factory=dict)
     cache: dict[tuple, Node | None] = field(default_factory=dict)  # class key -> a branch
+    paths: list[list[tuple]] = field(default_factory=list)  # (night) branches found, latest first
 
     def search(self, seat: int, row: np.ndarray, **options: Any) -> Search:
         """Return the search for the segment's hidden histories under deal `row`."""
@@ -353,7 +355,14 @@ class Tracker:
     def _probe_from(self, seg: Segment, row: np.ndarray, start: Game) -> Node | None:
         search = seg.search(self.seat, row)
         if seg.night:
+            for steps in seg.paths[:REPLAYS]:  # another class's branch, played again
+                leaf = search.replay(start, seg.first, steps)
+                if leaf is not None:
+                    _remember(seg, steps)
+                    return leaf
             found = search.run(start, seg.first)
+            if found:
+                _remember(seg, found[0].steps())
             return found[0] if found else None
         read: set[int] = set()
         start.roles, start.teams = _Watch(start.roles), _Watch(start.teams)
@@ -371,6 +380,7 @@ class Tracker:
     def _classes(self, seg: Segment, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, list]:
         """Try each class of `rows` once; return (first row per class, class per row, branch
         per class). A day segment's class whose play reads more seats refines the classes."""
+        told = self._told(seg)
         while True:
             first, inverse = self.space.class_keys(rows, seg.involved, seg.living)
             leaves = []
@@ -379,6 +389,10 @@ class Tracker:
                 key = self.space.key_of(rows[i], seg.involved, seg.living)
                 if key in seg.cache:
                     leaves.append(seg.cache[key])
+                    continue
+                if any(not allowed[rows[i, t]] for t, allowed in told):
+                    seg.cache[key] = None  # what the search would say: see `_told`
+                    leaves.append(None)
                     continue
                 self._read = set()
                 leaf = self._probe(seg, rows[i])
@@ -392,6 +406,27 @@ class Tracker:
                 leaves.append(leaf)
             if not grew:
                 return first, inverse, leaves
+
+    def _told(self, seg: Segment) -> list[tuple[int, np.ndarray]]:
+        """Return (seat, the roles it may hold) for every role the segment's view states: the
+        seat's own check (the engine's CHECK says whether the target is of the mafia team, to
+        the sheriff, or the sheriff, to the don) and a role shown to the table (REVEAL), of
+        the involved seats only (a class holds one role there). A deal against one of them
+        cannot reproduce the view (the event would differ): the class is ruled out without a
+        search, as the search would rule it out."""
+        roles, mafia = self.space.roles, self.space.mafia_of
+        out = []
+        for kind, actor, target, value, _ in seg.want:
+            if target not in seg.involved:
+                continue
+            if kind == Ev.REVEAL:
+                out.append((target, np.array([r is Role(value) for r in roles])))
+            elif kind == Ev.CHECK and actor == self.seat and self.role is Role.SHERIFF:
+                out.append((target, mafia if value else ~mafia))
+            elif kind == Ev.CHECK and actor == self.seat and self.role is Role.DON:
+                sheriff = np.array([r is Role.SHERIFF for r in roles])
+                out.append((target, sheriff if value else ~sheriff))
+        return out
 
     def _apply_segment(self, seg: Segment) -> Node:
         """Rule out the deals the segment rules out; return a branch for the new reference."""
@@ -662,6 +697,16 @@ class Tracker:
                     return ("act", me, Act.VOTE_YES if f[3] else Act.VOTE_NO, -1, -1)
             return None
         return None
+
+
+def _remember(seg: Segment, steps: list[tuple]) -> None:
+    """Put a night's branch first among those the segment's next classes try (`REPLAYS`)."""
+    paths = seg.paths
+    for i, p in enumerate(paths):
+        if p is steps or p == steps:
+            del paths[i]
+            break
+    paths.insert(0, steps)
 
 
 def _plain(x: tuple) -> tuple:
