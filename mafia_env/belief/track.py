@@ -381,6 +381,7 @@ class Tracker:
         """Try each class of `rows` once; return (first row per class, class per row, branch
         per class). A day segment's class whose play reads more seats refines the classes."""
         told = self._told(seg)
+        after = self._survivors(seg)
         while True:
             first, inverse = self.space.class_keys(rows, seg.involved, seg.living)
             leaves = []
@@ -390,8 +391,10 @@ class Tracker:
                 if key in seg.cache:
                     leaves.append(seg.cache[key])
                     continue
-                if any(not allowed[rows[i, t]] for t, allowed in told):
-                    seg.cache[key] = None  # what the search would say: see `_told`
+                if any(not allowed[rows[i, t]] for t, allowed in told) or (
+                    after is not None and self._won(rows[i], after)
+                ):
+                    seg.cache[key] = None  # what the search would say: `_told`, `_survivors`
                     leaves.append(None)
                     continue
                 self._read = set()
@@ -427,6 +430,29 @@ class Tracker:
                 sheriff = np.array([r is Role.SHERIFF for r in roles])
                 out.append((target, sheriff if value else ~sheriff))
         return out
+
+    def _survivors(self, seg: Segment) -> np.ndarray | None:
+        """Return the seats alive after a segment that ended with eliminations and the game
+        going on, or None. The engine checks for a win after every elimination (`Game.
+        _check_win`, from `rules.winner` of the players alive per team), and only
+        `_eliminate` changes who is alive: so under a deal the segment can be played in, the
+        teams of these seats win nothing (else the view would end with GAME_OVER). Only where
+        every eliminated seat is involved (a class holds one role there)."""
+        if not seg.complete or seg.snapshot is None:
+            return None
+        gone = [e[2] for e in seg.want if e[0] == Ev.ELIMINATED]
+        if not gone or any(e[0] in _ENDS for e in seg.want):
+            return None
+        if any(t not in seg.involved for t in gone):
+            return None
+        after = seg.living.copy()
+        after[gone] = False
+        return after
+
+    def _won(self, row: np.ndarray, after: np.ndarray) -> bool:
+        """Whether a team has won with the seats `after` alive under the deal `row`."""
+        counts = np.bincount(self.space.team_of[row[after]], minlength=3)
+        return self.rules.winner(*counts.tolist()) is not None
 
     def _apply_segment(self, seg: Segment) -> Node:
         """Rule out the deals the segment rules out; return a branch for the new reference."""
