@@ -24,7 +24,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import mafia_env  # noqa: E402
+import mafia_env
 
 
 def run(variant: str, n: int, games: int, belief: str | None, policy: str) -> dict:

@@ -3,8 +3,8 @@ them to what main gave before the belief's speed-ups: a speed-up must not move o
 
 Each case plays a seeded random game with a deduction tracker per seat, brought up to date
 every move (as the env's observation does), and hashes every seat's marginals [n, R] at
-every move (float32 bytes, in order); particle trackers add which of a fixed set of deals
-every segment accepts (`Tracker._consistent`, which no particle draw moves).
+every move (float32 bytes, in order); a particle tracker's, which follow its draws, are
+replaced by which of a fixed set of deals every segment accepts (`Tracker._consistent`).
 """
 
 from __future__ import annotations
@@ -21,12 +21,16 @@ from mafia_env.variants import VARIANTS
 from tests.test_game_data import random_move
 
 
-def piece_digest(variant: str, n: int, seed: int, moves: int, knobs: dict | None = None) -> str:
+def piece_digest(
+    variant: str, n: int, seed: int, moves: int, knobs: dict | None = None, policy: str = "random"
+) -> str:
+    """The digest of one case (`policy`: "random" moves, or the registry's bot of that name)."""
     rules = VARIANTS[variant]
     if knobs:
         rules = rules.with_knobs(**knobs)
     g = Game(rules, n, seed)
     rng = random.Random(seed)
+    move = _mover(g, policy, seed)
     ts = [Tracker(g, s) for s in range(n)]
     probe = {}
     for t in ts:
@@ -36,13 +40,33 @@ def piece_digest(variant: str, n: int, seed: int, moves: int, knobs: dict | None
     for _ in range(moves):
         if g.over:
             break
-        g.apply(*random_move(g, rng))
+        g.apply(*(random_move(g, rng) if move is None else move()))
         for t in ts:
             t.update()
-            h.update(t.matrix().tobytes())
-            if t.seat in probe and not g.over:
+            if t.exact:
+                h.update(t.matrix().tobytes())
+            elif not g.over:  # (a particle's draws are not pinned: which deals all accept is)
                 h.update(t._consistent(probe[t.seat]).tobytes())
     return h.hexdigest()[:20]
+
+
+def _mover(g: Game, policy: str, seed: int):
+    """Return a function playing the acting seat's move by the bot `policy` (None: random)."""
+    if policy == "random":
+        return None
+    from mafia_env.actions import ActionLayout
+    from mafia_env.observe import VectorObserver
+    from mafia_env.policy import load_policy
+
+    layout = ActionLayout(g.rules, g.n)
+    bot = load_policy(policy, variant=g.rules.name, num_players=g.n, seed=seed)
+    obs = VectorObserver(g.rules, g.n)
+    obs.reset(g)
+
+    def move():
+        return layout.decoded[bot.act(obs.observe(g, g.actor), layout.shared_mask(g))]
+
+    return move
 
 
 def bayes_digest(variant: str, n: int, seed: int, moves: int, seats: tuple[int, ...]) -> str:

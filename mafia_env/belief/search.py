@@ -341,18 +341,14 @@ class Search:
                 kind = guide.get(turn)
                 i = taken.get(turn, 0)
                 taken[turn] = i + 1
-                options = expand_options(g)
                 if kind:
                     full = kind[min(i, len(kind) - 1)]
-                elif options:  # a turn the branch had not: its first option, a guess
+                else:  # a turn the branch had not: its first option, a guess
+                    options = expand_options(g)
+                    if not options:
+                        return None
                     full = ("act", g.actor, *options[0], (), None, turn)
-                else:
-                    return None
-                if full[2:5] not in options:
-                    return None
-                node = self._checked(node, ("act", g.actor, *full[2:5], *full[5:]))
-                continue
-            if full[2:5] not in expand_options(g):
+            if not _is_option(g, *full[2:5]):
                 return None
             node = self._checked(node, ("act", g.actor, *full[2:5], *full[5:]))
         return None
@@ -879,6 +875,24 @@ def _flat_count(g: Game, opts: list) -> int:
 def _legal(g: Game, act: Act, target: int, value: int) -> bool:
     for a, bits in g.legal():
         if a is act and (bits is None or (target >= 0 and bits >> target & 1)):
+            return True
+    return False
+
+
+def _is_option(g: Game, act: Act, target: int, value: int) -> bool:
+    """Whether (act, target, value) is among `expand_options(g)` (without listing them)."""
+    for a, bits in g.legal():
+        if a is not act:
+            continue
+        if bits is not None:
+            ok = target >= 0 and bits >> target & 1 and value in _values(g, act)
+        elif act is Act.CLAIM_ROLE or act is Act.ASK:
+            ok = target == -1 and value in [int(r) for r in g.rules.roles_in_play()]
+        elif act is Act.ANSWER:
+            ok = target == -1 and value in (0, 1, 2)
+        else:
+            ok = target == -1 and value == -1
+        if ok:
             return True
     return False
 
