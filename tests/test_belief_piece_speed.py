@@ -86,17 +86,18 @@ def test_each_shortcut_agrees_with_the_search(variant, monkeypatch):
         return first, inverse, leaves
 
     monkeypatch.setattr(Tracker, "_classes", both)
-    for seed in range(2):
+    big = variant == "forum"  # (its hunts make the plain searches slow)
+    for seed in range(1 if big else 2):
         g = Game(rules, n, seed)
         rng = random.Random(seed)
-        ts = [Tracker(g, s) for s in (0, 3, 7)]
-        for _ in range(120 if variant != "forum" else 60):
+        ts = [Tracker(g, s) for s in ((0,) if big else (0, 3, 7))]
+        for _ in range(60 if big else 120):
             if g.over:
                 break
             g.apply(*random_move(g, rng))
             for t in ts:
                 t.update()
-    assert checked["replay"] > 10 and checked["ruled out"] > 0, checked
+    assert checked["replay"] > (2 if big else 10) and checked["ruled out"] > 0, checked
 
 
 def test_a_class_against_the_seats_check_is_ruled_out_without_a_search(monkeypatch):
