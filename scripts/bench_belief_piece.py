@@ -7,7 +7,7 @@ taken at its turn, as an RL loop does), played by random legal actions or by the
 the ratio is the piece's cost. Then the deduction query time (`bench_env.belief_cost`).
 
     python scripts/bench_belief_piece.py                       # every variant, 10 seats
-    python scripts/bench_belief_piece.py --tables sport:10 city:13 --games 4 --policy rule
+    python scripts/bench_belief_piece.py --tables sport:10 city:13:1 --games 4 --policy rule
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def main() -> None:
         "--tables",
         nargs="*",
         default=[f"{v}:10" for v in sorted(mafia_env.VARIANTS)],
-        help="variant:seats pairs (default: every variant at 10)",
+        help="variant:seats[:games] (default: every variant at 10, --games games each)",
     )
     ap.add_argument("--games", type=int, default=6, help="seeded games per table and side")
     ap.add_argument("--policy", default="random", help="who plays: random (default) or a bot")
@@ -84,9 +84,10 @@ def main() -> None:
     print(f"load average {out['load'][0]:.2f}; {args.games} games a table, {args.policy} play")
     print(f"{'table':10} {'steps':>6} {'plain/cpu-s':>12} {'piece/cpu-s':>12} {'x slower':>9}")
     for table in args.tables:
-        variant, n = table.split(":")
-        plain = run(variant, int(n), args.games, None, args.policy)
-        piece = run(variant, int(n), args.games, "deduction", args.policy)
+        variant, n, *games = table.split(":")
+        games = int(games[0]) if games else args.games
+        plain = run(variant, int(n), games, None, args.policy)
+        piece = run(variant, int(n), games, "deduction", args.policy)
         assert plain["steps"] == piece["steps"]  # the same games on both sides
         ratio = plain["steps_per_cpu_s"] / piece["steps_per_cpu_s"]
         out["rows"].append({"table": table, "plain": plain, "piece": piece, "ratio": ratio})
