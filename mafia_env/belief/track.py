@@ -17,6 +17,15 @@ agrees on them plays it alike; a class whose own play reads more is split). For 
 are the seats the seat's view of the segment names: the others are alike up to the engine's
 symmetry between seats, which `Search` relies on.
 
+Three shortcuts spare searches without changing an answer (tests/test_belief_piece_speed.py
+checks each against the search, and pins the marginals to what the searches alone gave):
+a night's class after the first that the segment accepts first plays again a branch found
+for an earlier class (`Search.replay`: the engine plays it and the view decides, so a branch
+it accepts is one the search would accept); a class against the seat's own check or a role
+shown in the segment is ruled out (`_told`), and so is one under which a team would have won
+after the segment's eliminations while the game went on (`_survivors`). The reference world
+is still the first accepted class's branch as the search finds it.
+
 Deals are listed (`exact`) where at most `EXACT_LIMIT` respect what the seat knows from its
 own events, else followed as `particles` drawn uniformly among them; a particle ruled out is
 replaced by a copy of a live one moved by role swaps that every segment so far accepts
