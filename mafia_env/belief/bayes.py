@@ -18,7 +18,9 @@ and a log-weight.
   what each seat saw in it. If no draw reproduces the view, the world follows the hidden
   choices that deduction found for its class (moved to its seats by the symmetry between the
   seats its view does not name), weighted by the model's probability of those choices: a
-  lower bound of its likelihood, never zero.
+  lower bound of its likelihood, never zero. The simulations follow those hidden choices
+  besides the model's likelier ones too (`GUIDE`: a kill among ten targets the model finds
+  alike, past the `MAXB` followed, is still tried).
 - A segment without hidden turns rules out the deals deduction rules out.
 - The random policy (``uniform``) is used exactly: its public moves are equally likely under
   every deal, and a night's likelihood is the share of every uniform hidden history that
@@ -31,7 +33,13 @@ estimated from ``SAMPLES`` draws; a hidden mover's observation is its private ro
 of the night with its turn marked (what it saw of its teammates' choices the same night is not
 added); the doctor's limits across nights are followed in each world but not searched over
 by deduction (`relax_hidden`); a night under way counts only when it ends. Exact where the
-deals are listed (one world per deal), else `PARTICLES` worlds resampled by weight.
+deals are listed (one world per deal), else particles (`_move`): `PARTICLES` slots drawn by
+weight after a segment once the weights gather on few deals, and a resample-move step:
+Metropolis proposals (a swap of two seats' roles, or a deal drawn from deduction's particles,
+taken as uniform over the deals it keeps) weighed by replaying the whole history under the
+model for the proposed deals (`PROPOSALS` of them a step: the cost), accepted by the ratio of
+the likelihoods. A deal keeps at most `BRANCHES` worlds (its hidden histories), the heaviest,
+carrying its whole weight.
 """
 
 from __future__ import annotations
