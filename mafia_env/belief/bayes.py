@@ -70,7 +70,9 @@ from mafia_env.policy import action_probs, load_policy
 
 EPS = 0.05  # every model's probabilities are mixed with this much uniform play
 TAU = 0.05  # a hidden mover's actions the model gives this much are each followed ...
-MAXB = 6  # ... at most this many (else its likeliest alone)
+MAXB = 6  # ... at most this many games (else its likeliest alone), of ...
+MAXTRY = 16  # ... this many actions tried: those that differ only in what the mover sees
+# (a sheriff's check among alike suspects) are one game, its row uncertain among them
 BRANCHES = 8  # simulations a world, and worlds a deal, kept at most (the likeliest)
 MOVE_ESS = PARTICLES / 4  # particles: a move step when the effective deals fall below this
 PROPOSALS = 256  # ... in which this many of the slots propose a deal (`BayesTracker._move`)
@@ -646,8 +648,8 @@ class BayesTracker:
     def _answer(self, asks: dict, pub: np.ndarray, bit: int, want: list) -> list[list]:
         """Ask the model once per distinct (mover, private row, turn, options), then act.
 
-        Each action the model gives at least `TAU` (at most `MAXB`, else its likeliest) is
-        tried; actions that lead to the same game, and differ only in what the mover alone
+        Each action the model gives at least `TAU` (at most `MAXTRY`, else its likeliest) is
+        tried, and the `MAXB` likeliest games they lead to are followed; actions that lead to the same game, and differ only in what the mover alone
         sees (checks), stay one simulation, the mover's private row then uncertain among
         them (`_settle`); actions that lead to different games are each a simulation. A
         forced step is weighed by the model's probability of it.
@@ -686,7 +688,7 @@ class BayesTracker:
                 elif one and i in picks:
                     cands = picks[i]
                 else:
-                    order = np.argsort(-pbar, kind="stable")[:MAXB]
+                    order = np.argsort(-pbar, kind="stable")[:MAXTRY]
                     cands = [int(a) for a in order if pbar[a] >= TAU] or [int(order[0])]
                     if one:
                         picks[i] = cands
@@ -720,10 +722,16 @@ class BayesTracker:
                 groups: dict[tuple, list] = {}
                 for item in tried:
                     groups.setdefault(item[2], []).append(item)
-                for gi, group in enumerate(groups.values()):
+                chosen = list(groups.values())
+                if len(chosen) > MAXB:  # the MAXB likeliest games (and deduction's choice's)
+                    chosen.sort(key=lambda grp: -float(sum(pbar[a] for a, _, _ in grp)))
+                    chosen = chosen[:MAXB] + [
+                        grp for grp in chosen[MAXB:] if guide and any(a in guide for a, _, _ in grp)
+                    ]
+                for gi, group in enumerate(chosen):
                     a0, own0, _ = group[0]
                     mass = float(sum(pbar[a] for a, _, _ in group))
-                    h = sim[1] if gi == len(groups) - 1 else sim[1].clone(rng=self.rng)
+                    h = sim[1] if gi == len(chosen) - 1 else sim[1].clone(rng=self.rng)
                     at = len(h.events)
                     act, target, value = decoded[a0]
                     try:
