@@ -99,8 +99,9 @@ class _Both:
                 f"who acts: core seat {st[0]} turn {st[1]}, engine seat {game.actor} turn {turn}"
             )
         ev_c = core.events(0, self.seen)
-        ev_p = [tuple(int(x) for x in e) for e in game.events[self.seen :]]
+        ev_p = game.events[self.seen :]  # tuples of ints (IntEnum kinds compare as ints)
         if ev_c != ev_p:
+            ev_p = [tuple(int(x) for x in e) for e in ev_p]
             k = next((i for i, (x, y) in enumerate(zip(ev_c, ev_p, strict=False)) if x != y), None)
             k = min(len(ev_c), len(ev_p)) if k is None else k
             got = ev_c[k] if k < len(ev_c) else "(none)"
@@ -117,16 +118,17 @@ class _Both:
         if _core_rewards(st, self.teams, n) != rewards_of(game):
             return self.differ("the rewards")
         if not game.over:
-            m_c = np.frombuffer(core.mask(0), dtype=np.int8)
+            m_c = core.mask(0)
             m_p = self.layout.shared_mask(game)
-            if not np.array_equal(m_c, m_p):
+            if m_c != m_p.tobytes():
+                m_c = np.frombuffer(m_c, dtype=np.int8)
                 where = np.flatnonzero(m_c != m_p)[:5].tolist()
                 return self.differ(f"the mask of seat {game.actor} at indices {where}")
         a, b = self.a, self.b
         for seat in range(n) if full else [max(game.actor, 0)]:
             core.observe(0, seat, a)
             self.obs.observe(game, seat, b)
-            if not np.array_equal(a.view(np.uint32), b.view(np.uint32)):
+            if a.tobytes() != b.tobytes():  # bit for bit (NaN and -0.0 included)
                 idx = np.flatnonzero(a.view(np.uint32) != b.view(np.uint32))[:5]
                 named = [_piece(self.obs, int(i)) for i in idx]
                 return self.differ(

@@ -203,3 +203,36 @@ def test_shipped_league_v2_reads_the_belief_and_says_what_is_shipped():
     assert bot.obs_options == {"belief": "deduction"}
     with pytest.raises(ConfigError, match="no league_v2 checkpoint is shipped for variant 'forum'"):
         load_policy("league_v2", variant="forum")
+
+
+class _SideProbe:
+    """A teacher stub that records the team of every row it is asked for (the own role, read
+    from the observation's `role` piece) and plays the first legal action."""
+
+    observes = "vector"
+
+    def __init__(self, spec):
+        off, (r,) = ObsLayout.of(spec).offsets["role"]
+        self.team_of = np.array([int(role.team) for role in spec.roles])
+        self.off, self.r, self.teams = off, r, set()
+
+    def act_batch(self, obs, masks):
+        roles = obs[:, self.off : self.off + self.r].argmax(1)
+        self.teams |= set(self.team_of[roles].tolist())
+        return masks.argmax(1)
+
+
+def test_imitation_teachers_by_side(tmp_path):
+    """``OPPONENT:SIDE`` names one side's teacher (it wins over the plain key); a key whose
+    side is not a team is a clear error."""
+    from baselines.ppo.imitate import imitate
+
+    with pytest.raises(ConfigError, match="name no side"):
+        tiny(tmp_path, imitate_opponents={"random": 1.0}, imitate_teachers={"random:cop": "rule"})
+    cfg = tiny(tmp_path, imitate_steps=120, imitate_epochs=1, imitate_opponents={"self": 1.0})
+    spec = cfg.game_spec()
+    base, mafia = _SideProbe(spec), _SideProbe(spec)
+    vec = VectorMafia("sport", 2)
+    agent = make_agent(cfg, vec.obs_size, vec.action_size)
+    imitate(agent, cfg, base, log=lambda s: None, teachers={"self:mafia": mafia})
+    assert mafia.teams == {1} and base.teams == {0}  # town rows to the base teacher only

@@ -14,6 +14,7 @@ from mafia_env.config import (
     PositiveInt,
     Range,
 )
+from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.policy import policy_names
@@ -139,7 +140,9 @@ class Config:
     imitate_teachers: dict[str, str] = field(default_factory=dict)
     """per opponent of `imitate_opponents`, the teacher cloned in its games where another
     than `imitate_teacher` answers it better (``random: rule``: the rule bots' answer to
-    random play, ``rule: ppo``: the PPO bot's answer to the rule bots)"""
+    random play, ``rule: ppo``: the PPO bot's answer to the rule bots); a key
+    ``OPPONENT:SIDE`` (``league:town``) names the teacher of one side only, and wins over
+    the plain ``OPPONENT`` key"""
     imitate_after_init: bool = False
     """clone the teachers (``imitate_steps``) after loading `init_weights` too (false: a run
     with init_weights starts PPO from them directly)"""
@@ -187,7 +190,14 @@ class Config:
         check_opponents(self.imitate_opponents, ("self",), "imitate_opponents")
         check_opponents([self.imitate_teacher], (), "imitate_teacher")
         check_opponents(list(self.imitate_teachers.values()), (), "imitate_teachers")
-        stray = sorted(set(self.imitate_teachers) - set(self.imitate_opponents))
+        sides = {k: k.partition(":") for k in self.imitate_teachers}
+        bad = sorted(k for k, (_, c, side) in sides.items() if c and side not in TEAM_NAMES)
+        if bad:
+            raise ConfigError(
+                f"imitate_teachers keys {bad} name no side; a key is OPPONENT or "
+                f"OPPONENT:SIDE, a side one of {', '.join(TEAM_NAMES)}"
+            )
+        stray = sorted({o for o, _, _ in sides.values()} - set(self.imitate_opponents))
         if stray:
             raise ConfigError(
                 f"imitate_teachers names opponents {stray} that imitate_opponents does not "

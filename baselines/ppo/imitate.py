@@ -12,6 +12,7 @@ from baselines.ppo.agent import Agent, CategoricalMasked
 from baselines.ppo.config import Config
 from baselines.ppo.evaluate import opponent_policy
 from baselines.ppo.rollout import Opponents
+from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.seat_obs import fit, vector_env
 
 
@@ -58,7 +59,12 @@ def imitate(
             opp.add(name, policy, w)
     teacher_name = "\0teacher"
     by_name = {teacher_name: teacher, **(teachers or {})}
-    teachers = {g: g for g in (teachers or {})}  # opponent -> key of by_name
+    # (opponent, the acting teacher's team) -> key of by_name: "opponent:side" wins over "opponent"
+    keys = {
+        (g, t): f"{g}:{side}" if f"{g}:{side}" in by_name else g if g in by_name else teacher_name
+        for g in opp.players
+        for t, side in enumerate(TEAM_NAMES)
+    }
     obs, masks, info = vec.reset()
     for b in range(B):
         opp.assign(b, info["teams"][b])
@@ -69,7 +75,8 @@ def imitate(
         mine = opp.learner_seat[np.arange(B), seat]  # the teacher's rows
         t = np.flatnonzero(mine)
         if t.size:
-            who = np.array([teachers.get(g, teacher_name) for g in opp.game], dtype=object)[t]
+            team = info["team"]  # the acting seat's team
+            who = np.array([keys[opp.game[b], team[b]] for b in t.tolist()], dtype=object)
             for name in set(who):
                 r = t[who == name]
                 tp = by_name[name]
