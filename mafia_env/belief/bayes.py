@@ -649,10 +649,11 @@ class BayesTracker:
         """Ask the model once per distinct (mover, private row, turn, options), then act.
 
         Each action the model gives at least `TAU` (at most `MAXTRY`, else its likeliest) is
-        tried, and the `MAXB` likeliest games they lead to are followed; actions that lead to the same game, and differ only in what the mover alone
-        sees (checks), stay one simulation, the mover's private row then uncertain among
-        them (`_settle`); actions that lead to different games are each a simulation. A
-        forced step is weighed by the model's probability of it.
+        tried, and the `MAXB` likeliest games they lead to are followed (and the one of
+        deduction's hidden choice, `_guide`); actions that lead to the same game, and differ
+        only in what the mover alone sees (checks), stay one simulation, the mover's private
+        row then uncertain among them (`_settle`); actions that lead to different games are
+        each a simulation. A forced step is weighed by the model's probability of it.
         """
         need: dict[tuple, int] = {}
         for (actor, turn, opts), items in asks.items():
