@@ -61,6 +61,28 @@ def shipped_league_v2(
     return load_shipped_policy(variant, num_players, seed, kind="league_v2", **options)
 
 
+def shipped_filler(
+    variant: str = "sport",
+    num_players: int | None = None,
+    seed: int = 0,
+    spec: GameSpec | None = None,
+    **options: Any,
+) -> Policy:
+    """``filler``: the seat-filler of the variant's benchmark task (issue 28), the table's
+    default bot.
+
+    Its files are ``baselines/checkpoints/filler/V-N.pt``, else ``filler/V.pt``: one network
+    per task, cloned from the best answer the suite knows to each opponent on each side
+    (the rule bots' against random play, the PPO or league bots' against the others: the
+    cells of the v3 benchmark table), so that it plays well against every kind of table;
+    where the clone is worse on a side than the bot it copies there, that bot plays the side
+    (`baselines.filler`). ``configs/filler/`` holds the reproducing configs.
+    """
+    from baselines.filler import load_filler
+
+    return load_filler(variant, num_players, seed, spec=spec, **options)
+
+
 def checkpoint(
     path: str | Path | None = None,
     variant: str = "sport",
@@ -117,8 +139,9 @@ def rule_v2(
 
 def register() -> None:
     """Register ``rule`` (the rule bots v1, which the benchmark tasks v2 and v3 pin), ``rule_v1``
-    (the same), ``rule_v2``, ``ppo``, ``league``, ``league_v2``, ``checkpoint``, ``llm`` and
-    ``ismcts``: the entry points of pyproject.toml, for a process that imports baselines."""
+    (the same), ``rule_v2``, ``ppo``, ``league``, ``league_v2``, ``filler``, ``checkpoint``,
+    ``llm`` and ``ismcts``: the entry points of pyproject.toml, for a process that imports
+    baselines."""
     register_policy("rule", RulePolicy)
     register_policy("rule_v1", RulePolicy)
     register_policy("rule_v2", rule_v2)
@@ -127,4 +150,5 @@ def register() -> None:
     register_policy("ppo", shipped_ppo)
     register_policy("league", shipped_league)
     register_policy("league_v2", shipped_league_v2)
+    register_policy("filler", shipped_filler)
     register_policy("checkpoint", checkpoint)

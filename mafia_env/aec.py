@@ -74,6 +74,10 @@ class AgentIter(AECIterable):
 
     def __iter__(self) -> Iterator[str]:
         env, left = self.env, self.max_iter
+        if left >= 1 << 62:  # the default 2**63: more moves than any run makes, no count kept
+            while env.agents:
+                yield env.agent_selection
+            return
         while env.agents and left > 0:
             left -= 1
             yield env.agent_selection

@@ -368,9 +368,9 @@ class CoreGame:
         d["_deal"] = deal
         d["talk"] = [] if talk is None else talk  # (seat, inputs before it, text) per remark
         d["_shadow"] = None
-        facts = core.facts(b)
-        d["roles"] = tuple(ROLES[r] for r in facts["roles"])
-        d["teams"] = tuple(TEAMS[t] for t in facts["teams"])
+        roles, teams = core.deal(b)
+        d["roles"] = tuple(map(ROLES.__getitem__, roles))
+        d["teams"] = tuple(map(TEAMS.__getitem__, teams))
 
     def _copy(self, core: Any, b: int = 0) -> CoreGame:
         """Return this game's view over another core (holding a copy of this game)."""

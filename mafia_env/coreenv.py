@@ -7,6 +7,14 @@ reads who acts, the day, the roles and the rest of the live state from the core 
 everything else (events, narration, text observations, records, ``resample``) from the
 Python engine, brought up to date on demand. ``clone()`` and ``pickle`` copy the core's
 state whole.
+
+A move costs one call into the core for the observation (`last()` and `observe`: the array
+and the Dict at once) and one for the step (the move, the next actor and his mask, looked up
+in the shared cache of read-only masks). Ownership is MafiaEnv's: each observation is a
+writable float32 array that only the caller holds, never written again while anyone holds it
+(a reference, a view, a buffer or a weak reference); the core reuses an array of its own that
+nobody holds any more instead of allocating one, rewriting it whole. The masks are read-only
+and shared, as in ``infos``.
 """
 
 from __future__ import annotations
@@ -31,16 +39,47 @@ class CoreMafiaEnv(MafiaEnv):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         config(self.rules, self.n)  # the core plays these rules (checked by the caller too)
-        self.core = new_core(self.rules, self.n, 1)
-        self.observer = CoreObserver(self)
         self._masks = mask_cache(self.layout)
+        self._set_core(new_core(self.rules, self.n, 1))
+        self.observer = CoreObserver(self)
         self._obs_size = self.obs_layout.size
         self._size = self.layout.size
+        self._vector = self.obs_mode == "vector"
+        self._live = False  # a game is in play: nobody terminated or truncated (step's fast path)
+
+    def _set_core(self, core: Any) -> None:
+        """Play on `core`, bound for the AEC calls: the observations it hands out are fresh
+        arrays (copies of its own template), the masks the shared read-only ones."""
+        core.aec_bind(np.zeros(self.obs_layout.size, _F32), self._masks, shared_mask, self._no_mask)
+        self.core = core
 
     def _make_game(self, game_seed: int) -> CoreGame:
         deal = None if self.deal is None else tuple(int(r) for r in self.deal)
         self.core.start(0, game_seed, deal)
+        self._live = True
         return CoreGame(self.core, 0, self.rules, self.n, game_seed, self.deal)
+
+    def _end_game(self) -> None:
+        self._live = False
+        super()._end_game()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """As PettingZoo's `AECEnv.last` (the acting agent's observation, cumulative reward,
+        flags and info), the vector observation taken in one call to the core."""
+        agent = self.agent_selection
+        if not observe:
+            obs = None
+        elif self._vector and self.game is not None:
+            obs = self.core.aec_obs_dict(0, self._seat[agent], self._mask)
+        else:
+            obs = self.observe(agent)
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def observe(self, agent: str) -> dict[str, Any]:
         game = self.game
@@ -48,26 +87,41 @@ class CoreMafiaEnv(MafiaEnv):
         if game is None or seat is None:
             self._require_game()
             seat = self._seat_of(agent)
-        out = None
-        if self.obs_mode != "text":
-            out = np.empty(self._obs_size, _F32)
-            self.core.observe(0, seat, out)
-            if self.obs_mode == "flat":
-                return out
-        if seat == self.core.actor(0):  # read-only and shared, as in `infos`
+        if self._vector:  # a fresh observation array; the mask read-only and shared
+            return self.core.aec_obs_dict(0, seat, self._mask)
+        if self._flat:
+            return self.core.aec_observe(0, seat)
+        if seat == self.core.actor(0):  # text: the mask read-only and shared, as in `infos`
             mask = self._mask
             if mask is None:
                 mask = self._legal_mask()
         else:
             mask = self._no_mask
-        if out is None:
-            return {
-                "observation": self.text_observer.observe(game, seat, mask),
-                "action_mask": mask,
-            }
-        return {"observation": out, "action_mask": mask}
+        return {"observation": self.text_observer.observe(game, seat, mask), "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        if self._live and type(action) is int:  # a game in play, an int: the common case
+            done = self.core.aec_play(0, action)
+            if done is not None:  # legal: played
+                actor, m = done
+                self._cumulative_rewards[self.agent_selection] = 0.0
+                if actor < 0:  # nobody acts: the game is over
+                    self._mask = None
+                    self._end_game()
+                else:  # as below
+                    agent = self.agent_selection = self.possible_agents[actor]
+                    infos = self.infos
+                    last = self._masked
+                    if last is not None:
+                        infos[last]["action_mask"] = self._no_mask
+                    self._masked = agent
+                    self._mask = m
+                    infos[agent]["action_mask"] = m
+                    if self._flat:
+                        self._mark_acting(last, agent)
+                if self.render_mode is not None and self.render_mode == "human":
+                    self.render()
+                return
         if self.game is None:
             self._require_game()
         if not self.agents:
@@ -111,7 +165,7 @@ class CoreMafiaEnv(MafiaEnv):
 
     def _legal_mask(self) -> np.ndarray:
         if self._mask is None:
-            self._mask = shared_mask(self._masks, self.core.mask(0))
+            self._mask = self.core.aec_mask(0)
         return self._mask
 
     def _mask_for(self, seat: int, turn: Any) -> np.ndarray:
@@ -122,7 +176,7 @@ class CoreMafiaEnv(MafiaEnv):
         state is copied whole; a shadow Python game, if one was made, is cloned too)."""
         other = CoreMafiaEnv.__new__(CoreMafiaEnv)
         other.__dict__.update(self.__dict__)
-        other.core = self.core.fork(0)
+        other._set_core(self.core.fork(0))
         other.observer = CoreObserver(other)
         if self.game is not None:
             other.game = self.game._copy(other.core)
@@ -144,9 +198,11 @@ class CoreMafiaEnv(MafiaEnv):
         if self._rng is not None:  # as MafiaEnv: a copy deals its own next games
             self._rng = random.Random()
         self._masks = mask_cache(self.layout)
-        self.core = new_core(self.rules, self.n, 1)
+        self._set_core(new_core(self.rules, self.n, 1))
         self.observer = CoreObserver(self)
         self.game = None
+        self._vector = self.obs_mode == "vector"
+        self._live = bool(state.get("_live")) and saved is not None
         if saved is not None:
             self.core.set_state(0, saved)
             self.game = CoreGame(self.core, 0, self.rules, self.n, self.game_seed, self.deal, talk)

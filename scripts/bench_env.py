@@ -6,6 +6,8 @@ Machines here are shared and noisy, so compare ratios measured in one run, not r
     python scripts/bench_env.py                 # every variant, env() and raw_env()
     python scripts/bench_env.py --seconds 5 --variants sport --json out.json
     python scripts/bench_env.py --variants sport --trainer 4   # and the PPO trainer's steps/s
+    python scripts/bench_env.py --aec-only --seconds 2         # the AEC rows alone
+    python scripts/bench_env.py --aec-only --slices 8          # ... in turns with connect_four
 
 Each row is measured on both engines (``--backends``): the C core (``backend="c"``) and the
 Python engine, with the ratio of the core to the Python engine in the same run.
@@ -46,6 +48,26 @@ def play(env, seconds: float, seed: int = 0) -> dict[str, float]:
         "games_per_s": games / elapsed,
         "moves_per_game": moves / games,
     }
+
+
+def play_interleaved(envs: list, seconds: float, slices: int) -> list[dict[str, float]]:
+    """`play` for each of `envs` in turn, `slices` times over, about `seconds` in all each: a
+    change in the machine's load moves every side of a ratio alike. Whole games only."""
+    rngs = [np.random.default_rng(0) for _ in envs]
+    totals = [[0, 0, 0.0] for _ in envs]  # moves, games, seconds
+    for _ in range(slices):
+        for env, rng, t in zip(envs, rngs, totals, strict=True):
+            start = time.perf_counter()
+            deadline = start + seconds / slices
+            while True:
+                t[0] += play_one(env, rng)
+                t[1] += 1
+                if time.perf_counter() > deadline:
+                    break
+            t[2] += time.perf_counter() - start
+    return [
+        {"moves_per_s": m / e, "games_per_s": g / e, "moves_per_game": m / g} for m, g, e in totals
+    ]
 
 
 def memory_per_game(variant: str, n: int, backend: str = "python") -> float:
@@ -247,6 +269,19 @@ def main() -> None:
         "--batch", type=int, nargs="*", default=[64, 1024], help="batch sizes of the batched API"
     )
     parser.add_argument(
+        "--slices",
+        type=int,
+        default=1,
+        metavar="K",
+        help="AEC rows: play connect_four and each env in turn, K slices of seconds/K each "
+        "(ratios steadier on a loaded machine; default 1: one stretch each, yardstick first)",
+    )
+    parser.add_argument(
+        "--aec-only",
+        action="store_true",
+        help="only the AEC rows (env and raw_env beside connect_four): no batched or clone rows",
+    )
+    parser.add_argument(
         "--scaling",
         action="store_true",
         help="also measure 6, 10, 14 and 20 seats (raw_env) and memory",
@@ -289,11 +324,21 @@ def main() -> None:
     for name in args.variants:
         n = mafia_env.VARIANTS[name].default_players
         for api in ("env", "raw_env"):
-            c4 = play(getattr(connect_four_v3, api)(), args.seconds)["moves_per_s"]
+            if args.slices > 1:  # the yardstick and the envs take turns, in short slices
+                envs = [getattr(mafia_env, api)(name, n, backend=b) for b in backends]
+                runs = play_interleaved(
+                    [getattr(connect_four_v3, api)(), *envs], args.seconds, args.slices
+                )
+                c4, runs = runs[0]["moves_per_s"], runs[1:]
+            else:
+                c4 = play(getattr(connect_four_v3, api)(), args.seconds)["moves_per_s"]
             base[api].append(c4)
             speed = {}
-            for backend in backends:
-                r = play(getattr(mafia_env, api)(name, n, backend=backend), args.seconds)
+            for i, backend in enumerate(backends):
+                if args.slices > 1:
+                    r = runs[i]
+                else:
+                    r = play(getattr(mafia_env, api)(name, n, backend=backend), args.seconds)
                 speed[backend] = r["moves_per_s"]
                 ratio = r["moves_per_s"] / c4
                 vs = speed[backend] / speed["python"] if "python" in speed else float("nan")
@@ -314,6 +359,10 @@ def main() -> None:
                     f"{r['games_per_s']:9.1f} {r['moves_per_game']:10.1f} {c4:9.0f} "
                     f"{ratio:10.2f} {vs:8.2f}"
                 )
+    if args.aec_only:
+        if args.json:
+            Path(args.json).write_text(json.dumps(results, indent=2))
+        return
     print(
         f"\n{'variant':10} {'n':>3} {'batch':>5} {'backend':7} {'agent steps/s':>14} "
         f"{'x python':>8} {'env only/s':>11} {'KiB/game':>9}   (random legal actions, one process)"

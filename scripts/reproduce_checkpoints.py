@@ -4,6 +4,7 @@
     python scripts/reproduce_checkpoints.py sport.pt          # one file (about 25 minutes)
     python scripts/reproduce_checkpoints.py league/sport.pt   # a league seat-filler
     python scripts/reproduce_checkpoints.py league_v2/club.pt   # a belief seat-filler
+    python scripts/reproduce_checkpoints.py filler/sport.pt   # the table's seat-filler
     python scripts/reproduce_checkpoints.py --all             # every file (a few hours)
     python scripts/reproduce_checkpoints.py --list            # the commands, without running
 
@@ -50,6 +51,13 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "league/minimal.pt": ("configs/league/minimal.yaml", []),
     # the belief seat-fillers (issue 28): begun from the league files above, widened
     "league_v2/club.pt": ("configs/league_v2/club.yaml", []),
+    # the seat-fillers (issue 28): cloned from the best answer to each opponent, per task
+    "filler/sport.pt": ("configs/filler/sport.yaml", []),
+    "filler/city-13.pt": ("configs/filler/city.yaml", []),
+    "filler/club.pt": ("configs/filler/club.yaml", []),
+    "filler/online.pt": ("configs/filler/online.yaml", []),
+    "filler/forum.pt": ("configs/filler/forum.yaml", []),
+    "filler/minimal.pt": ("configs/filler/minimal.yaml", []),
 }
 
 

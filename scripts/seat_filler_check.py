@@ -1,12 +1,14 @@
 #!/usr/bin/env python
-"""Check the seat-filler's bar (issue 20) from benchmark and exploit results.
+"""Check the seat-filler's bar (issues 20 and 28) from benchmark and exploit results.
 
-    python scripts/seat_filler_check.py --results results/v3/*.json --exploit exploit/*.json
+    python scripts/seat_filler_check.py --results results/v3/*.json --candidate filler \
+        --exploit results/exploit/*.json
 
 For every task and side, the candidate's (``--candidate``, default ``league``) win rate
-against each of random, rule and ppo must be at least the rule bots' (its Wilson interval not
-wholly below theirs), its headline above both the rule bots' and ppo's, and, where exploit
-results are given, its exploitability below theirs. Prints a markdown table per criterion
+against each of random, rule, ppo and league must be at least the rule bots' (its Wilson
+interval not wholly below theirs), its headline above the rule bots', ppo's and league's
+(those given), and, where exploit results are given, its exploitability below the rule bots'
+and ppo's. Prints a markdown table per criterion
 and the shortfalls; exits 1 if any criterion fails.
 """
 
@@ -22,6 +24,8 @@ from reference_table import load_results
 
 from baselines.benchmark import read_exploits
 from mafia_env.errors import ConfigError
+
+OPPONENTS = ("random", "rule", "ppo", "league")  # the cells the bar reads
 
 
 def check(results: list[dict], exploits: dict, candidate: str) -> tuple[list[str], list[str]]:
@@ -41,7 +45,7 @@ def check(results: list[dict], exploits: dict, candidate: str) -> tuple[list[str
             raise ConfigError(f"no rule-bot results for {task}: run the benchmark for rule too")
         theirs = {(r["side"], r["opponent"]): r for r in rule["rows"]}
         for row in me["rows"]:
-            if row["opponent"] not in ("random", "rule", "ppo"):
+            if row["opponent"] not in OPPONENTS:
                 continue
             ref = theirs[(row["side"], row["opponent"])]
             lo, hi = row["ci95"]
@@ -58,18 +62,21 @@ def check(results: list[dict], exploits: dict, candidate: str) -> tuple[list[str
                 )
     lines += [
         "",
-        f"| task | {candidate} headline | rule | ppo | above both |",
-        "|---|---|---|---|---|",
+        f"| task | {candidate} headline | rule | ppo | league | above them |",
+        "|---|---|---|---|---|---|",
     ]
+    others = [p for p in ("rule", "ppo", "league") if p != candidate]
     for task in tasks:
-        h = {p: by[(p, task)]["headline"] for p in (candidate, "rule", "ppo") if (p, task) in by}
-        ok = all(h[candidate] > h[p] for p in ("rule", "ppo") if p in h)
-        ppo = f"{h['ppo']:.3f}" if "ppo" in h else "-"
+        h = {p: by[(p, task)]["headline"] for p in (candidate, *others) if (p, task) in by}
+        ok = all(h[candidate] > h[p] for p in others if p in h)
+        cells = {p: f"{h[p]:.3f}" if p in h else "-" for p in ("rule", "ppo", "league")}
         lines.append(
-            f"| {task} | {h[candidate]:.3f} | {h['rule']:.3f} | {ppo} | {'yes' if ok else 'no'} |"
+            f"| {task} | {h[candidate]:.3f} | {cells['rule']} | {cells['ppo']} | "
+            f"{cells['league']} | {'yes' if ok else 'no'} |"
         )
         if not ok:
-            short.append(f"{task} headline {h[candidate]:.3f} (rule {h['rule']:.3f}, ppo {ppo})")
+            named = ", ".join(f"{p} {cells[p]}" for p in others)
+            short.append(f"{task} headline {h[candidate]:.3f} ({named})")
     if exploits:
         lines += ["", f"| task | {candidate} exploitability | rule | ppo | below both |"]
         lines.append("|---|---|---|---|---|")

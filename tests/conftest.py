@@ -74,7 +74,8 @@ def games(request: pytest.FixtureRequest) -> Callable[[int, int], int]:
 
 @pytest.fixture()
 def league_dir(tmp_path, monkeypatch):
-    """A league folder holding a small untrained SPORT-10 file, and none for other variants."""
+    """A league folder holding a small untrained SPORT-10 file, and none for other variants;
+    no filler file anywhere (so the table's default bot gives way to the league bot)."""
     pytest.importorskip("torch")
     import baselines.policy as shipped
     from baselines.ppo import make_agent, make_config, save_checkpoint
@@ -85,4 +86,5 @@ def league_dir(tmp_path, monkeypatch):
     folder = tmp_path / "league"
     save_checkpoint(folder / "sport.pt", make_agent(cfg, vec.obs_size, vec.action_size), cfg, vec)
     monkeypatch.setitem(shipped.SHIPPED_FOLDERS, "league", folder)
+    monkeypatch.setitem(shipped.SHIPPED_FOLDERS, "filler", tmp_path / "no-filler")
     return folder

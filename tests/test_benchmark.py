@@ -261,3 +261,29 @@ def test_seat_filler_check_reports_each_criterion_and_the_shortfalls(tmp_path, c
     assert "- sport-10 town vs random: 0.300 [0.250, 0.350] against the rule bots' 0.500" in out
     assert "| sport-10 | 0.500 | 0.600 | 0.700 | yes |" in out  # exploitability below both
     assert "every criterion met" in out
+
+
+def test_seat_filler_check_reads_the_league_cells_and_headline_for_issue_28(capsys):
+    """Issue 28's bar: the cells against the league bot count too, and the headline must be
+    above the league bot's as well as the rule bots' and ppo's."""
+    spec = importlib.util.spec_from_file_location(
+        "seat_filler_check", ROOT / "scripts/seat_filler_check.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    pairs = [(s, o) for s in ("town", "mafia") for o in ("random", "rule", "ppo", "league")]
+    rule = _result("rule", "sport-10", 0.5, dict.fromkeys(pairs, 0.5))
+    ppo = _result("ppo", "sport-10", 0.6, dict.fromkeys(pairs, 0.6))
+    league = _result("league", "sport-10", 0.8, dict.fromkeys(pairs, 0.6))
+    filler = _result("filler", "sport-10", 0.7, dict.fromkeys(pairs, 0.7))
+    for r in filler["rows"]:
+        r["ci95"] = [0.65, 0.75]
+        if (r["side"], r["opponent"]) == ("mafia", "league"):
+            r.update(win_rate=0.3, ci95=[0.25, 0.35])
+    lines, short = module.check([rule, ppo, league, filler], {}, "filler")
+    assert "sport-10 mafia vs league: 0.300 [0.250, 0.350] against the rule bots' 0.500" in (
+        "\n".join(short)
+    )
+    assert any(s.startswith("sport-10 headline 0.700 (rule 0.500, ppo 0.600, league 0.800)")
+               for s in short)  # fmt: skip
+    assert "| sport-10 | 0.700 | 0.500 | 0.600 | 0.800 | no |" in lines

@@ -1,4 +1,5 @@
-"""The table's default bot: the league bot, else the rule bots, else random (issue 20)."""
+"""The table's default bot: the filler (issue 28), else the league bot, else the rule bots,
+else random (issue 20)."""
 
 from __future__ import annotations
 
@@ -16,16 +17,17 @@ from mafia_env.table.config import DEFAULT_BOTS, TableConfig
 pytest.importorskip("torch")
 
 
-def test_the_default_bot_is_the_league_bot():
-    assert TableConfig().default_bot == "league" == DEFAULT_BOTS[0]
-    assert TableConfig.from_json({}).default_bot == "league"
+def test_the_default_bot_is_the_filler():
+    assert TableConfig().default_bot == "filler" == DEFAULT_BOTS[0]
+    assert TableConfig.from_json({}).default_bot == "filler"
+    assert DEFAULT_BOTS[1:] == ("league", "rule", "random")
 
 
 def test_the_league_bot_sits_where_it_is_shipped(league_dir, caplog):
     from baselines.ppo import PPOPolicy  # torch: after the module's importorskip
 
     shelf = BotShelf()
-    config = TableConfig(variant="sport", humans=(1,), bots={2: "random"})
+    config = TableConfig(variant="sport", humans=(1,), bots={2: "random"}, default_bot="league")
     with caplog.at_level(logging.INFO, "mafia_env.table.bots"):
         assert shelf.settle(config, 10) is config
     assert not caplog.records
@@ -52,6 +54,7 @@ def test_without_torch_league_falls_back_to_rule_then_random(monkeypatch, caplog
     def no_torch(**kwargs):
         raise ModuleNotFoundError("No module named 'torch'")
 
+    monkeypatch.setitem(registry._REGISTRY, "filler", no_torch)  # the networks need torch
     monkeypatch.setitem(registry._REGISTRY, "league", no_torch)
     shelf = BotShelf()
     with caplog.at_level(logging.INFO, "mafia_env.table.bots"):
@@ -86,6 +89,7 @@ def test_the_page_offers_the_default_bot(league_dir):
 
     with TestClient(create_app(records_dir=None)) as c:
         options = c.get("/api/options").json()
-        assert options["defaults"]["bot"] == "league" and "league" in options["bots"]
+        assert options["defaults"]["bot"] == "filler" and "league" in options["bots"]
+        assert "filler" in options["bots"]
         body = {"variant": "minimal", "humans": [1], "bot_delay": 0, "seed": 1}
         assert c.post("/api/tables", json=body).status_code == 200

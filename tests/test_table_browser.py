@@ -85,7 +85,7 @@ def test_person_plays_a_seat_through_the_page_to_the_end(server):
             assert page.input_value("#who-1") == "person"
             with urllib.request.urlopen(base + "/api/options") as r:
                 default = json.load(r)["defaults"]["bot"]
-            assert default in ("league", "rule")  # league where its plugin is installed
+            assert default in ("filler", "rule")  # the filler where its plugin is installed
             assert page.input_value("#who-2") == f"bot:{default}"
             page.click("button[type=submit]")
             link = page.locator("#link-list a").first

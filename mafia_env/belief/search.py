@@ -222,9 +222,10 @@ class Search:
     hypothetical deal, as role indices. ``masks``: index in ``want`` of one of the seat's
     own turns -> its options then.
 
-    A step of a branch is ``(kind, actor, act, target, value, chance, members)``: kind "act"
-    (an action), "foul", "remove" or "terminate" (the moderator's calls); ``chance`` the
-    engine's draws in it; ``members`` the seats the tried target stands for (None: itself).
+    A step of a branch is ``(kind, actor, act, target, value, chance, members, turn)``: kind
+    "act" (an action), "foul", "remove" or "terminate" (the moderator's calls); ``chance`` the
+    engine's draws in it; ``members`` the seats the tried target stands for (None: itself);
+    ``turn`` the turn it was taken in.
     A branch's ``mass`` is its probability when every hidden choice is uniform among the
     legal actions (the random policy) and every draw uniform.
     """
@@ -302,6 +303,70 @@ class Search:
             if self.nodes > self.budget:
                 raise SearchTooLarge(f"the search passed {self.budget} nodes")
         return []
+
+    def replay(self, start: Game, first: tuple | None, steps: list[tuple]) -> Node | None:
+        """Play the night of `steps` (a branch found for another deal of the segment) from
+        `start`: each hidden turn taken as the branch took that turn (the k-th turn of a kind
+        as its k-th, or as its last; a kind it lacks by the first option), the seat's own turns
+        as they were; return the branch if the seat sees what it saw, else None. A branch so
+        found is one the search accepts (the engine played it and the view matched): a
+        shortcut to an answer, never an answer of its own. A branch with a moderator's call is
+        not played again.
+        """
+        if first is None or not steps or steps[0][:-3] != first:
+            return None
+        guide: dict[Any, list[tuple]] = {}
+        own = []
+        for full in steps[1:]:
+            if full[0] != "act":
+                return None
+            (own if full[1] == self.seat else guide.setdefault(full[-1], [])).append(full)
+        self.rules = start.rules
+        self.quiet = True
+        node = self._checked(Node(start, 0, 1.0, None, None, (), 0), steps[0])
+        taken: dict[Any, int] = {}
+        mine = 0
+        while node is not None:
+            verdict = self._verdict(node)
+            if verdict is not None:
+                return node if verdict else None
+            g = node.g
+            turn = g.turn
+            if g.actor == self.seat:
+                if mine >= len(own) or own[mine][-1] != turn:
+                    return None
+                full = own[mine]
+                mine += 1
+            else:
+                kind = guide.get(turn)
+                i = taken.get(turn, 0)
+                taken[turn] = i + 1
+                if kind:
+                    full = kind[min(i, len(kind) - 1)]
+                else:  # a turn the branch had not: its first option, a guess
+                    options = expand_options(g)
+                    if not options:
+                        return None
+                    full = ("act", g.actor, *options[0], (), None, turn)
+            if not _is_option(g, *full[2:5]):
+                return None
+            node = self._checked(node, ("act", g.actor, *full[2:5], *full[5:]))
+        return None
+
+    def _checked(self, node: Node, full: tuple) -> Node | None:
+        """Apply one step (its draws as `full` has them, 0 past them) to a copy of the node's
+        game; return the child if the seat's view agrees, else None (`replay`)."""
+        script = full[-3]
+        chance = Chance(script)
+        h = fork(node.g, chance)
+        try:
+            _do(h, full)
+        except (ValueError, RuntimeError):
+            return None
+        if chance.bad:
+            return None
+        taken = (script + (0,) * len(chance.calls))[: len(chance.calls)]
+        return self._check(node, h, 1.0, (*full[:-3], taken, full[-2], node.g.turn))
 
     def _breadth(self, frontier: list[Node]) -> list[Node]:
         found: list[Node] = []
@@ -727,7 +792,7 @@ class Search:
                 p /= calls[j]
             taken = (forced + extra + (0,) * len(calls))[: len(calls)]
             rest = forced[len(calls) :] if len(calls) < len(forced) else ()
-            full = (*step, taken, members)
+            full = (*step, taken, members, node.g.turn)
             child = self._check(node, h, p, full, rest)
             if child is not None:
                 child.firm = firm
@@ -810,6 +875,24 @@ def _flat_count(g: Game, opts: list) -> int:
 def _legal(g: Game, act: Act, target: int, value: int) -> bool:
     for a, bits in g.legal():
         if a is act and (bits is None or (target >= 0 and bits >> target & 1)):
+            return True
+    return False
+
+
+def _is_option(g: Game, act: Act, target: int, value: int) -> bool:
+    """Whether (act, target, value) is among `expand_options(g)` (without listing them)."""
+    for a, bits in g.legal():
+        if a is not act:
+            continue
+        if bits is not None:
+            ok = target >= 0 and bits >> target & 1 and value in _values(g, act)
+        elif act is Act.CLAIM_ROLE or act is Act.ASK:
+            ok = target == -1 and value in [int(r) for r in g.rules.roles_in_play()]
+        elif act is Act.ANSWER:
+            ok = target == -1 and value in (0, 1, 2)
+        else:
+            ok = target == -1 and value == -1
+        if ok:
             return True
     return False
 

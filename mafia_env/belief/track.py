@@ -17,6 +17,15 @@ agrees on them plays it alike; a class whose own play reads more is split). For 
 are the seats the seat's view of the segment names: the others are alike up to the engine's
 symmetry between seats, which `Search` relies on.
 
+Three shortcuts spare searches without changing an answer (tests/test_belief_piece_speed.py
+checks each against the search, and pins the marginals to what the searches alone gave):
+a night's class after the first that the segment accepts first plays again a branch found
+for an earlier class (`Search.replay`: the engine plays it and the view decides, so a branch
+it accepts is one the search would accept); a class against the seat's own check or a role
+shown in the segment is ruled out (`_told`), and so is one under which a team would have won
+after the segment's eliminations while the game went on (`_survivors`). The reference world
+is still the first accepted class's branch as the search finds it.
+
 Deals are listed (`exact`) where at most `EXACT_LIMIT` respect what the seat knows from its
 own events, else followed as `particles` drawn uniformly among them; a particle ruled out is
 replaced by a copy of a live one moved by role swaps that every segment so far accepts
@@ -50,6 +59,7 @@ from mafia_env.engine.roles import Role
 EXACT_LIMIT = 20_000  # deals listed one by one up to this many; particles beyond
 PARTICLES = 2048  # particles where the deals are too many to list
 MOVES = 4  # Metropolis role swaps tried per replaced particle
+REPLAYS = 2  # a night's branches found for earlier classes, tried on the next before a search
 
 _TALK = int(Ev.TALK)
 _SPEAK = int(Ev.SPEAK)
@@ -96,6 +106,7 @@ class Segment:
     living: np.ndarray  # the living seats before it
     masks: dict[int, tuple] = field(default_factory=dict)
     cache: dict[tuple, Node | None] = field(default_factory=dict)  # class key -> a branch
+    paths: list[list[tuple]] = field(default_factory=list)  # (night) branches found, latest first
 
     def search(self, seat: int, row: np.ndarray, **options: Any) -> Search:
         """Return the search for the segment's hidden histories under deal `row`."""
@@ -353,7 +364,14 @@ class Tracker:
     def _probe_from(self, seg: Segment, row: np.ndarray, start: Game) -> Node | None:
         search = seg.search(self.seat, row)
         if seg.night:
+            for steps in seg.paths[:REPLAYS]:  # another class's branch, played again
+                leaf = search.replay(start, seg.first, steps)
+                if leaf is not None:
+                    _remember(seg, steps)
+                    return leaf
             found = search.run(start, seg.first)
+            if found:
+                _remember(seg, found[0].steps())
             return found[0] if found else None
         read: set[int] = set()
         start.roles, start.teams = _Watch(start.roles), _Watch(start.teams)
@@ -371,6 +389,8 @@ class Tracker:
     def _classes(self, seg: Segment, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, list]:
         """Try each class of `rows` once; return (first row per class, class per row, branch
         per class). A day segment's class whose play reads more seats refines the classes."""
+        told = self._told(seg)
+        after = self._survivors(seg)
         while True:
             first, inverse = self.space.class_keys(rows, seg.involved, seg.living)
             leaves = []
@@ -379,6 +399,12 @@ class Tracker:
                 key = self.space.key_of(rows[i], seg.involved, seg.living)
                 if key in seg.cache:
                     leaves.append(seg.cache[key])
+                    continue
+                if any(not allowed[rows[i, t]] for t, allowed in told) or (
+                    after is not None and self._won(rows[i], after)
+                ):
+                    seg.cache[key] = None  # what the search would say: `_told`, `_survivors`
+                    leaves.append(None)
                     continue
                 self._read = set()
                 leaf = self._probe(seg, rows[i])
@@ -392,6 +418,50 @@ class Tracker:
                 leaves.append(leaf)
             if not grew:
                 return first, inverse, leaves
+
+    def _told(self, seg: Segment) -> list[tuple[int, np.ndarray]]:
+        """Return (seat, the roles it may hold) for every role the segment's view states: the
+        seat's own check (the engine's CHECK says whether the target is of the mafia team, to
+        the sheriff, or the sheriff, to the don) and a role shown to the table (REVEAL), of
+        the involved seats only (a class holds one role there). A deal against one of them
+        cannot reproduce the view (the event would differ): the class is ruled out without a
+        search, as the search would rule it out."""
+        roles, mafia = self.space.roles, self.space.mafia_of
+        out = []
+        for kind, actor, target, value, _ in seg.want:
+            if target not in seg.involved:
+                continue
+            if kind == Ev.REVEAL:
+                out.append((target, np.array([r is Role(value) for r in roles])))
+            elif kind == Ev.CHECK and actor == self.seat and self.role is Role.SHERIFF:
+                out.append((target, mafia if value else ~mafia))
+            elif kind == Ev.CHECK and actor == self.seat and self.role is Role.DON:
+                sheriff = np.array([r is Role.SHERIFF for r in roles])
+                out.append((target, sheriff if value else ~sheriff))
+        return out
+
+    def _survivors(self, seg: Segment) -> np.ndarray | None:
+        """Return the seats alive after a segment that ended with eliminations and the game
+        going on, or None. The engine checks for a win after every elimination (`Game.
+        _check_win`, from `rules.winner` of the players alive per team), and only
+        `_eliminate` changes who is alive: so under a deal the segment can be played in, the
+        teams of these seats win nothing (else the view would end with GAME_OVER). Only where
+        every eliminated seat is involved (a class holds one role there)."""
+        if not seg.complete or seg.snapshot is None:
+            return None
+        gone = [e[2] for e in seg.want if e[0] == Ev.ELIMINATED]
+        if not gone or any(e[0] in _ENDS for e in seg.want):
+            return None
+        if any(t not in seg.involved for t in gone):
+            return None
+        after = seg.living.copy()
+        after[gone] = False
+        return after
+
+    def _won(self, row: np.ndarray, after: np.ndarray) -> bool:
+        """Whether a team has won with the seats `after` alive under the deal `row`."""
+        counts = np.bincount(self.space.team_of[row[after]], minlength=3)
+        return self.rules.winner(*counts.tolist()) is not None
 
     def _apply_segment(self, seg: Segment) -> Node:
         """Rule out the deals the segment rules out; return a branch for the new reference."""
@@ -662,6 +732,16 @@ class Tracker:
                     return ("act", me, Act.VOTE_YES if f[3] else Act.VOTE_NO, -1, -1)
             return None
         return None
+
+
+def _remember(seg: Segment, steps: list[tuple]) -> None:
+    """Put a night's branch first among those the segment's next classes try (`REPLAYS`)."""
+    paths = seg.paths
+    for i, p in enumerate(paths):
+        if p is steps or p == steps:
+            del paths[i]
+            break
+    paths.insert(0, steps)
 
 
 def _plain(x: tuple) -> tuple:

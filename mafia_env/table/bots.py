@@ -16,10 +16,11 @@ bot's thinking run in worker threads (`think`, which seats the bot through
 on a model. A bot that cannot be loaded is reported to the client by its name only: what
 went wrong on disk goes to the server's log.
 
-The seats a host leaves to the default bot get ``league`` (the league-trained seat-filler);
-where no league file is shipped for the variant and table size, or torch is not installed,
-they get ``rule``, else ``random`` (`BotShelf.settle`, with a line in the log). The shelf
-asks the policy registry, never the baselines package itself.
+The seats a host leaves to the default bot get ``filler`` (the seat-filler of the variant's
+benchmark task); where no filler file is shipped for the variant and table size they get
+``league`` (the league-trained bot), then ``rule`` (also where torch is not installed), else
+``random`` (`BotShelf.settle`, with a line in the log). The shelf asks the policy registry,
+never the baselines package itself.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ from mafia_env.policy import load_policy, policy_names
 from mafia_env.table.config import DEFAULT_BOTS, TableConfig
 
 log = logging.getLogger(__name__)
-SHARED = ("ppo", "league")  # named bots that load a checkpoint: load once, share the network
+# named bots that load a checkpoint: load once, share the network
+SHARED = ("ppo", "league", "filler")
 NOT_BY_NAME = {"checkpoint", "llm"}  # a path's loader; a model needs its server's settings
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="mafia-bot")
 

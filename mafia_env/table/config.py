@@ -24,9 +24,10 @@ MAX_SEED = 2**32 - 1
 MAX_NAME = 200  # characters of a bot's name
 MAX_BODY = 16_384  # bytes of a create request
 MAX_DEPTH = 32  # levels of nesting in a client's JSON (a table config needs 3)
-# The table's default bot, then what sits instead where it cannot play the table (no league
-# file shipped for the variant and table size, or torch not installed): `bots.BotShelf.settle`
-DEFAULT_BOTS = ("league", "rule", "random")
+# The table's default bot, then what sits instead where it cannot play the table (no filler
+# or league file shipped for the variant and table size, or torch not installed):
+# `bots.BotShelf.settle`
+DEFAULT_BOTS = ("filler", "league", "rule", "random")
 # `roles` deals the roles by seat (scenario tables); every other knob is a rule knob
 TABLE_KNOBS = frozenset(KNOBS) | {"roles"}
 

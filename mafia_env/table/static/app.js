@@ -137,8 +137,8 @@ async function createTable(ev) {
   for (let s = 1; s <= n; s++) {
     const who = $(`#who-${s}`).value;
     if (who === "person") humans.push(s);
-    // a seat left to the default bot is not named: the server seats the default (league),
-    // or the bot that stands in where the league bot cannot play this variant and size
+    // a seat left to the default bot is not named: the server seats the default (filler),
+    // or the bot that stands in where the filler cannot play this variant and size
     else if (who !== `bot:${options.defaults.bot}`) bots[s] = who.slice(4);
   }
   const config = {
