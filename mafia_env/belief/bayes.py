@@ -534,6 +534,8 @@ class BayesTracker:
         self.logw = np.concatenate([self.logw[keep], np.array([lw for _, lw, _ in grown])])
         for k, (_, _, sim) in enumerate(grown):
             self._settle(old + k, sim, seg)
+        if not self.base.exact:  # (with the worlds not followed tonight too)
+            self._cap_deals()
 
     def _guide(self, seg: Segment, leaf: Any, w: int) -> dict[int, tuple] | None:
         """Return, by hidden mover, the actions of the hidden history deduction found for
@@ -1013,17 +1015,26 @@ class BayesTracker:
         drawn = np.flatnonzero(counts)
         idx = alive[drawn]
         new = np.log(counts[drawn].astype(np.float64)) + logz
+        self._take(idx, new)
+        self._cap_deals()
+        self.nsamp = PARTICLES
+
+    def _cap_deals(self) -> None:
+        """Particles: a deal keeps at most `BRANCHES` living worlds, the heaviest, which carry
+        its whole weight (the worlds ruled out go)."""
+        idx = np.flatnonzero(self.alive)
+        new = self.logw[idx].copy()
         _, inv = np.unique(self.rows[idx], axis=0, return_inverse=True)
         inv = inv.ravel()
         keep = np.ones(len(idx), dtype=bool)
-        for d in np.flatnonzero(np.bincount(inv) > BRANCHES).tolist():
+        for d in np.flatnonzero(np.bincount(inv, minlength=1) > BRANCHES).tolist():
             members = np.flatnonzero(inv == d)
             order = members[np.argsort(-new[members], kind="stable")]
             lift = _logsumexp(new[order]) - _logsumexp(new[order[:BRANCHES]])
             new[order[:BRANCHES]] += lift
             keep[order[BRANCHES:]] = False
-        self._take(idx[keep], new[keep])
-        self.nsamp = PARTICLES
+        if len(idx) < len(self.logw) or not keep.all():
+            self._take(idx[keep], new[keep])
 
     def _take(self, idx: np.ndarray, logw: np.ndarray | None) -> None:
         """Keep the worlds `idx` (their log-weights `logw`, or as they are)."""
