@@ -18,7 +18,9 @@ and a log-weight.
   what each seat saw in it. If no draw reproduces the view, the world follows the hidden
   choices that deduction found for its class (moved to its seats by the symmetry between the
   seats its view does not name), weighted by the model's probability of those choices: a
-  lower bound of its likelihood, never zero.
+  lower bound of its likelihood, never zero. The simulations follow those hidden choices
+  besides the model's likelier ones too (`GUIDE`: a kill among ten targets the model finds
+  alike, past the `MAXB` followed, is still tried).
 - A segment without hidden turns rules out the deals deduction rules out.
 - The random policy (``uniform``) is used exactly: its public moves are equally likely under
   every deal, and a night's likelihood is the share of every uniform hidden history that
@@ -31,7 +33,13 @@ estimated from ``SAMPLES`` draws; a hidden mover's observation is its private ro
 of the night with its turn marked (what it saw of its teammates' choices the same night is not
 added); the doctor's limits across nights are followed in each world but not searched over
 by deduction (`relax_hidden`); a night under way counts only when it ends. Exact where the
-deals are listed (one world per deal), else `PARTICLES` worlds resampled by weight.
+deals are listed (one world per deal), else particles (`_move`): `PARTICLES` slots drawn by
+weight after a segment once the weights gather on few deals, and a resample-move step:
+Metropolis proposals (a swap of two seats' roles, or a deal drawn from deduction's particles,
+taken as uniform over the deals it keeps) weighed by replaying the whole history under the
+model for the proposed deals (`PROPOSALS` of them a step: the cost), accepted by the ratio of
+the likelihoods. A deal keeps at most `BRANCHES` worlds (its hidden histories), the heaviest,
+carrying its whole weight.
 """
 
 from __future__ import annotations
@@ -62,8 +70,12 @@ from mafia_env.policy import action_probs, load_policy
 
 EPS = 0.05  # every model's probabilities are mixed with this much uniform play
 TAU = 0.05  # a hidden mover's actions the model gives this much are each followed ...
-MAXB = 6  # ... at most this many (else its likeliest alone)
+MAXB = 6  # ... at most this many games (else its likeliest alone), of ...
+MAXTRY = 16  # ... this many actions tried: those that differ only in what the mover sees
+# (a sheriff's check among alike suspects) are one game, its row uncertain among them
 BRANCHES = 8  # simulations a world, and worlds a deal, kept at most (the likeliest)
+MOVE_ESS = PARTICLES / 4  # particles: a move step when the effective deals fall below this
+PROPOSALS = 256  # ... in which this many of the slots propose a deal (`BayesTracker._move`)
 MIXMAX = 16  # rows a seat's uncertain private row keeps at most ...
 MIXFLOOR = 12.0  # ... within this log-weight of its likeliest
 MASS_BUDGET = 60_000  # nodes of the uniform model's exact night search; sampled beyond
@@ -71,6 +83,7 @@ MASS_SAMPLES = 400  # uniform draws of a night where the exact search is too lar
 FAINT = 20.0  # worlds this far (in log-weight) below the best are not followed: a public
 # move gives them the mixture's floor (EPS over the legal actions), a night NIGHT_FLOOR
 NIGHT_FLOOR = 3 * math.log(EPS / 10)
+GUIDE = True  # a night's simulations also follow the hidden choices deduction found
 FAST = True  # the shortcuts that give the same weights (off: the plain path, for the tests)
 
 _TALK = int(Ev.TALK)
@@ -166,6 +179,8 @@ class BayesTracker:
         self._row_cache: dict[tuple, int] = {}
         self.done = 0  # base.history[:done] is weighed
         self.restarts = 0  # times the model explained no deal (see `_restart`)
+        self.moves = 0  # particles: move steps taken (see `_move`)
+        self.child = False  # a population of fresh deals replaying the history for `_move`
         self._last_step: tuple | None = None
         self._start_worlds()
 
@@ -194,6 +209,9 @@ class BayesTracker:
         self.stale = np.zeros(W, dtype=bool)  # faint worlds whose nights were not played
         # the deal of each world, as an index into the listed deals (-1: particles)
         self.deal_of = np.arange(W) if self.base.exact else np.full(W, -1)
+        # particles: the draws the worlds stand for; sum(exp(logw)) / nsamp estimates the
+        # evidence (the prior mean of the likelihood), so two populations can be pooled
+        self.nsamp = W
 
     @property
     def alive(self) -> np.ndarray:
@@ -207,17 +225,23 @@ class BayesTracker:
         while self.done < len(hist):
             entry = hist[self.done]
             self.done += 1
-            kind, item, pos, options = entry
-            if kind == "step":
-                self._public(item, pos, options)
-                self._last_step = item
-            else:
-                if item.first is not None:
-                    self._public(item.first, pos, options)
-                self._segment(item, pos)
-                self._last_step = item.first
+            self._consume(entry)
             if not (self.alive & ~self.stale).any():
                 self._restart()
+            elif entry[0] == "segment" and not self.base.exact:
+                self._move()
+
+    def _consume(self, entry: tuple) -> None:
+        """Weigh the worlds by one entry of the tracker's history (a move or a segment)."""
+        kind, item, pos, options = entry
+        if kind == "step":
+            self._public(item, pos, options)
+            self._last_step = item
+        else:
+            if item.first is not None:
+                self._public(item.first, pos, options)
+            self._segment(item, pos)
+            self._last_step = item.first
 
     def _restart(self) -> None:
         """Every world ruled out: fall back on the deals deduction keeps, weighed afresh
@@ -368,8 +392,6 @@ class BayesTracker:
             alive, inverse = alive[~faint], inverse[~faint]
         self._simulate(seg, alive, leaves, inverse, pub)
         self._view_to(pos + len(seg.want))
-        if not self.base.exact:
-            self._resample()
 
     def _zero_night(self) -> bool:
         """Whether the deal is followed by hidden turns (ONLINE-N1: the don's zero night)."""
@@ -432,14 +454,28 @@ class BayesTracker:
         ties a model breaks at random are followed; a deal keeps at most `BRANCHES` worlds.
         """
         bit = 1 << self.seat
-        sims = [[w, None, 0, 0, 0.0, None, {}, []] for w in worlds.tolist()]
+        sims = [
+            [w, None, 0, 0, 0.0, None, {}, [], self._guide(seg, leaves[classes[j]], w), True]
+            for j, w in enumerate(worlds.tolist())
+        ]
         results: dict[int, list] = {}
         for sim in self._run(seg, sims, pub, bit):
             results.setdefault(sim[0], []).append(sim)
         # worlds the model's likelier choices did not explain: the hidden choices deduction
         # found for their class, weighed by the model
         forced = [
-            [int(w), None, 0, 0, 0.0, self._mapped(seg, leaves[classes[j]], int(w)), {}, []]
+            [
+                int(w),
+                None,
+                0,
+                0,
+                0.0,
+                self._mapped(seg, leaves[classes[j]], int(w)),
+                {},
+                [],
+                None,
+                False,
+            ]
             for j, w in enumerate(worlds.tolist())
             if w not in results
         ]
@@ -471,6 +507,18 @@ class BayesTracker:
             for items in by_deal.values():
                 items.sort(key=lambda x: -x[1])
                 grown += items[:BRANCHES]
+        elif grown:  # particles: the same, the kept worlds carrying the deal's whole weight
+            by_row: dict[bytes, list] = {}
+            for item in grown:
+                by_row.setdefault(self.rows[item[0]].tobytes(), []).append(item)
+            grown = []
+            for items in by_row.values():
+                if len(items) > BRANCHES:
+                    items.sort(key=lambda x: -x[1])
+                    lws = np.array([x[1] for x in items])
+                    lift = _logsumexp(lws) - _logsumexp(lws[:BRANCHES])
+                    items = [(p, lw + lift, g) for p, lw, g in items[:BRANCHES]]
+                grown += items
         keep = np.ones(len(self.logw), dtype=bool)
         keep[worlds] = False
         parents = np.array([p for p, _, _ in grown], dtype=np.int64)
@@ -486,6 +534,24 @@ class BayesTracker:
         self.logw = np.concatenate([self.logw[keep], np.array([lw for _, lw, _ in grown])])
         for k, (_, _, sim) in enumerate(grown):
             self._settle(old + k, sim, seg)
+        if not self.base.exact:  # (with the worlds not followed tonight too)
+            self._cap_deals()
+
+    def _guide(self, seg: Segment, leaf: Any, w: int) -> dict[int, tuple] | None:
+        """Return, by hidden mover, the actions of the hidden history deduction found for
+        world `w`'s class (on its seats): followed besides the model's likelier ones, so that
+        a choice the model gives no more than its equals (a kill among ten alike targets,
+        past the `MAXB` followed) still leads a simulation to the view."""
+        if not GUIDE or leaf is None:
+            return None
+        out: dict[int, list] = {}
+        for step in self._mapped(seg, leaf, w):
+            if step[0] == "act" and step[1] != self.seat:
+                a = self.layout.encode(step[2], step[3], step[4])
+                out.setdefault(step[1], [])
+                if a not in out[step[1]]:
+                    out[step[1]].append(a)
+        return {k: tuple(v) for k, v in out.items()}
 
     def _mapped(self, seg: Segment, leaf: Any, w: int) -> list[tuple]:
         """Return the leaf's steps (found for a deal of the class) on world `w`'s seats."""
@@ -560,7 +626,8 @@ class BayesTracker:
         return done
 
     def _cap(self, sims: list[list]) -> list[list]:
-        """Keep at most `BRANCHES` simulations a world, the likeliest."""
+        """Keep at most `BRANCHES` simulations a world, the likeliest (and the likeliest of
+        those that followed deduction's hidden history so far, `_guide`)."""
         by_world: dict[int, list] = {}
         for sim in sims:
             by_world.setdefault(sim[0], []).append(sim)
@@ -568,7 +635,12 @@ class BayesTracker:
         for group in by_world.values():
             if len(group) > BRANCHES:
                 group.sort(key=lambda s: -s[4])
-                group = group[:BRANCHES]
+                kept = group[:BRANCHES]
+                if not any(s[9] for s in kept):
+                    on = next((s for s in group[BRANCHES:] if s[9]), None)
+                    if on is not None:
+                        kept[-1] = on
+                group = kept
             out += group
         return out
 
@@ -578,11 +650,12 @@ class BayesTracker:
     def _answer(self, asks: dict, pub: np.ndarray, bit: int, want: list) -> list[list]:
         """Ask the model once per distinct (mover, private row, turn, options), then act.
 
-        Each action the model gives at least `TAU` (at most `MAXB`, else its likeliest) is
-        tried; actions that lead to the same game, and differ only in what the mover alone
-        sees (checks), stay one simulation, the mover's private row then uncertain among
-        them (`_settle`); actions that lead to different games are each a simulation. A
-        forced step is weighed by the model's probability of it.
+        Each action the model gives at least `TAU` (at most `MAXTRY`, else its likeliest) is
+        tried, and the `MAXB` likeliest games they lead to are followed (and the one of
+        deduction's hidden choice, `_guide`); actions that lead to the same game, and differ
+        only in what the mover alone sees (checks), stay one simulation, the mover's private
+        row then uncertain among them (`_settle`); actions that lead to different games are
+        each a simulation. A forced step is weighed by the model's probability of it.
         """
         need: dict[tuple, int] = {}
         for (actor, turn, opts), items in asks.items():
@@ -618,16 +691,22 @@ class BayesTracker:
                 elif one and i in picks:
                     cands = picks[i]
                 else:
-                    order = np.argsort(-pbar, kind="stable")[:MAXB]
+                    order = np.argsort(-pbar, kind="stable")[:MAXTRY]
                     cands = [int(a) for a in order if pbar[a] >= TAU] or [int(order[0])]
                     if one:
                         picks[i] = cands
+                guide = sim[8].get(actor) if sim[8] else None
+                if guide:  # the hidden choice deduction found is followed too
+                    extra = [a for a in guide if a not in cands and pbar[a] > 0]
+                    if extra:
+                        cands = cands + extra
                 if len(cands) == 1:  # one action: played in the simulation itself
                     a = cands[0]
                     act, target, value = decoded[a]
                     if pbar[a] <= 0:  # not legal in this simulation (the untold heal state of
                         continue  # ONLINE-N9 read otherwise): it cannot have led to the move
                     sim[4] += math.log(float(pbar[a]))
+                    sim[9] = sim[9] and (not guide or a in guide)
                     if len(rows) > 1:
                         post = lq + np.log(Pc[:, a])
                         sim[6][actor] = (rows, post - _logsumexp(post))
@@ -646,10 +725,16 @@ class BayesTracker:
                 groups: dict[tuple, list] = {}
                 for item in tried:
                     groups.setdefault(item[2], []).append(item)
-                for gi, group in enumerate(groups.values()):
+                chosen = list(groups.values())
+                if len(chosen) > MAXB:  # the MAXB likeliest games (and deduction's choice's)
+                    chosen.sort(key=lambda grp: -float(sum(pbar[a] for a, _, _ in grp)))
+                    chosen = chosen[:MAXB] + [
+                        grp for grp in chosen[MAXB:] if guide and any(a in guide for a, _, _ in grp)
+                    ]
+                for gi, group in enumerate(chosen):
                     a0, own0, _ = group[0]
                     mass = float(sum(pbar[a] for a, _, _ in group))
-                    h = sim[1] if gi == len(groups) - 1 else sim[1].clone(rng=self.rng)
+                    h = sim[1] if gi == len(chosen) - 1 else sim[1].clone(rng=self.rng)
                     at = len(h.events)
                     act, target, value = decoded[a0]
                     try:
@@ -657,7 +742,8 @@ class BayesTracker:
                     except (ValueError, RuntimeError):
                         continue
                     branch = [sim[0], h, sim[2], sim[3], sim[4] + math.log(mass), sim[5]]
-                    branch += [dict(sim[6]), list(sim[7])]
+                    on = sim[9] and (not guide or any(a in guide for a, _, _ in group))
+                    branch += [dict(sim[6]), list(sim[7]), sim[8], on]
                     if len(rows) > 1:  # what the mover did tells which of its rows it is
                         post = lq + np.log(Pc[:, [a for a, _, _ in group]].sum(axis=1))
                         branch[6][actor] = (rows, post - _logsumexp(post))
@@ -788,19 +874,170 @@ class BayesTracker:
 
     # ---------------------------------------------------------------- particles
 
-    def _resample(self) -> None:
-        """Particles: when the weights are uneven, draw the worlds again by weight."""
-        alive = self.alive
-        if not alive.any():
+    def _deal_ess(self) -> float:
+        """The effective number of deals: 1 / sum of the squared weights summed per deal."""
+        alive = np.flatnonzero(self.alive)
+        if not alive.size:
+            return 0.0
+        w = np.exp(self.logw[alive] - self.logw[alive].max())
+        _, inv = np.unique(self.rows[alive], axis=0, return_inverse=True)
+        per = np.bincount(inv.ravel(), w)
+        per /= per.sum()
+        return float(1.0 / (per**2).sum())
+
+    def _move(self) -> None:
+        """Particles, after a segment: when the weights have gathered on few deals (their
+        effective number under `MOVE_ESS`), a resample-move step. The worlds are drawn again
+        by weight into `PARTICLES` slots (`_reduce`); `PROPOSALS` of the slots propose a new
+        deal, half a swap of two seats' roles in the slot's deal, half a deal drawn from
+        deduction's particles (uniform over the deals no segment rules out); a proposal no
+        segment accepts is refused, the others are weighed by the whole history so far
+        (`_replay`: the slots' own deals too, on the same draws) and accepted with the
+        Metropolis probability min(1, L(new) / L(old)) (the prior is uniform over the deals,
+        both proposals symmetric). The slots' deals then take the worlds of the replay.
+        Else only the worlds ruled out are dropped."""
+        if self.child:
             return
-        w = np.exp(self.logw - self.logw[alive].max())
-        w[~alive] = 0.0
-        w /= w.sum()
-        ess = 1.0 / (w**2).sum()
-        if ess > len(w) / 2:
+        if self._deal_ess() >= MOVE_ESS:
+            self._take(np.flatnonzero(self.alive), None)
             return
-        idx = self.rng.choices(range(len(w)), weights=w.tolist(), k=len(w))
-        idx = np.array(idx)
+        self._reduce()
+        base = self.base
+        live = np.flatnonzero(base.live)
+        deals, inv = np.unique(self.rows, axis=0, return_inverse=True)
+        inv = inv.ravel()
+        per = np.full(len(deals), -np.inf)
+        np.logaddexp.at(per, inv, self.logw)
+        logz = _logsumexp(per) - math.log(self.nsamp)
+        p = np.exp(per - per.max())
+        marks = (self.rng.random() + np.arange(PARTICLES)) / PARTICLES
+        slot = np.minimum(np.searchsorted(np.cumsum(p / p.sum()), marks), len(p) - 1)
+        movers = sorted(self.rng.sample(range(PARTICLES), min(PROPOSALS, PARTICLES)))
+        props = deals[slot[movers]].copy()
+        for j in range(len(props)):
+            r = props[j]
+            if live.size and self.rng.random() < 0.5:
+                props[j] = base.deals[self.rng.choice(live.tolist())]
+                continue
+            pairs = [(a, b) for a in range(self.n) for b in range(a + 1, self.n) if r[a] != r[b]]
+            if pairs:
+                a, b = self.rng.choice(pairs)
+                r[a], r[b] = r[b], r[a]
+        ok = base._consistent(props)
+        cand = np.concatenate([deals, props[ok]])
+        rows, back = np.unique(cand, axis=0, return_inverse=True)
+        back = back.ravel()
+        c = self._replay(rows)
+        self.moves += 1
+        if c is None:
+            return
+        ll = np.full(len(rows), -np.inf)  # each deal's likelihood: its worlds' weights summed
+        lookup = {rows[i].tobytes(): i for i in range(len(rows))}
+        of = np.array([lookup[x.tobytes()] for x in c.rows], dtype=np.int64)
+        np.logaddexp.at(ll, of, c.logw)
+        end_deal = back[slot]  # each slot's deal, as a row of `rows`
+        old_at = back[: len(deals)]
+        new_at = np.full(len(props), -1)
+        new_at[ok] = back[len(deals) :]
+        for j, s in enumerate(movers):
+            if not ok[j]:
+                continue
+            cur, nxt = old_at[slot[s]], new_at[j]
+            gain = ll[nxt] - ll[cur]
+            if math.isfinite(ll[nxt]) and (gain >= 0 or self.rng.random() < math.exp(gain)):
+                end_deal[s] = nxt
+        count = np.bincount(end_deal, minlength=len(rows)).astype(np.float64)
+        keepw = np.flatnonzero(np.isfinite(c.logw) & (count[of] > 0))
+        if not keepw.size:
+            return
+        d = of[keepw]
+        c.logw = c.logw.copy()
+        c.logw[keepw] = np.log(count[d]) + logz + c.logw[keepw] - ll[d]
+        c._take(keepw, c.logw[keepw])
+        self._take(np.zeros(0, dtype=np.int64), np.zeros(0))
+        self.nsamp = 0
+        self._pool(c)
+        self.nsamp = PARTICLES
+
+    def _replay(self, rows: np.ndarray) -> BayesTracker | None:
+        """Return a population of the deals `rows` (log-weight 0) weighed by the history
+        so far: the same steps as the worlds took, from the deal."""
+        base = self.base
+        c = object.__new__(BayesTracker)
+        c.__dict__.update(self.__dict__)  # the model, the interned rows and their caches
+        c.child = True
+        c.obs = VectorObserver(self.rules, self.n)
+        c.view = _View(self.rules, self.n)
+        c.obs.reset(c.view)
+        c.vpos = 0
+        c.rng = random.Random(self.rng.getrandbits(64))
+        c.done = 0
+        c.restarts = 0
+        c._last_step = None
+        c._set_worlds(rows.astype(base.deals.dtype))
+        for entry in base.history[: self.done]:
+            c._consume(entry)
+            if not (c.alive & ~c.stale).any():
+                return None
+        return c
+
+    def _pool(self, c: BayesTracker) -> None:
+        """Add the fresh population `c`'s living worlds to the worlds (both weigh as one
+        sample of `nsamp` draws: their log-weights are on the same scale)."""
+        idx = np.flatnonzero(c.alive)
+        self.rows = np.concatenate([self.rows, c.rows[idx]])
+        self.priv = np.concatenate([self.priv, c.priv[idx]])
+        self.hidden = np.concatenate([self.hidden, c.hidden[idx]])
+        self.mix = self.mix + [c.mix[i] for i in idx.tolist()]
+        self.started = np.concatenate([self.started, c.started[idx]])
+        self.stale = np.concatenate([self.stale, c.stale[idx]])
+        self.deal_of = np.concatenate([self.deal_of, c.deal_of[idx]])
+        self.logw = np.concatenate([self.logw, c.logw[idx]])
+        self.nsamp += c.nsamp
+
+    def _reduce(self) -> None:
+        """Draw `PARTICLES` worlds by weight (systematic resampling); a world drawn k times is
+        kept once, weighing k; a deal keeps at most `BRANCHES` worlds, the heaviest, which
+        carry its whole weight."""
+        alive = np.flatnonzero(self.alive)
+        if not alive.size:
+            return
+        lw = self.logw[alive]
+        top = float(lw.max())
+        w = np.exp(lw - top)
+        total = float(w.sum())
+        logz = top + math.log(total) - math.log(self.nsamp)  # the evidence, kept
+        marks = (self.rng.random() + np.arange(PARTICLES)) / PARTICLES
+        counts = np.bincount(
+            np.minimum(np.searchsorted(np.cumsum(w / total), marks), len(w) - 1),
+            minlength=len(w),
+        )
+        drawn = np.flatnonzero(counts)
+        idx = alive[drawn]
+        new = np.log(counts[drawn].astype(np.float64)) + logz
+        self._take(idx, new)
+        self._cap_deals()
+        self.nsamp = PARTICLES
+
+    def _cap_deals(self) -> None:
+        """Particles: a deal keeps at most `BRANCHES` living worlds, the heaviest, which carry
+        its whole weight (the worlds ruled out go)."""
+        idx = np.flatnonzero(self.alive)
+        new = self.logw[idx].copy()
+        _, inv = np.unique(self.rows[idx], axis=0, return_inverse=True)
+        inv = inv.ravel()
+        keep = np.ones(len(idx), dtype=bool)
+        for d in np.flatnonzero(np.bincount(inv, minlength=1) > BRANCHES).tolist():
+            members = np.flatnonzero(inv == d)
+            order = members[np.argsort(-new[members], kind="stable")]
+            lift = _logsumexp(new[order]) - _logsumexp(new[order[:BRANCHES]])
+            new[order[:BRANCHES]] += lift
+            keep[order[BRANCHES:]] = False
+        if len(idx) < len(self.logw) or not keep.all():
+            self._take(idx[keep], new[keep])
+
+    def _take(self, idx: np.ndarray, logw: np.ndarray | None) -> None:
+        """Keep the worlds `idx` (their log-weights `logw`, or as they are)."""
         self.rows = self.rows[idx].copy()
         self.priv = self.priv[idx].copy()
         self.hidden = self.hidden[idx].copy()
@@ -808,7 +1045,7 @@ class BayesTracker:
         self.started = self.started[idx].copy()
         self.stale = self.stale[idx].copy()
         self.deal_of = self.deal_of[idx].copy()
-        self.logw = np.zeros(len(idx))
+        self.logw = self.logw[idx].copy() if logw is None else logw
 
     # ------------------------------------------------------------------ answers
 
