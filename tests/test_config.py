@@ -117,6 +117,7 @@ def test_every_shipped_config_loads_through_the_one_loader(path, monkeypatch):
         "ppo": load_ppo,
         "league": load_ppo,
         "league_v2": load_ppo,
+        "filler": load_ppo,
         "exploit": load_ppo,
         "rllib": load_rllib,
         "eval": load_eval,

@@ -153,7 +153,7 @@ def test_entry_points_name_the_baselines_policies():
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     eps = data["project"]["entry-points"]["mafia_env.policies"]
     assert set(eps) == {
-        *("rule", "rule_v1", "rule_v2", "ppo", "league", "league_v2"),
+        *("rule", "rule_v1", "rule_v2", "ppo", "league", "league_v2", "filler"),
         *("checkpoint", "llm", "ismcts"),
     }
     for target in eps.values():  # each names something that exists

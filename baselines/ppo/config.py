@@ -146,6 +146,11 @@ class Config:
     imitate_after_init: bool = False
     """clone the teachers (``imitate_steps``) after loading `init_weights` too (false: a run
     with init_weights starts PPO from them directly)"""
+    imitate_dagger: NonNegativeInt = 0
+    """DAgger rounds after the first cloning: in each, the clone itself plays the teacher's
+    seats while the teacher labels every one of its decisions (``imitate_steps`` more), and
+    the clone is fitted again on everything recorded, so it learns the teacher's answer in
+    the positions its own mistakes lead to (0: plain behaviour cloning)"""
     imitate_opponents: dict[str, NonNegativeFloat] = field(default_factory=dict)
     """who the teacher plays against while its moves are recorded, drawn per game by weight
     (``self``: the teacher on every seat; any load_policy name or a checkpoint path), the

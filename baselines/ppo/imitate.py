@@ -9,6 +9,7 @@ import torch
 import torch.nn as nn
 
 from baselines.ppo.agent import Agent, CategoricalMasked
+from baselines.ppo.checkpoint import PPOPolicy
 from baselines.ppo.config import Config
 from baselines.ppo.evaluate import opponent_policy
 from baselines.ppo.rollout import Opponents
@@ -36,10 +37,30 @@ def imitate(
     teacher's move (cross-entropy over the legal actions)
     and the critic each decision's discounted team result, so that PPO starts from a player
     as good as the teacher with a critic that already knows what a position is worth.
+    With ``cfg.imitate_dagger`` rounds, the clone then plays the teacher's seats itself while
+    the teacher labels each of its decisions (DAgger), and is fitted again on all of them.
     Returns the actor's accuracy on the cloned decisions in the last epoch.
     """
+    data = [_record(cfg, teacher, teachers, None, 0, log)]
+    acc = _fit(agent, cfg, *map(np.concatenate, zip(*data, strict=True)), log, writer)
+    for r in range(1, cfg.imitate_dagger + 1):
+        student = PPOPolicy.from_agent(agent, cfg.seed + 11 * r, deterministic=cfg.greedy)
+        agent.eval()
+        data.append(_record(cfg, teacher, teachers, student, r, log))
+        agent.train()
+        log(f"DAgger round {r}/{cfg.imitate_dagger}: the clone played, the teachers labelled")
+        acc = _fit(agent, cfg, *map(np.concatenate, zip(*data, strict=True)), log, writer)
+    return acc
+
+
+def _record(
+    cfg: Config, teacher: Any, teachers: dict[str, Any] | None, student: Any, r: int, log: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Record ``cfg.imitate_steps`` of the teachers' decisions: (observations, masks, the
+    teacher's actions, discounted team results). With `student`, the student plays the
+    recorded seats (their labels are still the teacher's)."""
     vec = vector_env(
-        cfg.variant, cfg.num_envs, cfg.num_players, seed=cfg.seed + 7, **cfg.vec_knobs()
+        cfg.variant, cfg.num_envs, cfg.num_players, seed=cfg.seed + 7 + 1000 * r, **cfg.vec_knobs()
     )
     N, B = cfg.imitate_steps, vec.num_envs
     X = np.zeros((N, vec.obs_size), dtype=np.float32)
@@ -47,7 +68,7 @@ def imitate(
     Y = np.zeros(N, dtype=np.int64)
     G = np.zeros(N, dtype=np.float32)  # discounted result of the mover's team
     rows: list[list[list[int]]] = [[[] for _ in range(vec.n)] for _ in range(B)]
-    opp = Opponents(vec.n, B, np.random.default_rng(cfg.seed + 8))
+    opp = Opponents(vec.n, B, np.random.default_rng(cfg.seed + 8 + 1000 * r))
     opp.spec = vec.spec
     for name, w in (cfg.imitate_opponents or {"self": 1.0}).items():
         if w > 0:
@@ -78,16 +99,20 @@ def imitate(
             team = info["team"]  # the acting seat's team
             who = np.array([keys[opp.game[b], team[b]] for b in t.tolist()], dtype=object)
             for name in set(who):
-                r = t[who == name]
+                rows_of = t[who == name]
                 tp = by_name[name]
-                actions[r] = tp.act_batch(fit(tp, obs[r], vec.spec), masks[r])
-        opp.act(obs, masks, mine, actions)
+                actions[rows_of] = tp.act_batch(fit(tp, obs[rows_of], vec.spec), masks[rows_of])
+        moved = t  # the teacher's seats: the student moves on them all
         k = min(t.size, N - i)
         if k > 0:
             t = t[:k]
             if hasattr(vec, "fill"):  # the belief piece of the recorded rows only
                 vec.fill(t)
             X[i : i + k], M[i : i + k], Y[i : i + k] = obs[t], masks[t] > 0, actions[t]
+        if student is not None and moved.size:  # DAgger: the clone moves, the labels stay
+            actions[moved] = student.act_batch(obs[moved], masks[moved])
+        opp.act(obs, masks, mine, actions)
+        if k > 0:
             for j, b in enumerate(t.tolist()):
                 rows[b][int(seat[b])].append(i + j)
             i += k
@@ -101,9 +126,26 @@ def imitate(
                 seat_rows.clear()
             opp.record(b, rewards[b], info["done_teams"][b])
             opp.assign(b, info["teams"][b])
+    who = "the clone" if student is not None else "the teacher"
     for (name, side), w in opp.windows.items():
         if w and opp.players.get(name) is not None:
-            log(f"imitation games: the teacher as {side} vs {name} won {np.mean(w):.3f} ({len(w)})")
+            log(f"imitation games: {who} as {side} vs {name} won {np.mean(w):.3f} ({len(w)})")
+    return X, M, Y, G
+
+
+def _fit(
+    agent: Agent,
+    cfg: Config,
+    X: np.ndarray,
+    M: np.ndarray,
+    Y: np.ndarray,
+    G: np.ndarray,
+    log: Any,
+    writer: Any,
+) -> float:
+    """Fit the actor to the actions `Y` and the critic to the results `G`; return the last
+    epoch's accuracy."""
+    N = len(Y)
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.imitate_lr, eps=1e-5)
     tx, tm, ty, tg = map(torch.from_numpy, (X, M, Y, G))
     acc = 0.0
