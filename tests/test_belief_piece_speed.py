@@ -58,7 +58,7 @@ def test_the_piece_is_what_main_gave(case):
     assert _digest(case) == PINS[case]
 
 
-@pytest.mark.slow
+@pytest.mark.long  # the short pins above cover every variant; these play longer tables
 @pytest.mark.parametrize("case", list(SLOW_PINS), ids=lambda c: "-".join(map(str, c[:3])) + c[5])
 def test_the_piece_is_what_main_gave_long(case):
     assert _digest(case) == SLOW_PINS[case]
