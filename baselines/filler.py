@@ -82,7 +82,8 @@ def load_filler(
     spec: GameSpec | None = None,
     **options: Any,
 ) -> Policy:
-    """The shipped seat-filler of the variant and table size (`SIDES` applied)."""
+    """``filler``: the seat-filler shipped for the variant and table size, the table's default
+    bot: ``baselines/checkpoints/filler/V-N.pt``, else ``filler/V.pt`` (`SIDES` applied)."""
     from baselines.policy import shipped_checkpoint
     from baselines.ppo.checkpoint import load_shipped_policy
     from baselines.rule import RulePolicy

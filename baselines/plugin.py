@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from baselines.filler import load_filler
 from baselines.rule import RulePolicy
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
@@ -59,28 +60,6 @@ def shipped_league_v2(
     from baselines.ppo.checkpoint import load_shipped_policy
 
     return load_shipped_policy(variant, num_players, seed, kind="league_v2", **options)
-
-
-def shipped_filler(
-    variant: str = "sport",
-    num_players: int | None = None,
-    seed: int = 0,
-    spec: GameSpec | None = None,
-    **options: Any,
-) -> Policy:
-    """``filler``: the seat-filler of the variant's benchmark task (issue 28), the table's
-    default bot.
-
-    Its files are ``baselines/checkpoints/filler/V-N.pt``, else ``filler/V.pt``: one network
-    per task, cloned from the best answer the suite knows to each opponent on each side
-    (the rule bots' against random play, the PPO or league bots' against the others: the
-    cells of the v3 benchmark table), so that it plays well against every kind of table;
-    where the clone is worse on a side than the bot it copies there, that bot plays the side
-    (`baselines.filler`). ``configs/filler/`` holds the reproducing configs.
-    """
-    from baselines.filler import load_filler
-
-    return load_filler(variant, num_players, seed, spec=spec, **options)
 
 
 def checkpoint(
@@ -150,5 +129,5 @@ def register() -> None:
     register_policy("ppo", shipped_ppo)
     register_policy("league", shipped_league)
     register_policy("league_v2", shipped_league_v2)
-    register_policy("filler", shipped_filler)
+    register_policy("filler", load_filler)
     register_policy("checkpoint", checkpoint)

@@ -126,10 +126,10 @@ def _record(
                 seat_rows.clear()
             opp.record(b, rewards[b], info["done_teams"][b])
             opp.assign(b, info["teams"][b])
-    who = "the clone" if student is not None else "the teacher"
+    player = "the clone" if student is not None else "the teacher"
     for (name, side), w in opp.windows.items():
         if w and opp.players.get(name) is not None:
-            log(f"imitation games: {who} as {side} vs {name} won {np.mean(w):.3f} ({len(w)})")
+            log(f"imitation games: {player} as {side} vs {name} won {np.mean(w):.3f} ({len(w)})")
     return X, M, Y, G
 
 
