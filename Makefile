@@ -24,20 +24,27 @@ CORE_TESTS ?= tests/test_env.py tests/test_parallel.py tests/test_single.py test
 PYTEST := -m pytest -q -n $(or $(PYTEST_WORKERS),auto) --dist loadgroup
 MKDOCS := NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict
 
+# pip compiles what it installs one file at a time; the installs below skip that
+# (--no-compile) and $(COMPILE) compiles the whole venv on every core after them (pip, too,
+# passes over the few files that do not compile on this Python: hence the `|| true`)
+COMPILE = $(PY) -m compileall -qq -j 0 "$$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" || true
+
 $(PY):
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q --no-compile torch==2.13.0
 
 # the main job: the package with its training extra
 $(VENV)/.run: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[train,dev]'
+	$(PY) -m pip install -q --no-compile -e '.[train,dev]'
+	$(COMPILE)
 	touch $@
 
 # the tests: every extra (the table, Ray RLlib, the recipes' libraries, language models,
 # OpenSpiel, the docs' tools) and, where apt can, Debian's chromium
 $(VENV)/.test: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[train,table,rllib,recipes,llm,openspiel,docs,dev]'
+	$(PY) -m pip install -q --no-compile -e '.[train,table,rllib,recipes,llm,openspiel,docs,dev]'
+	$(COMPILE)
 	touch $(VENV)/.docs
 	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
