@@ -20,6 +20,9 @@ CORE_PY := $(CORE_VENV)/bin/python
 # same numpy); run there, a test that needs an extra skips
 CORE_TESTS ?= tests/test_env.py tests/test_parallel.py tests/test_single.py tests/test_layers.py \
   tests/test_errors.py tests/test_play.py tests/test_config.py
+# the files that hold a `serial` test: the serial run collects only those (collecting the whole
+# suite to run one test cost it 10 s)
+SERIAL_FILES = $(shell grep -l 'mark\.serial' tests/test_*.py)
 # pytest on every core (pytest-xdist); tests of one xdist_group share a worker (Ray)
 PYTEST := -m pytest -q -n $(or $(PYTEST_WORKERS),auto) --dist loadgroup
 MKDOCS := NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict
@@ -96,12 +99,12 @@ test: venvs
 	$(PY) -m ruff format --check .
 	$(MKDOCS)
 	$(PY) $(PYTEST) -m "not serial"
-	$(PY) -m pytest -q -m serial
+	$(PY) -m pytest -q -m serial $(SERIAL_FILES)
 	$(CORE_PY) $(PYTEST) $(CORE_TESTS)
 
 test-long: venvs
 	$(PY) $(PYTEST) --long -m "not serial"
-	$(PY) -m pytest -q -m serial
+	$(PY) -m pytest -q -m serial $(SERIAL_FILES)
 
 # the site, strictly: pages generated from the code, a warning or a broken link fails it
 # (not --quiet: it hides the warnings from the strict count)
