@@ -35,6 +35,7 @@ replaced by a copy of a live one moved by role swaps that every segment so far a
 from __future__ import annotations
 
 import random
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -133,7 +134,11 @@ class Tracker:
     def __init__(self, game: Game, seat: int, rng: random.Random | None = None):
         if not 0 <= seat < game.n:
             raise ValueError(f"seat must be 0..{game.n - 1}; got {seat}")
-        self.game = game
+        # the game by a weak reference: `mafia_env.belief.store` keeps each game's trackers
+        # in a WeakKeyDictionary, whose entries a strong reference back to the game would
+        # keep for ever (a trainer's finished games piled up: 290 MB per 1,000 steps of 16)
+        self._game = weakref.ref(game)
+        self.seed = game.seed
         self.seat = seat
         self.bit = 1 << seat
         self.rules, self.n = game.rules, game.n
@@ -177,14 +182,17 @@ class Tracker:
     # ------------------------------------------------------------- reading
 
     def _pull(self) -> None:
-        """Take the events logged since the last call: the seat's, and its options now."""
-        events, bit = self.game.events, self.bit
+        """Take the events logged since the last call: the seat's, and its options now (none
+        once the game is gone: nothing can happen in it any more)."""
+        g = self._game()
+        if g is None:
+            return
+        events, bit = g.events, self.bit
         for e in events[self.cursor :]:
             vis = e[4]
             if (vis == PUBLIC or vis & bit) and e[0] != _TALK:
                 self.seen.append(e)
         self.cursor = len(events)
-        g = self.game
         if not g.over and g.actor == self.seat and self.seen:
             last = self.seen[-1]
             if last[0] in (_SPEAK, _TURN) and last[1] == self.seat:
@@ -586,11 +594,19 @@ class Tracker:
             self._cache = (key, m.astype(np.float32))
         return self._cache[1]
 
+    @property
+    def game(self) -> Game:
+        """The game this seat's view follows."""
+        game = self._game()
+        if game is None:
+            raise BeliefError(f"seat {self.seat}: the game this belief followed is gone")
+        return game
+
     def world(self, row: np.ndarray, rng: random.Random) -> Game:
         """Return a game dealt `row` whose every move the seat saw is as it saw it (its whole
         history played again: public moves as made, hidden ones as a search found them)."""
         deal = self.space.as_roles(row)
-        g = Game(self.rules, self.n, self.game.seed, list(deal))
+        g = Game(self.rules, self.n, self.seed, list(deal))
         for kind, item, _, _ in self.history:
             if kind == "step":
                 _replay(g, [(*item, (), None)])
