@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from mafia_env.actions import ActionLayout
-from mafia_env.belief import tracker
+from mafia_env.belief import track, tracker
 from mafia_env.belief.bayes import EPS, BayesTracker
 from mafia_env.engine.game import Game
 from mafia_env.engine.kinds import PUBLIC_TURNS
@@ -35,10 +35,11 @@ def _truth_alone(g: Game, seat: int, model: str) -> BayesTracker:
     return b
 
 
-def test_city13_truth_world_explains_each_public_move():
+def test_city13_truth_world_explains_each_public_move(monkeypatch):
     """Seed 0, seat 0 (a civilian), rule bots, to day 3's vote: each public move of another
     seat costs the true deal's world at most 3 nats more than the model's probability of it
     from the mover's real observation, the sheriff's claims of his checks among them."""
+    monkeypatch.setattr(track, "PARTICLES", 32)  # deduction's own particles: its cost here
     rules, n, seat = VARIANTS["city"], 13, 0
     layout = ActionLayout(rules, n)
     policy = load_policy("rule", variant="city", num_players=n, seed=0)
