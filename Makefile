@@ -20,24 +20,34 @@ CORE_PY := $(CORE_VENV)/bin/python
 # same numpy); run there, a test that needs an extra skips
 CORE_TESTS ?= tests/test_env.py tests/test_parallel.py tests/test_single.py tests/test_layers.py \
   tests/test_errors.py tests/test_play.py tests/test_config.py
+# the files that hold a `serial` test: the serial run collects only those (collecting the whole
+# suite to run one test cost it 10 s)
+SERIAL_FILES = $(shell grep -l 'mark\.serial' tests/test_*.py)
 # pytest on every core (pytest-xdist); tests of one xdist_group share a worker (Ray)
 PYTEST := -m pytest -q -n $(or $(PYTEST_WORKERS),auto) --dist loadgroup
 MKDOCS := NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict
 
+# pip compiles what it installs one file at a time; the installs below skip that
+# (--no-compile) and $(COMPILE) compiles the whole venv on every core after them (pip, too,
+# passes over the few files that do not compile on this Python: hence the `|| true`)
+COMPILE = $(PY) -m compileall -qq -j 0 "$$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" || true
+
 $(PY):
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q --no-compile torch==2.13.0
 
 # the main job: the package with its training extra
 $(VENV)/.run: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[train,dev]'
+	$(PY) -m pip install -q --no-compile -e '.[train,dev]'
+	$(COMPILE)
 	touch $@
 
 # the tests: every extra (the table, Ray RLlib, the recipes' libraries, language models,
 # OpenSpiel, the docs' tools) and, where apt can, Debian's chromium
 $(VENV)/.test: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[train,table,rllib,recipes,llm,openspiel,docs,dev]'
+	$(PY) -m pip install -q --no-compile -e '.[train,table,rllib,recipes,llm,openspiel,docs,dev]'
+	$(COMPILE)
 	touch $(VENV)/.docs
 	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
@@ -89,12 +99,12 @@ test: venvs
 	$(PY) -m ruff format --check .
 	$(MKDOCS)
 	$(PY) $(PYTEST) -m "not serial"
-	$(PY) -m pytest -q -m serial
+	$(PY) -m pytest -q -m serial $(SERIAL_FILES)
 	$(CORE_PY) $(PYTEST) $(CORE_TESTS)
 
 test-long: venvs
 	$(PY) $(PYTEST) --long -m "not serial"
-	$(PY) -m pytest -q -m serial
+	$(PY) -m pytest -q -m serial $(SERIAL_FILES)
 
 # the site, strictly: pages generated from the code, a warning or a broken link fails it
 # (not --quiet: it hides the warnings from the strict count)

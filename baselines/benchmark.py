@@ -12,7 +12,7 @@ all (side, opponent) pairs. Every (side, opponent) pair loads its policies afres
 task's seeds, so the pairs may be played in any order or in parallel (`run_many`) with the
 same result. An exploitability figure (`baselines.exploit`'s JSON) may ride along.
 
-Version 3 plays each pair's deals 64 games at a time (`play_lockstep`): the deals of the
+Versions 3 and 4 play each pair's deals 64 games at a time (`play_lockstep`): the deals of the
 seeds one game after another would play, each policy asked once per step for all the games
 where it acts. Version 2 plays them one after another, as its reference table was made.
 """
@@ -130,12 +130,13 @@ def check_opponents(task: Task) -> None:
         path = shipped_checkpoint(task.variant, task.num_players, kind=opp)
         got = hashlib.sha256(path.read_bytes()).hexdigest()[:16] if path.exists() else None
         pin = task.pin(opp)
+        table = f"PINS_V{task.version}" if task.version >= 3 else "_PPO_SHA256"
         if not pin:
             found = f"{path} is there (pin {got})" if got else f"{path} is not shipped yet"
             raise ConfigError(
                 f"task {task.name} (version {task.version}) has no pin for its {opp!r} "
                 f"opponent yet: {found}; pin the shipped file's SHA-256 in mafia_env/tasks.py "
-                "(PINS_V3) to run it, or run another version (--version "
+                f"({table}) to run it, or run another version (--version "
                 + ", ".join(str(v) for v in sorted(TASKS_BY_VERSION) if v != task.version)
                 + ")"
             )
@@ -145,7 +146,9 @@ def check_opponents(task: Task) -> None:
             raise ConfigError(
                 f"task {task.name} (version {task.version}) was defined with the {opp!r} "
                 f"opponent {pin}, but {path} is {got}: its scores would not compare "
-                "with the reference table; restore that file or define a new task version"
+                "with the reference table; restore that file (git checkout), or define a new "
+                f"task version with the new file's pin (`sha256sum {path.name} | cut -c1-16`: "
+                f"{got}; {table} in mafia_env/tasks.py) and its reference results"
             )
 
 
@@ -186,28 +189,39 @@ def one_thread() -> None:
 
 
 def run_many(
-    policies: list[str], tasks: list[Task], games: int | None = None, workers: int = 1
+    policies: list[str],
+    tasks: list[Task],
+    games: int | None = None,
+    workers: int = 1,
+    known: dict[tuple[str, str, str, str], dict] | None = None,
 ) -> list[dict[str, Any]]:
     """Run every (policy, task) of the protocol; (side, opponent) pairs spread over `workers`.
 
     Returns one result per (policy, task), policies outer, exactly as `run_task` gives it.
+    `known` maps (policy, task name, side, opponent) to a row already played: the same games
+    (the caller vouches for it, e.g. a pair an earlier version played the same way); those
+    pairs are taken as they are and the others played, the headline is over all of them.
     """
+    known = known or {}
     for task in tasks:
         check_opponents(task)
-    jobs = [
+    pairs = [
         (task, str(policy), side, opp, games or task.games)
         for policy in policies
         for task in tasks
         for side in task.sides
         for opp in task.opponents
     ]
+    jobs = [job for job in pairs if (job[1], job[0].name, job[2], job[3]) not in known]
     if workers <= 1:
-        rows = [_play_job(job) for job in jobs]
+        played = [_play_job(job) for job in jobs]
     else:  # fork is quick, but a forked torch may hang: spawn once torch is loaded here
         fork = "fork" in multiprocessing.get_all_start_methods() and "torch" not in sys.modules
         ctx = multiprocessing.get_context("fork" if fork else "spawn")
         with ProcessPoolExecutor(workers, mp_context=ctx, initializer=one_thread) as pool:
-            rows = list(pool.map(_play_job, jobs))
+            played = list(pool.map(_play_job, jobs))
+    new = iter(played)
+    rows = [known.get((p, t.name, side, opp)) or next(new) for t, p, side, opp, _ in pairs]
     results, i = [], 0
     for policy in policies:
         for task in tasks:
@@ -293,7 +307,7 @@ def describe(result: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Score a policy on the mafia_env benchmark.")
     parser.add_argument(
-        "--policy", required=True, help="random, rule, ppo, league or a checkpoint path"
+        "--policy", required=True, help="random, rule, ppo, league, filler or a checkpoint path"
     )
     group = parser.add_mutually_exclusive_group(required=True)
     names = sorted({n for tasks in TASKS_BY_VERSION.values() for n in tasks})

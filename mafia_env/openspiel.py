@@ -362,6 +362,17 @@ class MafiaObserver:
         self.layout = game._observer.layout
         self.tensor = np.zeros(self.layout.size, dtype=np.float32)
         self.dict = self.layout.views(self.tensor)
+        # the observation string's words, made once: each flat cell's index in its piece
+        # (row-major, "i.j"), and each piece's name and span
+        self._labels = [""] * self.layout.size
+        spans = []
+        for name, (off, shape) in self.layout.offsets.items():
+            for k, idx in enumerate(np.ndindex(*shape)):
+                self._labels[off + k] = ".".join(map(str, idx))
+            spans.append((name, off, off + int(np.prod(shape))))
+        self._names = [name for name, _, _ in spans]
+        self._starts = np.array([a for _, a, _ in spans])
+        self._ends = np.array([b for _, _, b in spans])
 
     def set_from(self, state: MafiaState, player: int) -> None:
         self.tensor[:] = state.vector(player)
@@ -369,14 +380,20 @@ class MafiaObserver:
     def string_from(self, state: MafiaState, player: int) -> str:
         if self.perfect_recall:
             return state.info_string(player)
-        views = self.layout.views(state.vector(player))
+        vector = state.vector(player)
+        nz = np.flatnonzero(vector)  # each set cell by its index, and its value where not 1
+        values, labels = vector[nz].tolist(), [self._labels[k] for k in nz.tolist()]
         parts = []
-        for name, view in views.items():
-            idx = np.argwhere(view)
-            if len(idx):
+        for name, a, b in zip(
+            self._names,
+            np.searchsorted(nz, self._starts).tolist(),
+            np.searchsorted(nz, self._ends).tolist(),
+            strict=True,
+        ):
+            if a < b:
                 cells = " ".join(
-                    ".".join(map(str, i)) + ("" if view[tuple(i)] == 1 else f"={view[tuple(i)]:g}")
-                    for i in idx
+                    x if v == 1 else f"{x}={v:g}"
+                    for x, v in zip(labels[a:b], values[a:b], strict=True)
                 )
                 parts.append(f"{name}[{cells}]")
         return f"p{player} " + " ".join(parts)

@@ -1,10 +1,10 @@
 """Named benchmark tasks: a variant, a table size and an opponent population, frozen.
 
 A task's definition never changes silently: `Task.digest()` hashes it, and a test pins every
-digest. An opponent that is a file shipped in ``baselines/checkpoints`` (``ppo``, and
-``league`` from version 3) is named by its file's SHA-256 (`Task.pin`), and the protocol
-refuses to run against another file, or against one not pinned yet. Changing a task (or one
-of its opponents' files) means a new `version`, new pins and new reference scores.
+digest. An opponent that is a file shipped in ``baselines/checkpoints`` (``ppo``, ``league``
+from version 3, ``filler`` from version 4) is named by its file's SHA-256 (`Task.pin`), and
+the protocol refuses to run against another file, or against one not pinned yet. Changing a
+task (or one of its opponents' files) means a new `version`, new pins and new reference scores.
 
 `TASKS` holds the latest version; `get_task(name, version)` and `TASKS_BY_VERSION` the
 earlier ones, which stay playable under the rules they were defined with:
@@ -13,7 +13,10 @@ earlier ones, which stay playable under the rules they were defined with:
   then fine-tuned against them), played under the rules before the seeds' second reading;
 - version 3: the league-trained seat-filler ``league`` as a fourth opponent, played under the
   rules before the seeds' second reading (issue 25: open vote counts in CLUB and ONLINE, the
-  mafia awake together there, ...), which its shipped files were trained for.
+  mafia awake together there, ...), which its shipped files were trained for;
+- version 4: the seat-filler ``filler`` (issue 28: `baselines.filler`, one network per task)
+  as a fifth opponent; the tables, seeds, games and rules of version 3 (the filler's files
+  were trained for those rules too), so a pair that version 3 has is the same games here.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -25,11 +28,12 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass
 
-from mafia_env.compat import task_definition, task_knobs
+from mafia_env.compat import earlier_rules, task_definition, task_knobs
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
-SHIPPED_OPPONENTS = ("ppo", "league")  # opponents that load a file shipped with baselines
+# opponents that load a file shipped with baselines (baselines.policy.SHIPPED_FOLDERS)
+SHIPPED_OPPONENTS = ("ppo", "league", "filler")
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,8 @@ class Task:
 
         A task keeps the rules it was defined under, so its scores stay comparable: version 2
         the rules before the seeds were read again (issue 16), version 3 the rules before their
-        second reading (issue 25) changed some variants' defaults.
+        second reading (issue 25) changed some variants' defaults; version 4 names version 3's
+        rules in its own knobs.
         """
         return {**task_knobs(self.variant, self.version), **dict(self.knobs)}
 
@@ -128,7 +133,47 @@ TASKS_V3: dict[str, Task] = {
     for variant, n in _SIZES.items()
 }
 
-TASKS_BY_VERSION: dict[int, dict[str, Task]] = {2: TASKS_V2, 3: TASKS_V3}
+# ---------------------------------------------------------------- version 4
+OPPONENTS_V4 = ("rule", "random", "ppo", "league", "filler")
+# THE PIN TABLE of version 4: version 3's pins and the seat-filler's file,
+# baselines/checkpoints/filler/V[-N].pt (`sha256sum FILE | cut -c1-16`). A filler file that is
+# retrained means a new pin here, the task's digest in tests/test_tasks_v4.py and its results
+# in results/v4/ made again (scripts/reference_table.py --run ... --tasks TASK --save ...).
+PINS_V4: dict[str, dict[str, str]] = {
+    task: {**pins, "filler": filler}
+    for (task, pins), filler in zip(
+        PINS_V3.items(),
+        (
+            "c654d0fabe2175e7",  # sport-10: filler/sport.pt
+            "33359864d6f1082e",  # city-13: filler/city-13.pt
+            "ea78aa0d726d8cf6",  # club-10: filler/club.pt
+            "86537f461f55e452",  # online-10: filler/online.pt
+            "b651a58ee658eb1f",  # forum-10: filler/forum.pt
+            "f262e00364fbdf2f",  # minimal-10: filler/minimal.pt
+        ),
+        strict=True,
+    )
+}
+# Version 4 plays under version 3's rules (era 2, before issue 25's second reading), which the
+# shipped ppo, league and filler files were trained for: they are written into the task's
+# knobs, so the definition (and its digest) says so.
+TASKS_V4: dict[str, Task] = {
+    f"{variant}-{n}": Task(
+        name=f"{variant}-{n}",
+        variant=variant,
+        num_players=n,
+        sides=("town", "mafia"),
+        opponents=OPPONENTS_V4,
+        games=500,
+        seed=_SEED,
+        knobs=tuple(sorted(earlier_rules(variant, 2).items())),
+        version=4,
+        pins=tuple(sorted(PINS_V4[f"{variant}-{n}"].items())),
+    )
+    for variant, n in _SIZES.items()
+}
+
+TASKS_BY_VERSION: dict[int, dict[str, Task]] = {2: TASKS_V2, 3: TASKS_V3, 4: TASKS_V4}
 
 
 # ---------------------------------------------------------------- tiny tasks
@@ -226,12 +271,15 @@ def get_task(name: str, version: int | None = None) -> Task:
 __all__ = [
     "LATEST",
     "OPPONENTS",
+    "OPPONENTS_V4",
     "PINS_V3",
+    "PINS_V4",
     "SHIPPED_OPPONENTS",
     "TASKS",
     "TASKS_BY_VERSION",
     "TASKS_V2",
     "TASKS_V3",
+    "TASKS_V4",
     "TINY_TASKS",
     "Task",
     "TinyTask",

@@ -4,6 +4,9 @@
     python scripts/reference_table.py --results random.json rule.json --exploit exploit/*.json
     python scripts/reference_table.py --run --policies random rule ppo league \\
         --tasks sport-10 city-13 --save results/ --readme README.md
+    python scripts/reference_table.py --run --policies random rule ppo league filler \\
+        --reuse results/v3/*.json --save results/v4 --exploit results/exploit/*.json \\
+        results/exploit/filler/*.json
 
 From result files (`python -m baselines.benchmark ... --out FILE`: a result or a list of them)
 or, with ``--run``, by playing the protocol here: every (policy, task, side, opponent) pair is
@@ -12,6 +15,14 @@ seeds it, so the numbers are the same as one process would give. Exploit results
 (`python -m baselines.exploit ... --out FILE`) add the exploitability column. The table is
 printed, written to ``--out``, or put into ``--readme`` between the markers
 ``<!-- reference-table -->`` and ``<!-- /reference-table -->``.
+
+``--save DIR`` writes DIR/POLICY.json; results there of other tasks (of the same version) are
+kept, so one task can be played again alone. ``--reuse FILES`` (with ``--run``) takes the
+pairs that results of an earlier task version played where they are the same games
+(`reusable`): the same table, rules, seeds and games per pair, and the opponent the same
+pinned file. Each such row says ``"from_version"``; the headline is computed over all pairs.
+The learner is trusted to be the one the earlier result played: a policy whose file changed
+since (a retrained checkpoint) must not be given with its old results.
 """
 
 from __future__ import annotations
@@ -24,7 +35,7 @@ from typing import Any
 
 from baselines.benchmark import attach_exploits, json_items, one_thread, read_exploits, run_many
 from mafia_env.errors import ConfigError, MafiaError
-from mafia_env.tasks import LATEST, TASKS_BY_VERSION, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, Task, get_task
 
 START, END = "<!-- reference-table -->", "<!-- /reference-table -->"
 
@@ -42,6 +53,70 @@ def load_results(paths: list[str | Path]) -> list[dict[str, Any]]:
                 )
         out.extend(items)
     return out
+
+
+def same_games(earlier: Task, task: Task, opponent: str) -> bool:
+    """Whether `task`'s pairs against `opponent` are the games `earlier` played against it:
+    each pair is seeded by the task alone (`baselines.benchmark.play_side`), so the same
+    table, rules, seeds, games and protocol, and the opponent's same pinned file, give them."""
+    return (
+        (earlier.variant, earlier.num_players, earlier.seed, earlier.games)
+        == (task.variant, task.num_players, task.seed, task.games)
+        and earlier.play_knobs() == task.play_knobs()
+        and (earlier.version >= 3) == (task.version >= 3)  # the lockstep protocol
+        and opponent in earlier.opponents
+        and earlier.pin(opponent) == task.pin(opponent)
+    )
+
+
+def reusable(
+    results: list[dict[str, Any]], tasks: list[Task]
+) -> dict[tuple[str, str, str, str], dict]:
+    """Return the rows of `results` (of earlier task versions) that are the same games as a
+    pair of `tasks`, by (policy, task, side, opponent), each marked with its ``from_version``.
+
+    Only standard results of a definition still pinned (their digest is that version's) count.
+    """
+    by_name = {t.name: t for t in tasks}
+    known: dict[tuple[str, str, str, str], dict] = {}
+    for r in results:
+        task = by_name.get(r["task"])
+        if task is None or r.get("version") == task.version or not r.get("standard"):
+            continue
+        earlier = get_task(r["task"], r["version"])
+        if r.get("digest") != earlier.digest() or r.get("games_per_pair") != task.games:
+            raise ConfigError(
+                f"a {r['policy']} result of {r['task']} version {r['version']} has digest "
+                f"{r.get('digest')} and {r.get('games_per_pair')} games a pair: not the "
+                f"pinned definition ({earlier.digest()}, {earlier.games}); do not reuse it"
+            )
+        for row in r["rows"]:
+            side, opp = row["side"], row["opponent"]
+            if side in task.sides and same_games(earlier, task, opp):
+                key = (r["policy"], task.name, side, opp)
+                known[key] = {**row, "from_version": earlier.version}
+    return known
+
+
+def save(results: list[dict[str, Any]], folder: str | Path, policies: list[str]) -> None:
+    """Write each policy's results to FOLDER/POLICY.json, keeping the results already there of
+    other tasks of the same version (in the version's task order)."""
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    for policy in policies:
+        mine = [r for r in results if r["policy"] == policy]
+        name = Path(policy).stem if policy.endswith(".pt") else policy
+        path = Path(folder, f"{name}.json")
+        if path.exists() and mine:
+            done = {r["task"] for r in mine}
+            kept = [
+                r
+                for r in load_results([path])
+                if r["task"] not in done and r.get("version") == mine[0]["version"]
+            ]
+            order = list(TASKS_BY_VERSION.get(mine[0]["version"], {}))
+            rank = {t: i for i, t in enumerate(order)}
+            mine = sorted(kept + mine, key=lambda r: rank.get(r["task"], len(order)))
+        path.write_text(json.dumps(mine, indent=2))
 
 
 def _order(values: list[str]) -> list[str]:
@@ -104,7 +179,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--version", type=int, default=LATEST, choices=sorted(TASKS_BY_VERSION))
     p.add_argument("--games", type=int, help="games per pair (non-standard: for smoke runs)")
     p.add_argument("--workers", type=int, default=2, help="processes for --run (default 2)")
-    p.add_argument("--save", help="with --run: write each policy's results to DIR/POLICY.json")
+    p.add_argument(
+        "--save",
+        help="with --run: write each policy's results to DIR/POLICY.json (other tasks' kept)",
+    )
+    p.add_argument(
+        "--reuse",
+        nargs="*",
+        default=[],
+        help="with --run: result files of an earlier version whose pairs are the same games",
+    )
     p.add_argument("--out", help="write the table here")
     p.add_argument("--readme", help="put the table into this README between its markers")
     args = p.parse_args(argv)
@@ -113,13 +197,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.run:
             names = args.tasks or list(TASKS_BY_VERSION[args.version])
             tasks = [get_task(name, args.version) for name in names]
-            ran = run_many(args.policies, tasks, args.games, args.workers)
+            if args.reuse and args.games:
+                raise ConfigError("--reuse takes standard results: drop --games")
+            known = reusable(load_results(args.reuse), tasks) if args.reuse else {}
+            ran = run_many(args.policies, tasks, args.games, args.workers, known=known)
             if args.save:
-                Path(args.save).mkdir(parents=True, exist_ok=True)
-                for policy in args.policies:
-                    mine = [r for r in ran if r["policy"] == policy]
-                    name = Path(policy).stem if policy.endswith(".pt") else policy
-                    Path(args.save, f"{name}.json").write_text(json.dumps(mine, indent=2))
+                save(ran, args.save, args.policies)
             results += ran
         attach_exploits(results, read_exploits(args.exploit))
         table = markdown(results)

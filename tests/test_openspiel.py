@@ -196,3 +196,35 @@ def test_openspiel_ismcts_bot_plays_a_sport_game_to_the_end(games):
         state.apply_action(action)
     assert searched > 20
     assert sorted(set(state.returns())) in ([-1.0, 1.0], [0.0])
+
+
+def test_the_observation_string_names_every_set_cell_of_the_vector():
+    """The observation string (no perfect recall): each piece's set cells by their index in
+    the piece, row-major, with the value where it is not 1, as `np.argwhere` reads them."""
+    from mafia_env.openspiel import MafiaObserver
+
+    def reference(obs: MafiaObserver, state, player: int) -> str:
+        parts = []
+        for name, view in obs.layout.views(state.vector(player)).items():
+            cells = [
+                ".".join(map(str, i)) + ("" if view[tuple(i)] == 1 else f"={view[tuple(i)]:g}")
+                for i in np.argwhere(view)
+            ]
+            if cells:
+                parts.append(f"{name}[{' '.join(cells)}]")
+        return f"p{player} " + " ".join(parts)
+
+    for variant in sorted(VARIANTS):
+        game = load(variant)
+        obs = MafiaObserver(game, perfect_recall=False)
+        state, rng, moves = game.new_initial_state(), random.Random(1), 0
+        deal(state, rng)
+        while not state.is_terminal():
+            if moves % 15 == 0:
+                for p in range(game.num_players()):
+                    assert obs.string_from(state, p) == reference(obs, state, p), (variant, moves)
+            if state.is_chance_node():
+                deal(state, rng)
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1

@@ -5,7 +5,7 @@
     python scripts/docs/charts.py --check  # exit 1 if a chart is older than its result files
 
 - ``task-<task>.png``: per task, the win rate of each policy's side against each opponent
-  (tasks version 3: results/v3/*.json), with Wilson 95% intervals;
+  (tasks version 4: results/v4/*.json), with Wilson 95% intervals;
 - ``exploitability.png``: the best response's and the clone's win rate against each policy,
   per side (results/exploit/*.json).
 
@@ -26,7 +26,8 @@ sys.path.insert(0, str(HERE))
 
 import resultpage as results  # noqa: E402
 
-COLORS = {"random": "#9e9e9e", "rule": "#4e79a7", "ppo": "#f28e2b", "league": "#59a14f"}
+COLORS = {"random": "#9e9e9e", "rule": "#4e79a7", "ppo": "#f28e2b", "league": "#59a14f",
+          "filler": "#b07aa1"}  # fmt: skip
 OTHER = ("#e15759", "#76b7b2", "#edc948", "#b07aa1")
 
 
@@ -82,7 +83,7 @@ def task_chart(task: str, rows: list[dict], source: str, out: Path) -> None:
                 capsize=2,
                 error_kw={"elinewidth": 0.8},
             )
-        ax.set_xticks(np.arange(len(opps)), [f"vs {o}" for o in opps])
+        ax.set_xticks(np.arange(len(opps)), [f"vs {o}" for o in opps], fontsize=8)
         ax.set_title(f"as {side}")
         ax.set_ylim(0, 1.05)
         ax.grid(axis="y", alpha=0.3)
