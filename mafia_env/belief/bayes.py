@@ -39,7 +39,14 @@ Metropolis proposals (a swap of two seats' roles, or a deal drawn from deduction
 taken as uniform over the deals it keeps) weighed by replaying the whole history under the
 model for the proposed deals (`PROPOSALS` of them a step: the cost), accepted by the ratio of
 the likelihoods. A deal keeps at most `BRANCHES` worlds (its hidden histories), the heaviest,
-carrying its whole weight.
+carrying its whole weight. With particles a night's worlds that the simulations explain
+by less than `RETRY` nats (or not at all) are simulated again, wider (`WIDE`: more games a
+mover's choice, more simulations a world), since the cuts are blind until the morning shows
+what the choices did; and the answer (`belief`) mixes the particles' posterior with
+deduction's particles by `SHRINK` / (effective deals + `SHRINK`): a posterior carried by one
+or two deals stands for too little of the space to be trusted alone (city-13: the truth's
+likelihood under the model is often above every particle's, log-loss on a seat the particles
+miss was 27 nats).
 """
 
 from __future__ import annotations
@@ -74,9 +81,15 @@ MAXB = 6  # ... at most this many games (else its likeliest alone), of ...
 MAXTRY = 16  # ... this many actions tried: those that differ only in what the mover sees
 # (a sheriff's check among alike suspects) are one game, its row uncertain among them
 BRANCHES = 8  # simulations a world, and worlds a deal, kept at most (the likeliest)
+WIDE = (12, 32)  # particles: MAXB and the simulations a world for a second try of the worlds
+# the first explained by less than RETRY nats or not at all (a doctor's heal among eleven
+# alike, cut blind before the morning shows it saved the victim)
+RETRY = -12.0
 MOVE_ESS = PARTICLES / 4  # particles: a move step when the effective deals fall below this
 PROPOSALS = 256  # ... in which this many of the slots propose a deal (`BayesTracker._move`)
-MIXMAX = 16  # rows a seat's uncertain private row keeps at most ...
+SHRINK = 1.0  # particles: the answer leans on deduction's by SHRINK / (effective deals + SHRINK)
+MIXMAX = 256  # rows a seat's uncertain private row keeps at most (a sheriff's two nights
+# among ten alike suspects: 110) ...
 MIXFLOOR = 12.0  # ... within this log-weight of its likeliest
 MASS_BUDGET = 60_000  # nodes of the uniform model's exact night search; sampled beyond
 MASS_SAMPLES = 400  # uniform draws of a night where the exact search is too large
@@ -182,6 +195,9 @@ class BayesTracker:
         self.moves = 0  # particles: move steps taken (see `_move`)
         self.child = False  # a population of fresh deals replaying the history for `_move`
         self._last_step: tuple | None = None
+        self._shrunk: tuple | None = None  # (the state it was computed in, `shrink`)
+        self._width = (MAXB, BRANCHES)  # a night's games a mover's choice, simulations a world
+        self.retries = 0  # particles: worlds a night simulated again, wider (`WIDE`)
         self._start_worlds()
 
     # ---------------------------------------------------------------- worlds
@@ -461,6 +477,22 @@ class BayesTracker:
         results: dict[int, list] = {}
         for sim in self._run(seg, sims, pub, bit):
             results.setdefault(sim[0], []).append(sim)
+        if WIDE and not self.base.exact:  # the worlds explained poorly: tried again, wider
+            again = [
+                [w, None, 0, 0, 0.0, None, {}, [], self._guide(seg, leaves[classes[j]], w), True]
+                for j, w in enumerate(worlds.tolist())
+                if w not in results or max(s[4] for s in results[w]) < RETRY
+            ]
+            if again:
+                keep, self._width = self._width, WIDE
+                try:
+                    wide: dict[int, list] = {}
+                    for sim in self._run(seg, again, pub, bit):
+                        wide.setdefault(sim[0], []).append(sim)
+                finally:
+                    self._width = keep
+                self.retries += len(again)
+                results.update(wide)  # (the wider search follows more of the hidden histories)
         # worlds the model's likelier choices did not explain: the hidden choices deduction
         # found for their class, weighed by the model
         forced = [
@@ -628,16 +660,17 @@ class BayesTracker:
     def _cap(self, sims: list[list]) -> list[list]:
         """Keep at most `BRANCHES` simulations a world, the likeliest (and the likeliest of
         those that followed deduction's hidden history so far, `_guide`)."""
+        cap = self._width[1]
         by_world: dict[int, list] = {}
         for sim in sims:
             by_world.setdefault(sim[0], []).append(sim)
         out = []
         for group in by_world.values():
-            if len(group) > BRANCHES:
+            if len(group) > cap:
                 group.sort(key=lambda s: -s[4])
-                kept = group[:BRANCHES]
+                kept = group[:cap]
                 if not any(s[9] for s in kept):
-                    on = next((s for s in group[BRANCHES:] if s[9]), None)
+                    on = next((s for s in group[cap:] if s[9]), None)
                     if on is not None:
                         kept[-1] = on
                 group = kept
@@ -726,10 +759,11 @@ class BayesTracker:
                 for item in tried:
                     groups.setdefault(item[2], []).append(item)
                 chosen = list(groups.values())
-                if len(chosen) > MAXB:  # the MAXB likeliest games (and deduction's choice's)
+                maxb = self._width[0]
+                if len(chosen) > maxb:  # the MAXB likeliest games (and deduction's choice's)
                     chosen.sort(key=lambda grp: -float(sum(pbar[a] for a, _, _ in grp)))
-                    chosen = chosen[:MAXB] + [
-                        grp for grp in chosen[MAXB:] if guide and any(a in guide for a, _, _ in grp)
+                    chosen = chosen[:maxb] + [
+                        grp for grp in chosen[maxb:] if guide and any(a in guide for a, _, _ in grp)
                     ]
                 for gi, group in enumerate(chosen):
                     a0, own0, _ = group[0]
@@ -1061,6 +1095,33 @@ class BayesTracker:
             out = out * self.base.current()  # the night under way, as deduction sees it
         return out
 
+    def shrink(self, w: np.ndarray | None = None) -> float:
+        """Particles: the share of the answer given to deduction's particles (0 where the
+        deals are listed): `SHRINK` / (effective deals + `SHRINK`), or more where the
+        particles' marginals differ from deduction's by no more than their own sampling
+        noise (the positive-part James-Stein share, summed over the other seats: the noise
+        of each marginal p estimated as p (1 - p) / (effective deals + 1))."""
+        base = self.base
+        if base.exact or SHRINK <= 0:
+            return 0.0
+        if w is None:
+            w = self.weights()
+        key = (self.done, self.moves, self.restarts, len(self.logw), len(base.seen))
+        if self._shrunk is None or self._shrunk[0] != key:
+            ess = self._deal_ess()
+            lam = SHRINK / (ess + SHRINK)
+            if w.sum() > 0:
+                p = w / w.sum()
+                R = len(base.space.roles)
+                mb = np.stack([p @ (self.rows == r) for r in range(R)], axis=1)
+                md = base.matrix().astype(np.float64)
+                others = np.arange(self.n) != self.seat
+                noise = float((mb * (1.0 - mb))[others].sum()) / (ess + 1.0)
+                dist = float(((mb - md) ** 2)[others].sum())
+                lam = max(lam, 1.0 if dist <= noise else noise / dist)
+            self._shrunk = (key, lam)
+        return self._shrunk[1]
+
     def belief(self) -> Any:
         from mafia_env.belief.result import Belief
 
@@ -1068,14 +1129,19 @@ class BayesTracker:
         if not (w > 0).any():
             raise BeliefError(f"seat {self.seat}: no world is left")
         base = self.base
+        if base.exact:
+            return Belief(
+                base.space, self.seat, base.deals, w, True, float(len(self.rows)), base.world
+            )
+        rows = self.rows
+        lam = self.shrink(w)
+        live = base.current()
+        if lam > 0 and live.any():  # the particles' answer leans on deduction's (`SHRINK`)
+            rows = np.concatenate([rows, base.deals[live]])
+            w = np.concatenate([(1.0 - lam) * w / w.sum(), np.full(int(live.sum()), lam)])
+            w[len(self.rows) :] /= live.sum()
         return Belief(
-            base.space,
-            self.seat,
-            base.deals if base.exact else self.rows,
-            w,
-            base.exact,
-            float(len(self.rows)) if base.exact else max(base.support, 1.0),
-            sampler=base.world,
+            base.space, self.seat, rows, w, False, max(base.support, 1.0), sampler=base.world
         )
 
 
