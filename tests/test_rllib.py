@@ -192,7 +192,8 @@ TINY = {
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True)
+    # address="local": a new instance of its own, never a cluster another test left behind
+    ray.init(address="local", num_cpus=2, include_dashboard=False, ignore_reinit_error=True)
     yield
     ray.shutdown()
 
