@@ -118,20 +118,29 @@ PINS_V3: dict[str, dict[str, str]] = {  # the files: V[-N].pt and league/V[-N].p
     "forum-10": {"ppo": "f34d94601de232b9", "league": "2e26897637b3a47c"},
     "minimal-10": {"ppo": "20c8514abff50a4d", "league": "a71ea2b3bdd323bd"},
 }
-TASKS_V3: dict[str, Task] = {
-    f"{variant}-{n}": Task(
-        name=f"{variant}-{n}",
-        variant=variant,
-        num_players=n,
-        sides=("town", "mafia"),
-        opponents=OPPONENTS,
-        games=500,
-        seed=_SEED,
-        version=3,
-        pins=tuple(sorted(PINS_V3[f"{variant}-{n}"].items())),
-    )
-    for variant, n in _SIZES.items()
-}
+
+
+def _pinned(version: int, opponents: tuple[str, ...], pins: dict, era: int | None = None) -> dict:
+    """Every table of `_SIZES` as a task of `version` (from 3: pinned files, 500 games a pair),
+    played under the rules of `era` (`earlier_rules`) written into its knobs where given."""
+    return {
+        f"{variant}-{n}": Task(
+            name=f"{variant}-{n}",
+            variant=variant,
+            num_players=n,
+            sides=("town", "mafia"),
+            opponents=opponents,
+            games=500,
+            seed=_SEED,
+            knobs=() if era is None else tuple(sorted(earlier_rules(variant, era).items())),
+            version=version,
+            pins=tuple(sorted(pins[f"{variant}-{n}"].items())),
+        )
+        for variant, n in _SIZES.items()
+    }
+
+
+TASKS_V3: dict[str, Task] = _pinned(3, OPPONENTS, PINS_V3)
 
 # ---------------------------------------------------------------- version 4
 OPPONENTS_V4 = ("rule", "random", "ppo", "league", "filler")
@@ -157,21 +166,7 @@ PINS_V4: dict[str, dict[str, str]] = {
 # Version 4 plays under version 3's rules (era 2, before issue 25's second reading), which the
 # shipped ppo, league and filler files were trained for: they are written into the task's
 # knobs, so the definition (and its digest) says so.
-TASKS_V4: dict[str, Task] = {
-    f"{variant}-{n}": Task(
-        name=f"{variant}-{n}",
-        variant=variant,
-        num_players=n,
-        sides=("town", "mafia"),
-        opponents=OPPONENTS_V4,
-        games=500,
-        seed=_SEED,
-        knobs=tuple(sorted(earlier_rules(variant, 2).items())),
-        version=4,
-        pins=tuple(sorted(PINS_V4[f"{variant}-{n}"].items())),
-    )
-    for variant, n in _SIZES.items()
-}
+TASKS_V4: dict[str, Task] = _pinned(4, OPPONENTS_V4, PINS_V4, era=2)
 
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {2: TASKS_V2, 3: TASKS_V3, 4: TASKS_V4}
 

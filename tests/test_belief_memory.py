@@ -17,18 +17,11 @@ from mafia_env.belief import belief, tracker
 from mafia_env.belief.store import matrix
 from mafia_env.engine.game import Game
 from mafia_env.seat_obs import vector_env
-from mafia_env.variants import VARIANTS
-from tests.test_game_data import random_move
+from tests.test_game_data import game_at
 
 
 def _played(seed: int, moves: int) -> Game:
-    g = Game(VARIANTS["sport"], 10, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if g.over:
-            break
-        g.apply(*random_move(g, rng))
-    return g
+    return game_at("sport", 10, seed, moves)
 
 
 def test_a_game_and_its_trackers_are_freed_with_it():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -25,6 +24,7 @@ from mafia_env.tasks import (
     TASKS_V4,
     get_task,
 )
+from tests.test_benchmark import _script
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,15 +40,6 @@ PINNED_V4 = {
 }
 FILES = {"sport-10": "sport", "city-13": "city-13", "club-10": "club", "online-10": "online",
          "forum-10": "forum", "minimal-10": "minimal"}  # fmt: skip
-
-
-def _script():
-    spec = importlib.util.spec_from_file_location(
-        "reference_table", ROOT / "scripts/reference_table.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_version_4_definitions_are_pinned():
