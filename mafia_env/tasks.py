@@ -154,7 +154,7 @@ PINS_V4: dict[str, dict[str, str]] = {
         PINS_V3.items(),
         (
             "c654d0fabe2175e7",  # sport-10: filler/sport.pt
-            "33359864d6f1082e",  # city-13: filler/city-13.pt
+            "3b77607b5b98aff0",  # city-13: filler/city-13.pt
             "ea78aa0d726d8cf6",  # club-10: filler/club.pt
             "86537f461f55e452",  # online-10: filler/online.pt
             "b651a58ee658eb1f",  # forum-10: filler/forum.pt

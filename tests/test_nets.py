@@ -239,6 +239,40 @@ def test_imitation_teachers_by_side(tmp_path):
     assert mafia.teams == {1} and base.teams == {0}  # town rows to the base teacher only
 
 
+def test_imitation_records_the_learner_team_only(tmp_path):
+    """``learner_team: mafia``: the teacher plays (and is recorded for) the mafia in every
+    game against an opponent, never the town."""
+    from baselines.ppo.imitate import _record
+
+    cfg = tiny(tmp_path, imitate_steps=200, imitate_opponents={"random": 1.0}, learner_team="mafia")
+    probe = _SideProbe(cfg.game_spec())
+    *_, Y, _ = _record(cfg, probe, None, None, 0, lambda s: None)
+    assert probe.teams == {1} and len(Y) == 200
+
+
+def test_dagger_student_reads_the_belief_piece_it_moves_on(tmp_path):
+    """With the belief piece, every row the DAgger student moves on has its piece filled, the
+    rows of the games played on past the recorded decisions too."""
+    from baselines.ppo.imitate import _record
+    from mafia_env.seat_obs import LazyBelief
+
+    cfg = tiny(tmp_path, imitate_steps=40, imitate_opponents={"random": 1.0}, belief="deduction")
+    filled: list[int] = []
+    real = LazyBelief.fill
+
+    def spy(self, rows):
+        filled.append(len(rows))
+        return real(self, rows)
+
+    student = _LastLegal()
+    LazyBelief.fill = spy
+    try:
+        _record(cfg, _FirstLegal(), None, student, 1, lambda s: None)
+    finally:
+        LazyBelief.fill = real
+    assert sum(filled) == student.rows > 40  # played on past the 40 recorded decisions
+
+
 class _FirstLegal:
     """A teacher stub: the first legal action."""
 

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # opponents rule, random, ppo, league and filler. A filler file retrained means new pins here.
 PINNED_V4 = {
     "sport-10": "9aeb5de338937ab6",
-    "city-13": "f8b76910a9c04fb5",
+    "city-13": "88febb8bc1d11643",
     "club-10": "5deb622b5b778ad4",
     "online-10": "7ce5797ee90f63a6",
     "forum-10": "36aa9c366c5814c0",

@@ -117,7 +117,8 @@ class Config:
     """weights of the opponents, drawn per game: self, pool (a snapshot of the learner), or
     any policy load_policy knows (rule, random, ppo: the shipped bot, a checkpoint path)"""
     learner_team: Literal["any", "town", "mafia"] = "any"
-    """the team the learner plays against an opponent: any (drawn per game), town, mafia"""
+    """the team the learner plays against an opponent: any (drawn per game), town, mafia;
+    in imitation, the team whose decisions are recorded (the teacher's)"""
     pool_size: PositiveInt = 8
     """earlier snapshots kept for the pool"""
     snapshot_every: PositiveInt = 10
