@@ -248,8 +248,12 @@ def play_until(
     """
     u = env.unwrapped
     game, agents = u.game, u.possible_agents
-    plain = [
-        p is not None and not fallback and observes(p) == u.obs_mode == "vector" for p in players
+    plain = [  # the env's own vector observation is the one the policy reads
+        p is not None
+        and not fallback
+        and observes(p) == u.obs_mode == "vector"
+        and not (getattr(p, "obs_options", None) or u.spec.obs)
+        for p in players
     ]
     while not game.over:
         if watch is not None:

@@ -158,7 +158,7 @@ PINS_V4: dict[str, dict[str, str]] = {
             "ea78aa0d726d8cf6",  # club-10: filler/club.pt
             "86537f461f55e452",  # online-10: filler/online.pt
             "b651a58ee658eb1f",  # forum-10: filler/forum.pt
-            "f262e00364fbdf2f",  # minimal-10: filler/minimal.pt
+            "8012e8297cf62503",  # minimal-10: filler/minimal.pt
         ),
         strict=True,
     )

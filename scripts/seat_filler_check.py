@@ -5,8 +5,9 @@
         --exploit results/exploit/*.json
 
 For every task and side, the candidate's (``--candidate``, default ``league``) win rate
-against each of random, rule, ppo and league must be at least the rule bots' (its Wilson
-interval not wholly below theirs), its headline above the rule bots', ppo's and league's
+against each of random, rule, ppo and league must be at least the rule bots' (the upper end
+of its Wilson interval at least their rate: where the rule bots won every game, so must the
+candidate), its headline above the rule bots', ppo's and league's
 (those given), and, where exploit results are given, its exploitability below the rule bots'
 and ppo's. Prints a markdown table per criterion
 and the shortfalls; exits 1 if any criterion fails.

@@ -299,6 +299,27 @@ def test_play_until_stops_at_the_callers_seat():
     assert len(env.unwrapped.game.inputs) == moves + 1
 
 
+def test_a_bot_that_reads_the_belief_piece_is_shown_it_at_a_plain_table():
+    """`play_until`'s fast path hands a bot the env's own observation only where that is the
+    layout it reads: a bot with the belief piece (``obs_options``) gets the piece computed
+    for its seat, and a plain bot at a table that encodes the piece gets the plain prefix."""
+    from mafia_env.seat_obs import vector_env
+
+    reader = Recorder()
+    reader.obs_options = {"belief": "deduction"}
+    env = mafia_env.env("minimal")
+    env.reset(seed=2)
+    plain = env.observation_space("player_1")["observation"].shape[0]
+    wide = vector_env("minimal", 1, 10, belief="deduction").obs_size
+    assert play_until(env, Seating(reader).players(env.unwrapped.game)) is None
+    assert reader.seen and {len(o) for o in reader.seen} == {wide} and wide > plain
+    plain_bot = Recorder()
+    env = mafia_env.env("minimal", belief="deduction")
+    env.reset(seed=2)
+    assert play_until(env, Seating(plain_bot).players(env.unwrapped.game)) is None
+    assert {len(o) for o in plain_bot.seen} == {plain}
+
+
 def test_a_text_policy_is_shown_text_beside_vector_bots():
     text, vector = Recorder("text"), Recorder("vector")
     env = mafia_env.env("sport")

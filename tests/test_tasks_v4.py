@@ -36,7 +36,7 @@ PINNED_V4 = {
     "club-10": "5deb622b5b778ad4",
     "online-10": "7ce5797ee90f63a6",
     "forum-10": "36aa9c366c5814c0",
-    "minimal-10": "ab45db4a3543bb9f",
+    "minimal-10": "4f9b37a6c09714e3",
 }
 FILES = {"sport-10": "sport", "city-13": "city-13", "club-10": "club", "online-10": "online",
          "forum-10": "forum", "minimal-10": "minimal"}  # fmt: skip

@@ -40,7 +40,7 @@ def exploit_files() -> list[Path]:
 
 def column_files() -> list[Path]:
     """The exploit results of the table's column: the clone-started runs, then those of the
-    attacker started from the seat-filler (``filler/``: rule and filler on every task), which
+    attacker started from the seat-filler (``filler/``: every policy on every task), which
     replace a clone-started figure of the same policy and task."""
     return exploit_files() + sorted(EXPLOITS.glob("filler/*.json"))
 
@@ -107,13 +107,12 @@ def results_page() -> str:
         "## Tasks version 4",
         "",
         markdown(results),
-        "The exploitability column: `rule` and `filler` on every task from "
-        "`results/exploit/filler/` (one attacker, started from the task's seat-filler, "
-        "196,608 steps a side; *(unreliable)* where the attacker's town beats random play "
-        "less often than the rule bots' town does, so the figure says little); `random`, `ppo` "
-        "and `league` on sport-10 only, from the earlier attacker below (started from the "
-        "rule-bot clone, 999,424 steps a side), so those three do not compare with the others. "
-        "The version 3 tables are in `results/v3/`.",
+        "The exploitability column: every policy on every task, from "
+        "`results/exploit/filler/` (one attacker for all, started from the task's seat-filler, "
+        "196,608 steps a side, 300 games a side; *(unreliable)* where the attacker's town beats "
+        "random play less often than the rule bots' town does, so the figure says little). "
+        "The earlier attacker below (started from the rule-bot clone, 999,424 steps a side, "
+        "sport-10 only) does not compare with it. The version 3 tables are in `results/v3/`.",
         "",
         "## Win rates against each opponent, per task",
         "",
