@@ -250,6 +250,23 @@ def test_imitation_records_the_learner_team_only(tmp_path):
     assert probe.teams == {1} and len(Y) == 200
 
 
+def test_imitation_leaves_pythons_global_random_as_it_was(tmp_path):
+    """The trainer seeds Python's `random` and its evaluation games draw their seeds from it:
+    imitation must not draw from it, or every run after it changes (the main job did)."""
+    import random
+
+    from baselines.ppo.imitate import imitate
+
+    cfg = tiny(tmp_path, imitate_steps=60, imitate_epochs=1, imitate_dagger=1,
+               imitate_opponents={"random": 1.0})  # fmt: skip
+    vec = VectorMafia("sport", 2)
+    agent = make_agent(cfg, vec.obs_size, vec.action_size)
+    random.seed(5)
+    before = random.getstate()
+    imitate(agent, cfg, _FirstLegal(), log=lambda s: None)
+    assert random.getstate() == before
+
+
 def test_dagger_student_reads_the_belief_piece_it_moves_on(tmp_path):
     """With the belief piece, every row the DAgger student moves on has its piece filled, the
     rows of the games played on past the recorded decisions too."""

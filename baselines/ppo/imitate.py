@@ -43,7 +43,10 @@ def imitate(
     """
     # every round's decisions in one buffer, each round writing its slice: fitting on the
     # rounds so far reads a view, never a copy (city-13's 400,000 rows are 6.4 GB)
-    N, probe = cfg.imitate_steps, vector_env(cfg.variant, 1, cfg.num_players, **cfg.vec_knobs())
+    # the sizes only; a seed, so that Python's global `random` (the trainer's evaluation games
+    # draw their seeds from it) is left as it was
+    probe = vector_env(cfg.variant, 1, cfg.num_players, seed=0, **cfg.vec_knobs())
+    N = cfg.imitate_steps
     rows = N * (1 + cfg.imitate_dagger)
     bufs = (
         np.zeros((rows, probe.obs_size), dtype=np.float32),
