@@ -267,7 +267,7 @@ def test_imitation_leaves_pythons_global_random_as_it_was(tmp_path):
     assert random.getstate() == before
 
 
-def test_dagger_student_reads_the_belief_piece_it_moves_on(tmp_path):
+def test_dagger_student_reads_the_belief_piece_it_moves_on(tmp_path, monkeypatch):
     """With the belief piece, every row the DAgger student moves on has its piece filled, the
     rows of the games played on past the recorded decisions too."""
     from baselines.ppo.imitate import _record
@@ -282,11 +282,8 @@ def test_dagger_student_reads_the_belief_piece_it_moves_on(tmp_path):
         return real(self, rows)
 
     student = _LastLegal()
-    LazyBelief.fill = spy
-    try:
-        _record(cfg, _FirstLegal(), None, student, 1, lambda s: None)
-    finally:
-        LazyBelief.fill = real
+    monkeypatch.setattr(LazyBelief, "fill", spy)
+    _record(cfg, _FirstLegal(), None, student, 1, lambda s: None)
     assert sum(filled) == student.rows > 40  # played on past the 40 recorded decisions
 
 

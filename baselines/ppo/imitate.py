@@ -13,7 +13,9 @@ from baselines.ppo.checkpoint import PPOPolicy
 from baselines.ppo.config import Config
 from baselines.ppo.evaluate import opponent_policy
 from baselines.ppo.rollout import Opponents
+from mafia_env.actions import ActionLayout
 from mafia_env.engine.roles import TEAM_NAMES
+from mafia_env.observe import ObsLayout
 from mafia_env.seat_obs import fit, vector_env
 
 
@@ -43,17 +45,9 @@ def imitate(
     """
     # every round's decisions in one buffer, each round writing its slice: fitting on the
     # rounds so far reads a view, never a copy (city-13's 400,000 rows are 6.4 GB)
-    # the sizes only; a seed, so that Python's global `random` (the trainer's evaluation games
-    # draw their seeds from it) is left as it was
-    probe = vector_env(cfg.variant, 1, cfg.num_players, seed=0, **cfg.vec_knobs())
-    N = cfg.imitate_steps
+    N, spec = cfg.imitate_steps, cfg.game_spec()
     rows = N * (1 + cfg.imitate_dagger)
-    bufs = (
-        np.zeros((rows, probe.obs_size), dtype=np.float32),
-        np.zeros((rows, probe.action_size), dtype=bool),
-        np.zeros(rows, dtype=np.int64),
-        np.zeros(rows, dtype=np.float32),
-    )
+    bufs = _buffers(ObsLayout.of(spec).size, ActionLayout.of(spec).size, rows)
     _record(cfg, teacher, teachers, None, 0, log, [a[:N] for a in bufs])
     acc = _fit(agent, cfg, *(a[:N] for a in bufs), log, writer)
     for r in range(1, cfg.imitate_dagger + 1):
@@ -83,14 +77,7 @@ def _record(
         cfg.variant, cfg.num_envs, cfg.num_players, seed=cfg.seed + 7 + 1000 * r, **cfg.vec_knobs()
     )
     N, B = cfg.imitate_steps, vec.num_envs
-    if out is None:
-        out = [
-            np.zeros((N, vec.obs_size), dtype=np.float32),
-            np.zeros((N, vec.action_size), dtype=bool),
-            np.zeros(N, dtype=np.int64),
-            np.zeros(N, dtype=np.float32),
-        ]
-    X, M, Y, G = out  # G: the discounted result of the mover's team
+    X, M, Y, G = _buffers(vec.obs_size, vec.action_size, N) if out is None else out
     rows: list[list[list[int]]] = [[[] for _ in range(vec.n)] for _ in range(B)]
     opp = Opponents(vec.n, B, np.random.default_rng(cfg.seed + 8 + 1000 * r), team=cfg.learner_team)
     opp.spec = vec.spec
@@ -157,6 +144,17 @@ def _record(
         if w and opp.players.get(name) is not None:
             log(f"imitation games: {player} as {side} vs {name} won {np.mean(w):.3f} ({len(w)})")
     return X, M, Y, G
+
+
+def _buffers(obs_size: int, action_size: int, rows: int) -> list[np.ndarray]:
+    """Zeroed rows of imitation data: observations, masks, the teacher's actions and the
+    discounted result of the mover's team."""
+    return [
+        np.zeros((rows, obs_size), dtype=np.float32),
+        np.zeros((rows, action_size), dtype=bool),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(rows, dtype=np.float32),
+    ]
 
 
 def _fit(
