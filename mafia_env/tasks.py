@@ -153,10 +153,10 @@ PINS_V4: dict[str, dict[str, str]] = {
     for (task, pins), filler in zip(
         PINS_V3.items(),
         (
-            "c654d0fabe2175e7",  # sport-10: filler/sport.pt
+            "c4bd1a814f92d049",  # sport-10: filler/sport.pt
             "3b77607b5b98aff0",  # city-13: filler/city-13.pt
-            "ea78aa0d726d8cf6",  # club-10: filler/club.pt
-            "86537f461f55e452",  # online-10: filler/online.pt
+            "e61974a8c7163b42",  # club-10: filler/club.pt
+            "279298a51ff51be2",  # online-10: filler/online.pt
             "b651a58ee658eb1f",  # forum-10: filler/forum.pt
             "8012e8297cf62503",  # minimal-10: filler/minimal.pt
         ),

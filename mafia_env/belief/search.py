@@ -17,8 +17,9 @@ against a search without it by tests/test_belief.py on small tables of every var
   one of each kind is tried, standing for all of them (``members``).
 - Duplicates: branches that reach the same state with the same view so far are merged.
 - The mafia's shots (SPORT-N1, CITY-N3/N4, CLUB-N1, ONLINE-N4, FORUM-N1) matter only through
-  whether the members agree (and on whom and on which executor), or through the don's choice:
-  the unseen members are tried all on one target, or split.
+  whether the members agree (and on whom and on which executor): the unseen members are tried
+  all on one target, or split; or, while a don lives (CITY-N3), through his shot alone: his
+  is tried per kind of target, the others' each once (`Search._dons_word`).
 - The free hunt (FORUM-N3..N6) matters only through the request drawn by lot and whether the
   doctor asked: the unseen town players are tried with nobody, one, or the doctor and one
   more asking.
@@ -568,6 +569,10 @@ class Search:
             common &= bits[m]
         mset = frozenset(members)
         base = {(m, Turn.MAFIA_KILL): None for m in free}
+        if g.rules.mafia_kill == "don" and not self._called():
+            don = next((m for m in members if g.roles[m] is Role.DON), -1)
+            if don >= 0:
+                return self._dons_word(node, don, hidden, opts, counts, bits, mset, base)
         executor = g.rules.mafia_kill == "executor"
         out = []
         agree = 0.0
@@ -604,6 +609,56 @@ class Search:
             script = dict(base)
             script.update(split)
             out += self._scripted(node, script, max(0.0, 1.0 - agree))
+        return out
+
+    def _called(self) -> bool:
+        """Whether the moderator calls a foul or removes a player in the seat's view (a don
+        removed before the morning leaves the shot to the others: `_dons_word` does not hold)."""
+        return any(
+            e[0] in _MODERATOR or (e[0] == Ev.ELIMINATED and e[3] == Cause.REMOVED)
+            for e in self.want
+        )
+
+    def _dons_word(self, node, don, hidden, opts, counts, bits, mset, base) -> list[Node]:
+        """CITY-N3: while the don lives his shot is the mafia's, whatever the others chose.
+
+        The other unseen members' shots change nothing the seat sees (the engine reads only
+        the don's), so each is played as one fixed choice carrying all its mass; the don's
+        own, where unseen, is tried once per kind of target (as `_single` does), each with
+        the share of his options it stands for. Agreement and splits do not weigh here: a
+        split with a living don is his shot, not a miss (it was weighed as one before).
+        """
+        g = node.g
+        others = [m for m in hidden if m != don]
+
+        def fixed(m: int, target: int, group: tuple | None) -> tuple:
+            if target >= 0 and bits[m] >> target & 1:
+                return (Act.NIGHT, target, -1, group)
+            if any(a is Act.PASS for a, _ in opts[m]):
+                return (Act.PASS, -1, -1, None)
+            return (Act.NIGHT, seat_list(bits[m])[0], -1, None)
+
+        if don not in opts:  # the seat sees the don's shot: the view keeps it
+            script = {**base, **{(m, Turn.MAFIA_KILL): fixed(m, -1, None) for m in others}}
+            return self._scripted(node, script, 1.0)
+        out = []
+        can_pass = any(a is Act.PASS for a, _ in opts[don])
+        quiet = self.quiet and can_pass
+        for sig, group in self._groups(g, bits[don], mset).items():
+            if quiet and self._fresh(sig, group, node):
+                continue
+            members = tuple(group)
+            script = dict(base)
+            script[(don, Turn.MAFIA_KILL)] = (Act.NIGHT, group[0], -1, members)
+            for m in others:
+                script[(m, Turn.MAFIA_KILL)] = fixed(m, group[0], members)
+            out += self._scripted(node, script, len(group) / counts[don])
+        if can_pass:
+            script = dict(base)
+            script[(don, Turn.MAFIA_KILL)] = (Act.PASS, -1, -1, None)
+            for m in others:
+                script[(m, Turn.MAFIA_KILL)] = fixed(m, -1, None)
+            out += self._scripted(node, script, 1.0 / counts[don])
         return out
 
     def _split(self, g: Game, hidden: list[int], opts: dict, bits: dict) -> dict | None:
