@@ -27,6 +27,7 @@ from mafia_env.belief import track, tracker
 from mafia_env.belief.result import BeliefError
 from mafia_env.belief.search import expand_options
 from mafia_env.belief.track import _apply
+from mafia_env.engine.events import PUBLIC, Ev
 from mafia_env.engine.game import Game
 from mafia_env.engine.kinds import PUBLIC_TURNS, Turn
 from mafia_env.engine.roles import Role, Team
@@ -46,8 +47,6 @@ class _Drew(Exception):
 
 def _brute(g: Game, want: list, seat: int, k: int = 0) -> float:
     """The probability that uniform hidden choices from `g` reproduce `want` (from k on)."""
-    from mafia_env.engine.events import PUBLIC, Ev
-
     bit = 1 << seat
     for e in g.events:
         if (e[4] == PUBLIC or e[4] & bit) and e[0] != Ev.TALK:
@@ -124,8 +123,8 @@ def test_the_uniform_mass_of_a_night_is_the_brute_force_sum(variant, n, living, 
         assert mass == pytest.approx(truth, rel=1e-9, abs=1e-12), (variant, row.tolist())
         checked += 1
         roles = [base.space.roles[x] for x in row]
-        living = np.flatnonzero(seg.living).tolist()
-        mafia = [s for s in living if roles[s].team.name == "MAFIA"]
+        alive = np.flatnonzero(seg.living).tolist()
+        mafia = [s for s in alive if roles[s].team is Team.MAFIA]
         if Role.DON in [roles[s] for s in mafia] and len(mafia) > 1:
             dons += 1
     assert checked >= 5
