@@ -184,7 +184,7 @@ RECORDED = {
     "rule_v2/city-13": "bd2b983c90c5b6f9",
     "rule_v2/club-10": "42c97c46a1a66411",
     "rule_v2/online-10": "499f91e6289ab31d",
-    "rule_v2/forum-10": "9f1ee4e07dbc6046",
+    "rule_v2/forum-10": "f309ce51733d186e",
     "rule_v2/minimal-10": "b3e660463fada24d",
 }
 

@@ -270,7 +270,7 @@ class RulePolicyV2(RulePolicy):
         the posterior clears every candidate: a score below the prior is no alibi."""
         if seen.black_team or self.rules.silent_vote != "abstain" or not options:
             return super().ballot(seen, options)
-        p = own_p(seen)
+        p = np.round(own_p(seen), 4)
         others = [s for s in options if s != seen.me] or options
         if max(p[s] for s in others) < CLEARED:
             return None
@@ -313,7 +313,9 @@ class RulePolicyV2(RulePolicy):
     def hunt(self, seen: Seen) -> Choice:
         targets = seen.targets(Act.HUNT)
         if targets and not seen.black_team:
-            p = own_p(seen)
+            # rounded like every v2 pick: seats the evidence holds alike tie exactly, whatever
+            # the BLAS kernel's float32 sums (OpenBLAS's Haswell and SkylakeX ones differ)
+            p = np.round(own_p(seen), 4)
             top = self.pick(p, targets)
             if top is not None and p[top] >= SURE:
                 return seen.can(Act.HUNT, top)
