@@ -35,7 +35,7 @@ PINNED_V4 = {
     "city-13": "88febb8bc1d11643",
     "club-10": "e6c941b72e8efa62",
     "online-10": "4643baaec6c1cf84",
-    "forum-10": "36aa9c366c5814c0",
+    "forum-10": "30054062c9fa6c53",
     "minimal-10": "4f9b37a6c09714e3",
 }
 FILES = {"sport-10": "sport", "city-13": "city-13", "club-10": "club", "online-10": "online",
