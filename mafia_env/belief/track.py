@@ -60,6 +60,7 @@ from mafia_env.engine.roles import Role
 EXACT_LIMIT = 20_000  # deals listed one by one up to this many; particles beyond
 PARTICLES = 2048  # particles where the deals are too many to list
 MOVES = 4  # Metropolis role swaps tried per replaced particle
+RECOVER = 512  # particles none of which reproduces a segment: swapped from this many
 REPLAYS = 2  # a night's branches found for earlier classes, tried on the next before a search
 
 _TALK = int(Ev.TALK)
@@ -478,6 +479,10 @@ class Tracker:
         _, inverse, leaves = self._classes(seg, rows)
         ok = np.array([leaf is not None for leaf in leaves], dtype=bool)
         if not ok.any():
+            if not self.exact and self._recover(seg):
+                leaf = self._apply_segment(seg)  # the new particles, which it accepts
+                self._spread()
+                return leaf
             raise BeliefError(
                 f"seat {self.seat}: no deal reproduces the segment {seg.first} -> {seg.want}"
             )
@@ -514,6 +519,56 @@ class Tracker:
         every segment so far accepts it (with particles too, whether drawn or not)."""
         self.update()
         return bool(self._consistent(np.asarray(deal, dtype=np.int8)[None])[0])
+
+    def _recover(self, seg: Segment) -> bool:
+        """Particles, where none reproduces the segment: one that pins down what every
+        particle missed (a forfeit names the whole mafia; city-10, a civilian's 2,048 of 30,240
+        deals: one tracker in 120 of random play). Look for deals it accepts near the
+        particles: two seats' roles swapped, in up to three rounds (each from `RECOVER` of the
+        last round's deals), else among `RECOVER` * 8 fresh draws; kept where this segment and
+        every earlier one accept them. They replace the particles, drawn alike (`_spread`
+        then moves the copies). Return whether any was found."""
+        alive = np.flatnonzero(self.live)
+        if not alive.size:
+            return False
+        rows = np.unique(self.deals[alive], axis=0)
+        others = [t for t in range(self.n) if t != self.seat]
+        pairs = [(a, b) for a in others for b in others if a < b]
+        found = None
+        for _ in range(3):
+            if len(rows) > RECOVER:
+                rows = rows[sorted(self.rng.sample(range(len(rows)), RECOVER))]
+            rows = np.unique(np.concatenate([_swapped(rows, a, b) for a, b in pairs]), axis=0)
+            found = self._accepted(seg, rows)
+            if len(found):
+                break
+        if not len(found):
+            found = self._accepted(seg, self.space.sample(self.allowed, self.rng, RECOVER * 8))
+        if not len(found):
+            return False
+        pick = [self.rng.randrange(len(found)) for _ in range(len(self.deals))]
+        self.deals = found[pick].astype(self.deals.dtype)
+        self.live = np.ones(len(self.deals), dtype=bool)
+        self.support = max(float(len(np.unique(found, axis=0))), 1.0)  # a lower bound
+        self.version += 1
+        return True
+
+    def _accepted(self, seg: Segment, rows: np.ndarray) -> np.ndarray:
+        """The deals of `rows` that the seat's facts, the segment `seg` and every segment
+        before it accept (`seg` is not yet in `segments`)."""
+        rows = rows[self.allowed[np.arange(self.n)[None, :], rows].all(axis=1)]
+        if not len(rows):
+            return rows
+        _, inverse, leaves = self._classes(seg, rows)
+        rows = rows[np.array([leaf is not None for leaf in leaves], dtype=bool)[inverse]]
+        return rows[self._consistent(rows)] if len(rows) else rows
+
+    def _spread(self) -> None:
+        """After `_recover`: the copies of a deal but its first are moved (`_rejuvenate`)."""
+        _, first = np.unique(self.deals, axis=0, return_index=True)
+        self.live[:] = False
+        self.live[first] = True
+        self._rejuvenate()
 
     def _rejuvenate(self) -> None:
         """Replace the ruled-out particles by moved copies of live ones."""
@@ -798,6 +853,13 @@ def _apply(g: Game, step: tuple) -> None:
         g.remove(step[1])
     else:
         g.terminate(step[1])
+
+
+def _swapped(rows: np.ndarray, a: int, b: int) -> np.ndarray:
+    """`rows` with the roles of seats `a` and `b` exchanged (only the rows where they differ)."""
+    out = rows[rows[:, a] != rows[:, b]].copy()
+    out[:, [a, b]] = out[:, [b, a]]
+    return out
 
 
 __all__ = ["EXACT_LIMIT", "PARTICLES", "BeliefError", "Segment", "Tracker", "is_turn_start"]
