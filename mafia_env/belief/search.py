@@ -638,9 +638,14 @@ class Search:
                 return (Act.PASS, -1, -1, None)
             return (Act.NIGHT, seat_list(bits[m])[0], -1, None)
 
+        def script(shot: tuple | None, target: int, group: tuple | None) -> dict:
+            plan = {**base, **{(m, Turn.MAFIA_KILL): fixed(m, target, group) for m in others}}
+            if shot is not None:
+                plan[(don, Turn.MAFIA_KILL)] = shot
+            return plan
+
         if don not in opts:  # the seat sees the don's shot: the view keeps it
-            script = {**base, **{(m, Turn.MAFIA_KILL): fixed(m, -1, None) for m in others}}
-            return self._scripted(node, script, 1.0)
+            return self._scripted(node, script(None, -1, None), 1.0)
         out = []
         can_pass = any(a is Act.PASS for a, _ in opts[don])
         quiet = self.quiet and can_pass
@@ -648,17 +653,11 @@ class Search:
             if quiet and self._fresh(sig, group, node):
                 continue
             members = tuple(group)
-            script = dict(base)
-            script[(don, Turn.MAFIA_KILL)] = (Act.NIGHT, group[0], -1, members)
-            for m in others:
-                script[(m, Turn.MAFIA_KILL)] = fixed(m, group[0], members)
-            out += self._scripted(node, script, len(group) / counts[don])
+            shot = (Act.NIGHT, group[0], -1, members)
+            out += self._scripted(node, script(shot, group[0], members), len(group) / counts[don])
         if can_pass:
-            script = dict(base)
-            script[(don, Turn.MAFIA_KILL)] = (Act.PASS, -1, -1, None)
-            for m in others:
-                script[(m, Turn.MAFIA_KILL)] = fixed(m, -1, None)
-            out += self._scripted(node, script, 1.0 / counts[don])
+            shot = (Act.PASS, -1, -1, None)
+            out += self._scripted(node, script(shot, -1, None), 1.0 / counts[don])
         return out
 
     def _split(self, g: Game, hidden: list[int], opts: dict, bits: dict) -> dict | None:

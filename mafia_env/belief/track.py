@@ -534,7 +534,6 @@ class Tracker:
         rows = np.unique(self.deals[alive], axis=0)
         others = [t for t in range(self.n) if t != self.seat]
         pairs = [(a, b) for a in others for b in others if a < b]
-        found = None
         for _ in range(3):
             if len(rows) > RECOVER:
                 rows = rows[sorted(self.rng.sample(range(len(rows)), RECOVER))]
