@@ -14,6 +14,12 @@ deduction (``model=None``) and Bayes (``model=`` the opponent). Written to ``--o
 
     nice python scripts/belief_calibration.py --seconds 60
     nice python scripts/belief_calibration.py --tasks sport-10 --opponents rule --games 200
+    nice python scripts/belief_calibration.py --tasks forum-10 --opponents random --seed 1 --add
+
+``--add`` adds the run's games to the cell measured before instead of replacing it (from
+another ``--seed``: a seed's games are dealt from seed * 100,003 + game); the merged cell's
+counts, log-losses, ECEs and bins are exact, and ``ece_open`` is "n/a" where a part was
+written before its open bins were kept.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from mafia_env.belief import EXACT_LIMIT, PARTICLES, tracker  # noqa: E402
-from mafia_env.belief.calibration import METHODS, play_and_score  # noqa: E402
+from mafia_env.belief.calibration import METHODS, merge_cells, play_and_score  # noqa: E402
 from mafia_env.engine.game import Game  # noqa: E402
 from mafia_env.variants import get_variant  # noqa: E402
 
@@ -60,6 +66,10 @@ def deal_spaces(tasks: list[str]) -> list[dict]:
     return rows
 
 
+def _num(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.4f}"
+
+
 def table(results: dict) -> str:
     lines = [
         "| task | opponent | games | predictions | "
@@ -76,7 +86,7 @@ def table(results: dict) -> str:
         b = r["bayes"]
         lines.append(
             f"| {task} | {opp} | {r['games']['played']} | {b['predictions']} | {cells} | "
-            f"{b['ece_open']:.4f} | {b.get('query_ms', float('nan')):.2f} |"
+            f"{_num(b['ece_open'])} | {b.get('query_ms', float('nan')):.2f} |"
         )
     lines.append("")
     lines.append("Reliability (Bayes): bin: predictions, mean predicted -> observed frequency")
@@ -100,6 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, default=10, help="queries per game")
     ap.add_argument("--seconds", type=float, default=60.0, help="time per cell at most")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--add",
+        action="store_true",
+        help="add this run's games to the cells measured before (from another --seed)",
+    )
     ap.add_argument("--out", default=str(ROOT / "results" / "belief"))
     args = ap.parse_args(argv)
     tasks = [t for t in args.tasks.split(",") if t]
@@ -125,7 +140,10 @@ def main(argv: list[str] | None = None) -> int:
             except Exception as e:  # a cell that cannot run (no shipped bot) is reported
                 r = {"error": f"{type(e).__name__}: {e}"[:200]}
             r["seconds"] = time.perf_counter() - t0
-            results[f"{task}/{opp}"] = r
+            key = f"{task}/{opp}"
+            if args.add and key in results and "error" not in r and "error" not in results[key]:
+                r = merge_cells(results[key], r)
+            results[key] = r
             print(task, opp, json.dumps({k: v for k, v in r.items() if k != "bins"})[:400])
             path.write_text(json.dumps(results, indent=1))
             (out / "calibration.md").write_text(table(results))

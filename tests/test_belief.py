@@ -448,3 +448,38 @@ def test_the_text_observation_carries_the_certainties(lang):
         plain.step(a)
         checked = checked or any(e[0] == Ev.CHECK and e[1] == sheriff for e in u.game.events)
     assert said
+
+
+def test_calibration_cells_of_two_seeds_merge_exactly():
+    """scripts/belief_calibration.py --add: two runs' summaries merge into the summary of
+    all their predictions (counts, log-loss, ECE of all and of the uncertain ones, bins); a
+    part written before its open bins were kept gives no ``ece_open``; a seed twice is an
+    error."""
+    from mafia_env.belief.calibration import Scores, merge, merge_cells
+
+    rng = np.random.default_rng(3)
+    parts = [Scores(), Scores()]
+    whole = Scores()
+    for i in range(80):  # queries of 3 roles for 4 other seats, some certain
+        m = rng.dirichlet(np.ones(3), size=5)
+        m[rng.random(5) < 0.3] = np.eye(3)[0]
+        truth = [int(rng.integers(3)) for _ in range(5)]
+        parts[i % 2].add(m, truth, seat=0)
+        whole.add(m, truth, seat=0)
+    a, b, w = (s.summary() for s in (*parts, whole))
+    got = merge(a, b)
+    assert got["predictions"] == w["predictions"]
+    for key in ("log_loss", "ece", "ece_open"):
+        assert got[key] == pytest.approx(w[key], abs=1e-12)
+    assert [x["count"] for x in got["bins"]] == [x["count"] for x in w["bins"]]
+    for x, y in zip(got["bins"] + got["bins_open"], w["bins"] + w["bins_open"], strict=True):
+        assert (x["bin"], x["count"]) == (y["bin"], y["count"])
+        assert x["predicted"] == pytest.approx(y["predicted"], abs=1e-12)
+        assert x["observed"] == pytest.approx(y["observed"], abs=1e-12)
+    old = {k: v for k, v in a.items() if k != "bins_open"}
+    assert merge(old, b)["ece_open"] is None
+    cell = {"prior": a, "games": {"played": 3}}  # written before seeds were kept: seed 0
+    two = merge_cells(cell, {"prior": b, "games": {"played": 4, "seeds": [1]}})
+    assert two["games"] == {"played": 7, "seeds": [0, 1]}
+    with pytest.raises(ValueError, match="another --seed"):
+        merge_cells(two, {"prior": b, "games": {"played": 1, "seeds": [1]}})

@@ -18,6 +18,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -53,13 +54,86 @@ class Scores:
 
     def summary(self) -> dict[str, float]:
         p, y = np.array(self.p), np.array(self.y)
+        is_open = (p > 1e-9) & (p < 1 - 1e-9)
         return {
             "predictions": len(p),
             "log_loss": float(np.mean(self.losses)) if self.losses else float("nan"),
             "ece": ece(p, y),
-            "ece_open": ece(p[(p > 1e-9) & (p < 1 - 1e-9)], y[(p > 1e-9) & (p < 1 - 1e-9)]),
+            "ece_open": ece(p[is_open], y[is_open]),
             "bins": reliability(p, y),
+            "bins_open": reliability(p[is_open], y[is_open]),
         }
+
+
+def _bins_ece(bins: list[dict]) -> float:
+    """Return the ECE of a reliability table (what `ece` gives for its predictions)."""
+    total = sum(b["count"] for b in bins)
+    if not total:
+        return float("nan")
+    return float(sum(b["count"] * abs(b["predicted"] - b["observed"]) for b in bins) / total)
+
+
+def _merge_bins(a: list[dict], b: list[dict]) -> list[dict]:
+    """Return the reliability table of two tables' predictions together."""
+    out = {}
+    for row in a + b:
+        c = out.setdefault(row["bin"], {"bin": row["bin"], "count": 0, "p": 0.0, "y": 0.0})
+        c["count"] += row["count"]
+        c["p"] += row["count"] * row["predicted"]
+        c["y"] += row["count"] * row["observed"]
+    return [
+        {
+            "bin": k,
+            "count": c["count"],
+            "predicted": c["p"] / c["count"],
+            "observed": c["y"] / c["count"],
+        }
+        for k, c in sorted(out.items())
+    ]
+
+
+def merge(a: dict, b: dict) -> dict:
+    """Return the summary (`Scores.summary`) of two summaries' predictions together: the
+    counts, the log-loss, the ECE and the bins exactly (the log-loss weighs each by its
+    predictions: every query scores the same roles). ``ece_open`` needs both parts' open
+    bins (summaries written before they were kept lack them): else it is None."""
+    n = a["predictions"] + b["predictions"]
+    out = {
+        "predictions": n,
+        "log_loss": (a["log_loss"] * a["predictions"] + b["log_loss"] * b["predictions"]) / n,
+        "bins": _merge_bins(a["bins"], b["bins"]),
+    }
+    out["ece"] = _bins_ece(out["bins"])
+    if "bins_open" in a and "bins_open" in b:
+        out["bins_open"] = _merge_bins(a["bins_open"], b["bins_open"])
+        out["ece_open"] = _bins_ece(out["bins_open"])
+    else:
+        out["ece_open"] = None
+    for key in ("query_ms",):
+        if key in a and key in b:
+            out[key] = (a[key] * a["predictions"] + b[key] * b["predictions"]) / n
+    return out
+
+
+def merge_cells(old: dict, new: dict) -> dict:
+    """Return one cell (`play_and_score`'s result) of two cells' games, played from
+    different seeds (a cell written before seeds were kept was played from seed 0)."""
+    seeds_old = old.get("games", {}).get("seeds", [0])
+    seeds_new = new.get("games", {}).get("seeds", [0])
+    if set(seeds_old) & set(seeds_new):
+        raise ValueError(
+            f"both cells hold games of seed(s) {sorted(set(seeds_old) & set(seeds_new))}: "
+            "add games from another --seed"
+        )
+    methods = [m for m in METHODS if m in old and m in new]
+    out: dict[str, Any] = {m: merge(old[m], new[m]) for m in methods}
+    out["games"] = {
+        "played": old["games"]["played"] + new["games"]["played"],
+        "seeds": sorted(seeds_old + seeds_new),
+    }
+    if "seconds" in old and "seconds" in new:
+        out["seconds"] = old["seconds"] + new["seconds"]
+    return out
 
 
 def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> list[dict[str, float]]:
@@ -152,7 +226,7 @@ def play_and_score(
     rng = random.Random(seed)
     start = time.perf_counter()
     played = 0
-    for gi in range(games):
+    for gi in range(games):  # game gi of seed s is dealt from seed s * 100_003 + gi
         if limit is not None and time.perf_counter() - start > limit:
             break
         g = Game(rules, n, seed * 100_003 + gi)
@@ -197,8 +271,17 @@ def play_and_score(
     for m in methods:
         if times[m]:
             out[m]["query_ms"] = 1000 * float(np.mean(times[m]))
-    out["games"] = {"played": played}
+    out["games"] = {"played": played, "seeds": [seed]}
     return out
 
 
-__all__ = ["METHODS", "Scores", "ece", "play_and_score", "prior_matrix", "reliability"]
+__all__ = [
+    "METHODS",
+    "Scores",
+    "ece",
+    "merge",
+    "merge_cells",
+    "play_and_score",
+    "prior_matrix",
+    "reliability",
+]
