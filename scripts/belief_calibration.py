@@ -118,14 +118,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(ROOT / "results" / "belief"))
     args = ap.parse_args(argv)
     tasks = [t for t in args.tasks.split(",") if t]
+    opponents = [o for o in args.opponents.split(",") if o]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "calibration.json"
     # cells measured before (another run's) are kept; the ones run now replace theirs
     results: dict[str, dict] = json.loads(path.read_text()) if path.exists() else {}
+    for key in [f"{t}/{o}" for t in tasks for o in opponents] if args.add else []:
+        if args.seed in results.get(key, {}).get("games", {}).get("seeds", [0]):
+            ap.error(f"--add: {key} already holds the games of seed {args.seed}; pick another")
     for task in tasks:
         variant, n = task.rsplit("-", 1)
-        for opp in [o for o in args.opponents.split(",") if o]:
+        for opp in opponents:
             t0 = time.perf_counter()
             try:
                 r = play_and_score(

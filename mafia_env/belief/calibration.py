@@ -55,13 +55,14 @@ class Scores:
     def summary(self) -> dict[str, float]:
         p, y = np.array(self.p), np.array(self.y)
         is_open = (p > 1e-9) & (p < 1 - 1e-9)
+        bins, bins_open = reliability(p, y), reliability(p[is_open], y[is_open])
         return {
             "predictions": len(p),
             "log_loss": float(np.mean(self.losses)) if self.losses else float("nan"),
-            "ece": ece(p, y),
-            "ece_open": ece(p[is_open], y[is_open]),
-            "bins": reliability(p, y),
-            "bins_open": reliability(p[is_open], y[is_open]),
+            "ece": _bins_ece(bins),
+            "ece_open": _bins_ece(bins_open),
+            "bins": bins,
+            "bins_open": bins_open,
         }
 
 
@@ -109,9 +110,8 @@ def merge(a: dict, b: dict) -> dict:
         out["ece_open"] = _bins_ece(out["bins_open"])
     else:
         out["ece_open"] = None
-    for key in ("query_ms",):
-        if key in a and key in b:
-            out[key] = (a[key] * a["predictions"] + b[key] * b["predictions"]) / n
+    if "query_ms" in a and "query_ms" in b:
+        out["query_ms"] = (a["query_ms"] * a["predictions"] + b["query_ms"] * b["predictions"]) / n
     return out
 
 
@@ -159,15 +159,7 @@ def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> list[dict[str, 
 
 def ece(p: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
     """Return the expected calibration error of predictions `p` of outcomes `y`."""
-    if len(p) == 0:
-        return float("nan")
-    idx = np.minimum((p * bins).astype(int), bins - 1)
-    total = 0.0
-    for b in range(bins):
-        sel = idx == b
-        if sel.any():
-            total += sel.mean() * abs(p[sel].mean() - y[sel].mean())
-    return float(total)
+    return _bins_ece(reliability(p, y, bins))
 
 
 def prior_matrix(game: Game, seat: int) -> np.ndarray:
