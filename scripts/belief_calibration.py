@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
             print(task, opp, json.dumps({k: v for k, v in r.items() if k != "bins"})[:400])
             path.write_text(json.dumps(results, indent=1))
             (out / "calibration.md").write_text(table(results))
-    spaces = deal_spaces(tasks)
+    spaces = deal_spaces(list(dict.fromkeys([*TASKS, *tasks])))  # every task's, always
     lines = [
         f"Deals each role's seat weighs at the deal (exact up to {EXACT_LIMIT:,}).",
         "",
