@@ -155,7 +155,7 @@ PINS_V4: dict[str, dict[str, str]] = {
         (
             "c4bd1a814f92d049",  # sport-10: filler/sport.pt
             "3b77607b5b98aff0",  # city-13: filler/city-13.pt
-            "e61974a8c7163b42",  # club-10: filler/club.pt
+            "a505a6cfdddc368e",  # club-10: filler/club.pt
             "279298a51ff51be2",  # online-10: filler/online.pt
             "76a3a8f10ca79e36",  # forum-10: filler/forum.pt
             "8012e8297cf62503",  # minimal-10: filler/minimal.pt

@@ -5,11 +5,14 @@
     python scripts/reproduce_checkpoints.py league/sport.pt   # a league seat-filler
     python scripts/reproduce_checkpoints.py league_v2/club.pt   # a belief seat-filler
     python scripts/reproduce_checkpoints.py filler/sport.pt   # the table's seat-filler
+    python scripts/reproduce_checkpoints.py filler/club.pt    # two stages: clone, then league
     python scripts/reproduce_checkpoints.py --all             # every file (a few hours)
     python scripts/reproduce_checkpoints.py --list            # the commands, without running
 
 Each run is `python -m baselines.train` with the variant's config and the overrides below; its
-weights-only `agent.pt` is then copied over the shipped file. Runs are CPU-only and seeded:
+weights-only `agent.pt` is then copied over the shipped file. A file made in two runs (`FIRST`:
+a clone, then league play from it) runs the first into `<run dir>/first` and starts the
+second from its `agent.pt` (`init_weights`). Runs are CPU-only and seeded:
 at the commit baselines/checkpoints/README.md names for a file, a rerun retraces it (up to
 floating-point differences between machines).
 """
@@ -21,6 +24,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "baselines" / "checkpoints"
@@ -60,13 +65,33 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "filler/minimal.pt": ("configs/filler/minimal.yaml", []),
 }
 
+# shipped file -> the run its run starts from (config, --set overrides)
+FIRST: dict[str, tuple[str, list[str]]] = {
+    "filler/club.pt": ("configs/filler/club-clone.yaml", []),
+}
 
-def command(name: str, run_dir: Path) -> list[str]:
-    config, sets = RUNS[name]
+
+def train_command(config: str, sets: list[str], run_dir: Path) -> list[str]:
     cmd = [sys.executable, "-m", "baselines.train", "--config", config]
     for s in [*sets, f"run_dir={run_dir}"]:
         cmd += ["--set", s]
     return cmd
+
+
+def commands(name: str, run_dir: Path) -> list[list[str]]:
+    """The runs that make `name`, in order; the last one's agent.pt is the file."""
+    config, sets = RUNS[name]
+    if name not in FIRST:
+        return [train_command(config, sets, run_dir)]
+    first_config, first_sets = FIRST[name]
+    first_dir = run_dir / "first"
+    first = yaml.safe_load((ROOT / first_config).read_text())
+    run = f"{first['exp_name']}_{first['variant']}_{first.get('seed', 1)}"  # the trainer's name
+    start = first_dir / run / "agent.pt"
+    return [
+        train_command(first_config, first_sets, first_dir),
+        train_command(config, [*sets, f"init_weights={start}"], run_dir),
+    ]
 
 
 def main() -> int:
@@ -82,11 +107,12 @@ def main() -> int:
         parser.error(f"name shipped files ({', '.join(RUNS)}) or --all; got {unknown or 'none'}")
     for name in names:
         run_dir = Path(args.run_dir) / name.removesuffix(".pt")
-        cmd = command(name, run_dir)
-        print(" ".join(cmd[1:]), flush=True)
+        cmds = commands(name, run_dir)
+        print(" && ".join(" ".join(cmd[1:]) for cmd in cmds), flush=True)
         if args.list:
             continue
-        subprocess.run(cmd, cwd=ROOT, check=True)
+        for cmd in cmds:
+            subprocess.run(cmd, cwd=ROOT, check=True)
         (agent,) = run_dir.glob("*/agent.pt")
         shutil.copyfile(agent, SHIPPED / name)
         print(f"{agent} -> {SHIPPED / name}", flush=True)

@@ -36,8 +36,9 @@ def test_the_filler_plays_its_task(name):
     task = get_task(name)
     path = shipped_checkpoint(task.variant, task.num_players, "filler")
     ckpt = read_checkpoint(path, task.variant, task.num_players)
-    # minimal-10's network reads the belief piece (configs/filler/minimal.yaml), the rest not
-    assert ckpt["obs_options"] == ({"belief": "deduction"} if name == "minimal-10" else {})
+    # minimal-10's and club-10's networks read the belief piece (configs/filler/), the rest not
+    reads = name in ("minimal-10", "club-10")
+    assert ckpt["obs_options"] == ({"belief": "deduction"} if reads else {})
     spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
     policy = load_policy("filler", spec, seed=1)
     net = policy.default if isinstance(policy, BySide) else policy  # city-13: BySide

@@ -330,10 +330,16 @@ def test_every_shipped_checkpoint_has_a_reproducing_command():
     ).stdout
     folder = ROOT / "baselines" / "checkpoints"
     shipped = sorted(str(p.relative_to(folder)) for p in folder.glob("**/*.pt"))
-    listed = sorted(line.split("run_dir=runs/reproduce/")[1] + ".pt" for line in out.splitlines())
+    # one line a file; its last run writes the file's folder (a two-run file: " && ")
+    listed = sorted(line.split("run_dir=runs/reproduce/")[-1] + ".pt" for line in out.splitlines())
     assert listed == shipped
-    for line in out.splitlines():  # each names an existing config
-        assert (ROOT / line.split("--config ")[1].split()[0]).exists()
+    for line in out.splitlines():  # each names existing configs
+        runs = line.split(" && ")
+        for run in runs:
+            assert (ROOT / run.split("--config ")[1].split()[0]).exists()
+        if len(runs) == 2:  # the second run starts from the first's weights
+            first_dir = runs[0].split("run_dir=")[1]
+            assert f"init_weights={first_dir}/" in runs[1]
 
 
 # Greedy moves of each shipped checkpoint over 40 lockstep steps of 16 seeded games (the

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PINNED_V4 = {
     "sport-10": "5d5027c20d6de78f",
     "city-13": "88febb8bc1d11643",
-    "club-10": "e6c941b72e8efa62",
+    "club-10": "fa8b5f031ae17146",
     "online-10": "4643baaec6c1cf84",
     "forum-10": "30054062c9fa6c53",
     "minimal-10": "4f9b37a6c09714e3",
