@@ -25,10 +25,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import yaml
-
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "baselines" / "checkpoints"
+sys.path.insert(0, str(ROOT))
+
+from baselines.ppo.config import load_config, with_overrides  # noqa: E402
 
 # shipped file -> (config, --set overrides)
 RUNS: dict[str, tuple[str, list[str]]] = {
@@ -85,9 +86,8 @@ def commands(name: str, run_dir: Path) -> list[list[str]]:
         return [train_command(config, sets, run_dir)]
     first_config, first_sets = FIRST[name]
     first_dir = run_dir / "first"
-    first = yaml.safe_load((ROOT / first_config).read_text())
-    run = f"{first['exp_name']}_{first['variant']}_{first.get('seed', 1)}"  # the trainer's name
-    start = first_dir / run / "agent.pt"
+    first = with_overrides(load_config(ROOT / first_config), first_sets)
+    start = first_dir / first.run_name() / "agent.pt"
     return [
         train_command(first_config, first_sets, first_dir),
         train_command(config, [*sets, f"init_weights={start}"], run_dir),

@@ -176,6 +176,10 @@ class Config:
     checkpoint_every: PositiveInt = 50
     """updates between checkpoints (the last one is always written)"""
 
+    def run_name(self) -> str:
+        """The run's folder under `run_dir`: ``<exp_name>_<variant>_<seed>``."""
+        return f"{self.exp_name}_{self.variant}_{self.seed}"
+
     def game_spec(self) -> GameSpec:
         """Return the spec of the game trained on (`GameSpec.make`: variant, size, knobs and
         the observation options, `obs_options`)."""

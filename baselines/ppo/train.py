@@ -112,7 +112,7 @@ def train(
     """Train as `cfg` says; return the run's paths, final evaluation and learning curve."""
     from torch.utils.tensorboard import SummaryWriter
 
-    run_name = f"{cfg.exp_name}_{cfg.variant}_{cfg.seed}"
+    run_name = cfg.run_name()
     run_dir = Path(cfg.run_dir) / run_name
     writer = SummaryWriter(str(run_dir))
     writer.add_text(
