@@ -94,6 +94,7 @@ def parallel_env(
     obs_mode: str = "vector",
     lang: str = "en",
     backend: str = "auto",
+    acting_info: bool | None = None,
     **knobs: Any,
 ) -> MafiaParallelEnv:
     """Return the PettingZoo ParallelEnv view: the seats that act at the same time (the
@@ -101,6 +102,8 @@ def parallel_env(
 
     Its action space is the AEC env's plus one `wait` index at the end; see
     `mafia_env.parallel`. ``obs_mode`` is "vector" or "flat" (the mask in ``infos``).
+    ``infos[agent]["acting"]`` says whether the agent chooses in this step: in the flat mode
+    always, in the vector mode with ``acting_info=True``.
     """
     return MafiaParallelEnv(
         variant,
@@ -109,6 +112,7 @@ def parallel_env(
         obs_mode=obs_mode,
         lang=lang,
         backend=backend,
+        acting_info=acting_info,
         **knobs,
     )
 

@@ -203,6 +203,34 @@ class MafiaEnv(AECEnv):
         has been stepped; step once each time (as PettingZoo's `agent_iter`)."""
         return AgentIter(self, max_iter)
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """As PettingZoo's `AECEnv.last`: the acting agent's observation, cumulative reward,
+        flags and info; after the game, once every agent has been stepped, an error saying so."""
+        try:
+            agent = self.agent_selection
+        except AttributeError:  # no reset() yet
+            raise self._game_done() from None
+        try:
+            return (
+                self.observe(agent) if observe else None,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
+        except KeyError:
+            raise self._game_done() from None
+
+    def _game_done(self) -> MafiaError:
+        """The error of a call that needs an acting agent when the game has none left."""
+        if self.game is None:
+            return MafiaError("the environment has no game yet; call reset() first")
+        return MafiaError(
+            "the game is over and every agent has been stepped, so no agent is left to "
+            "report on: each got its final reward from env.last() at its last turn; "
+            f"env.winner is {self.winner!r}; call reset() for a new game"
+        )
+
     def observe(self, agent: str) -> dict[str, Any]:
         game = self.game
         seat = self._seat.get(agent) if type(agent) is str else None

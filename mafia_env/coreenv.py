@@ -66,20 +66,26 @@ class CoreMafiaEnv(MafiaEnv):
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """As PettingZoo's `AECEnv.last` (the acting agent's observation, cumulative reward,
         flags and info), the vector observation taken in one call to the core."""
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:  # no reset() yet
+            raise self._game_done() from None
         if not observe:
             obs = None
         elif self._vector and self.game is not None:
             obs = self.core.aec_obs_dict(0, self._seat[agent], self._mask)
         else:
             obs = self.observe(agent)
-        return (
-            obs,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        try:
+            return (
+                obs,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
+        except KeyError:  # after the game, every agent stepped: say so
+            raise self._game_done() from None
 
     def observe(self, agent: str) -> dict[str, Any]:
         game = self.game

@@ -105,6 +105,10 @@ def load_record(source: str | bytes | Path) -> dict[str, Any]:
             source = source.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise RecordError(f"{where}: cannot read the record: {e}") from None
+    if isinstance(source, str | bytes) and not source.strip():
+        raise RecordError(
+            f"{where}: the file is empty; a record is the JSON object env.record() returns"
+        )
     try:
         data = json.loads(source)
     except json.JSONDecodeError as e:
@@ -123,7 +127,10 @@ def is_int(value: Any) -> bool:
 def check_shape(record: Any) -> None:
     """Check the keys and types of a record (not yet its meaning)."""
     if not isinstance(record, dict):
-        raise RecordError(f"a record must be a JSON object (dict); got {type(record).__name__}")
+        raise RecordError(
+            "a record must be a JSON object (dict), as env.record() returns; got "
+            + type(record).__name__
+        )
     missing = [k for k in REQUIRED if k not in record]
     if missing:
         raise RecordError(f"record is missing {missing}; a record has {list(REQUIRED)}")

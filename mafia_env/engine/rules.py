@@ -7,12 +7,13 @@ say for each knob whether the value comes from the source document or is our def
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 # the rules of earlier eras (`earlier_rules`: records of formats 1 and 2, tasks of versions 2
 # and 3) are mafia_env.compat's; still imported from here, where they were defined before
-from mafia_env.compat import ERAS, earlier_rules  # noqa: F401
+from mafia_env.compat import ERAS, earlier_rules
 from mafia_env.engine.events import Outcome
 from mafia_env.engine.roles import ROLE_NAMES, Role, Team, role_from_name
 from mafia_env.errors import ConfigError
@@ -358,15 +359,32 @@ class Rules:
     role_table: str = field(default="default", compare=False)  # "source" or "default"
 
     def with_knobs(self, **knobs: Any) -> Rules:
-        """Return these rules with some knobs overridden; an unknown knob is an error."""
+        """Return these rules with some knobs overridden; an unknown knob is an error, and so
+        is a knob that sets the rule of a role this variant never deals (`ROLE_KNOBS`)."""
         for name, value in knobs.items():
             if name not in KNOBS:
-                raise ConfigError(
-                    f"unknown knob {name!r} for variant {self.name!r}; "
-                    f"knobs are: {', '.join(sorted(KNOBS))}"
-                )
+                raise ConfigError(unknown_knob(name, self.name))
             KNOBS[name].check(name, value)
+            self._check_dealt(name, value)
         return replace(self, **knobs) if knobs else self
+
+    def _check_dealt(self, name: str, value: Any) -> None:
+        """Refuse a knob of a role no table of this variant deals: it would change nothing.
+
+        The knob values an earlier era's rules set on every variant are let through: the
+        records and benchmark tasks of those eras carry them (`mafia_env.compat`)."""
+        needs = ROLE_KNOBS.get(name)
+        dealt = self.roles_in_play()
+        if needs is None or all(r in dealt for r in needs):
+            return
+        if any(earlier_rules(self.name, era).get(name, _UNSET) == value for era in ERAS):
+            return
+        missing = " and ".join(r.label for r in needs if r not in dealt)
+        raise ConfigError(
+            f"knob {name!r} sets a rule of the {' and '.join(r.label for r in needs)}, but "
+            f"variant {self.name!r} deals no {missing} (its roles: "
+            f"{', '.join(r.label for r in dealt)}): it would change nothing; leave it out"
+        )
 
     def knob_values(self) -> dict[str, Any]:
         """Return every knob's value, by name."""
@@ -374,11 +392,12 @@ class Rules:
 
     def check_players(self, n: int) -> None:
         """Raise a ConfigError unless this variant supports a table of `n` players."""
-        if (
-            isinstance(n, bool)
-            or not isinstance(n, int)
-            or not (self.min_players <= n <= self.max_players)
-        ):
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise ConfigError(
+                f"num_players must be an integer (variant {self.name!r}: {self.min_players} to "
+                f"{self.max_players}); got {n!r}, a {type(n).__name__}"
+            )
+        if not (self.min_players <= n <= self.max_players):
             raise ConfigError(
                 f"variant {self.name!r} supports {self.min_players} to {self.max_players} "
                 f"players; got num_players={n!r}"
@@ -439,6 +458,41 @@ class Rules:
 
 
 RULE_FIELDS = {f.name for f in fields(Rules)}
+_UNSET = object()
+
+# the knobs that set a rule of particular roles: a variant that never deals them all refuses
+# such a knob (`Rules.with_knobs`), since it would change nothing
+ROLE_KNOBS: dict[str, tuple[Role, ...]] = {
+    "heal_repeat": (Role.DOCTOR,),
+    "heal_self": (Role.DOCTOR,),
+    "heal_skip": (Role.DOCTOR,),
+    "heal_against": (Role.DOCTOR,),
+    "heal_spent": (Role.DOCTOR,),
+    "heal_told": (Role.DOCTOR,),
+    "companion_heal": (Role.DOCTOR, Role.PUTANA),
+    "putana_self": (Role.PUTANA,),
+    "companion_reason": (Role.PUTANA,),
+    "don_check": (Role.DON,),
+    "don_known": (Role.DON,),
+    "zero_night_don": (Role.DON,),
+    "sheriff_check": (Role.SHERIFF,),
+    "mafia_win_maniac": (Role.MANIAC,),
+}
+# the names a keyword of mafia_env.env() may be confused with, beside the knobs
+ENV_KEYWORDS = ("num_players", "render_mode", "obs_mode", "lang", "backend", "roles", "belief")
+
+
+def unknown_knob(name: str, variant: str) -> str:
+    """Say that `name` is no knob: the nearest names (difflib), else every knob."""
+    near = difflib.get_close_matches(name, [*KNOBS, *ENV_KEYWORDS], n=3, cutoff=0.6)
+    if near:
+        return (
+            f"unknown knob {name!r} for variant {variant!r}; did you mean "
+            + " or ".join(map(repr, near))
+            + f"? (every knob: mafia_env.engine.rules.KNOBS, {len(KNOBS)} of them)"
+        )
+    return f"unknown knob {name!r} for variant {variant!r}; knobs are: {', '.join(sorted(KNOBS))}"
+
 
 assert set(KNOBS) <= RULE_FIELDS, set(KNOBS) - RULE_FIELDS
 
@@ -447,6 +501,12 @@ def parse_roles(spec: Any, rules: Rules, n: int) -> list[Role]:
     """Check a `roles=[...]` deal against the variant's table for `n`; return it as Roles."""
     expected = rules.role_counts(n)
     allowed = ", ".join(f"{c} {r.label}" for r, c in sorted(expected.items()))
+    if isinstance(spec, str):
+        raise ConfigError(
+            f"roles must be a list of {n} role names, one per seat (the {n}-player table of "
+            f"{rules.name!r} is {allowed}); got the string {spec!r}: give a list, "
+            f"roles=[{spec!r}, ...]"
+        )
     if not isinstance(spec, list | tuple) or len(spec) != n:
         raise ConfigError(
             f"roles must be a list of {n} role names, one per seat (the {n}-player table of "
@@ -467,4 +527,13 @@ def parse_roles(spec: Any, rules: Rules, n: int) -> list[Role]:
     return deal
 
 
-__all__ = ["KNOBS", "ROLE_NAMES", "Knob", "Rules", "earlier_rules", "parse_roles"]
+__all__ = [
+    "KNOBS",
+    "ROLE_KNOBS",
+    "ROLE_NAMES",
+    "Knob",
+    "Rules",
+    "earlier_rules",
+    "parse_roles",
+    "unknown_knob",
+]

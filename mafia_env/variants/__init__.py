@@ -143,8 +143,20 @@ def get_variant(name: str) -> Rules:
         return VARIANTS[name]
     except (KeyError, TypeError):
         raise ConfigError(
-            f"unknown variant {name!r}; variants are: {', '.join(sorted(VARIANTS))}"
+            f"unknown variant {name!r}; variants are: {', '.join(sorted(VARIANTS))}{_hint(name)}"
         ) from None
+
+
+def _hint(name: object) -> str:
+    """Point a name such as "sport-10" (a benchmark task's) to the task and to the variant."""
+    base, dash, size = str(name).rpartition("-")
+    if not dash or base not in VARIANTS or not size.isdigit():
+        return ""
+    return (
+        f". {name!r} reads as a benchmark task's name (variant-size: mafia_env.TASKS lists "
+        f"them, mafia_env.single_agent({name!r}) plays one); the rules alone at that size are "
+        f"mafia_env.env({base!r}, num_players={size})"
+    )
 
 
 __all__ = ["VARIANTS", "VariantFile", "get_variant", "load_variant", "parse_variant"]
