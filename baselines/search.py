@@ -35,6 +35,7 @@ from typing import Annotated, Any
 
 import numpy as np
 
+from baselines.resources import data_dir
 from baselines.rule import RulePolicy
 from mafia_env.actions import ActionLayout
 from mafia_env.config import NonNegativeFloat, PositiveInt, Range, load
@@ -43,7 +44,7 @@ from mafia_env.errors import ConfigError
 from mafia_env.match import InfoSet
 from mafia_env.observe import ObsLayout, VectorObserver
 
-CONFIGS = Path(__file__).resolve().parent.parent / "configs" / "ismcts"
+CONFIGS = data_dir("configs") / "ismcts"  # the repository's, or a wheel's copy
 
 
 @dataclass(frozen=True)
