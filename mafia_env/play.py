@@ -1,4 +1,5 @@
-"""Play one seat in the terminal against bots: ``python -m mafia_env.play --seat 3``.
+"""Play one seat in the terminal against bots: ``mafia play --seat 3`` (or ``python -m
+mafia_env.play``).
 
 The moderator's narration for your seat is printed as the game goes; on your turn the legal
 actions are a numbered list and you type a number (input can be piped, for tests and
@@ -8,15 +9,16 @@ that runs out of time does at the table.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 import mafia_env
+from mafia_env.commands import parse, parser
 from mafia_env.errors import MafiaError
 from mafia_env.match import Seating, default_action, play_until
+from mafia_env.policy import policy_names
 from mafia_env.table.view import languages, narration, seat_view
 
 
@@ -94,6 +96,10 @@ def play(
     seating = Seating.load(
         bots, {seat: None}, variant=variant, num_players=env.n, seed=0 if seed is None else seed
     )
+    out.write(
+        f"{variant} rules, {env.n} players: you are player {seat}; the {bots} bots play the "
+        f"other {env.n - 1} seats.\n"
+    )
     players = seating.players(env.unwrapped.game)
     said = 0
 
@@ -120,21 +126,31 @@ def play(
     return env.record()
 
 
-def main(argv: list[str] | None = None) -> int:
+def bot_names() -> list[str]:
+    """Return the policies a bot seat may name without options (``llm`` needs a model)."""
+    return [n for n in policy_names() if n not in ("checkpoint", "llm")]
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m mafia_env.play") -> int:
     """Parse the command line and play one game; return the exit status."""
-    p = argparse.ArgumentParser(
-        prog="python -m mafia_env.play", description="Play a seat of Mafia against bots."
+    p = parser(prog, "Play a seat of Mafia against bots, in the terminal.")
+    p.add_argument(
+        "--variant", default="sport", choices=sorted(mafia_env.VARIANTS), help="the rule set"
     )
-    p.add_argument("--variant", default="sport", choices=sorted(mafia_env.VARIANTS))
     p.add_argument("--seat", type=int, default=1, help="your seat number (1-based)")
     p.add_argument("--players", type=int, default=None, help="table size (variant default)")
     p.add_argument(
-        "--bots", default="random", help="policy of the bots: random, rule, ppo or a path"
+        "--bots",
+        default="rule",
+        metavar="POLICY",
+        help=f"the bots in the other seats: {', '.join(bot_names())}, or a checkpoint path",
     )
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--lang", default="en", help="narration language")
+    p.add_argument("--seed", type=int, default=None, help="the deal's seed (none: a random one)")
+    p.add_argument("--lang", default="en", choices=languages(), help="narration language")
     p.add_argument("--record", type=Path, default=None, help="save the finished game here")
-    args = p.parse_args(argv)
+    args = parse(p, argv)
+    if isinstance(args, int):
+        return args
     try:
         record = play(args.variant, args.seat, args.bots, args.seed, args.players, args.lang)
     except MafiaError as e:
@@ -150,4 +166,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from mafia_env.commands import run
+
+    sys.exit(run(main, what="mafia play"))
