@@ -180,17 +180,24 @@ SHELL = [(p, c) for p in written_pages() for b in blocks(p, "bash") for c in com
 
 
 def test_commands_in_the_guides_name_real_modules_scripts_and_files():
-    """Each `python -m M` names a module that exists, each script and `--config` file too."""
+    """Each `python -m M` names a module that exists, each `mafia C` a command, each script
+    and `--config` file too (a config by path, or by a shipped config's name)."""
+    from baselines.cli import COMMANDS
+    from baselines.resources import config_path
+
     assert SHELL
     for path, words in SHELL:
         where = f"{path.relative_to(ROOT)}: {' '.join(words)}"
         for i, w in enumerate(words):
             if w == "-m" and i > 0 and words[i - 1].endswith(("python", "python3")):
                 assert importlib.util.find_spec(words[i + 1]) is not None, where
+            if w == "mafia" and i + 1 < len(words) and not words[i + 1].startswith("-"):
+                assert words[i + 1] in COMMANDS, where
             if re.fullmatch(r"scripts/[\w/]+\.py", w):
                 assert (ROOT / w).exists(), where
             if w in ("--config", "--readme") and i + 1 < len(words):
-                assert (ROOT / words[i + 1]).exists(), where
+                name = words[i + 1]
+                assert (ROOT / name).exists() or config_path(name).is_file(), where
 
 
 # ------------------------------------------------------------------ README and versions
