@@ -27,7 +27,7 @@ every game's record, ``replays/`` with a static HTML page per game):
 A model whose calls failed (timed out or raised: a dead server, a wrong model name or key)
 more often than ``max_failed`` of the time did not play: its fallback did. The summary then
 says so first, with the first error, and the command exits with status 3; while it runs, the
-error is logged (at most once a minute).
+error is logged (at most once a minute: `OncePerMinute`).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import logging
 import sys
 import threading
 import time
@@ -205,12 +206,41 @@ def play_one(cfg: ArenaConfig, n: int, deal: int, rotation: int, seats: dict[int
     }
 
 
+class OncePerMinute(logging.Filter):
+    """Let a fallback's warning through once a minute per reason (`TextPolicy` warns once per
+    policy, and the arena seats fresh policies in every game: a dead server fails them all)."""
+
+    def __init__(self, every_s: float = 60.0):
+        super().__init__()
+        self.every_s, self.last = every_s, {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING or not isinstance(record.args, tuple):
+            return True
+        key, now = record.args[:2], time.monotonic()
+        if now - self.last.get(key, -self.every_s) < self.every_s:
+            return False
+        self.last[key] = now
+        return True
+
+
 def play_all(cfg: ArenaConfig, progress: bool = False) -> list[dict]:
-    """Play the whole schedule, `cfg.concurrency` games at a time; results in schedule order."""
+    """Play the whole schedule, `cfg.concurrency` games at a time; results in schedule order.
+    A model's failed call is logged with its error at most once a minute (`OncePerMinute`)."""
     n = get_variant(cfg.variant).default_players if cfg.num_players is None else cfg.num_players
     games = schedule(cfg, n)
     with showing_progress(progress):
         bar = progress_bar(len(games), "arena", "game")
+    quiet = OncePerMinute()
+    fallbacks = logging.getLogger("mafia_env.text.policy")
+    fallbacks.addFilter(quiet)
+    try:
+        return _play(cfg, n, games, bar)
+    finally:
+        fallbacks.removeFilter(quiet)
+
+
+def _play(cfg: ArenaConfig, n: int, games: list, bar: Any) -> list[dict]:
     with ThreadPoolExecutor(max_workers=cfg.concurrency) as pool, bar:
         futures = [pool.submit(play_one, cfg, n, *g) for g in games]
         results = []

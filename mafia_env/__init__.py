@@ -23,6 +23,7 @@ from mafia_env.errors import (
     ConfigError,
     IllegalActionError,
     IllegalActionWarning,
+    KnobWarning,
     MafiaError,
     RecordError,
 )
@@ -124,6 +125,7 @@ __all__ = [
     "GameSpec",
     "IllegalActionError",
     "IllegalActionWarning",
+    "KnobWarning",
     "MafiaEnv",
     "MafiaError",
     "MafiaParallelEnv",

@@ -206,10 +206,7 @@ class MafiaEnv(AECEnv):
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """As PettingZoo's `AECEnv.last`: the acting agent's observation, cumulative reward,
         flags and info; after the game, once every agent has been stepped, an error saying so."""
-        try:
-            agent = self.agent_selection
-        except AttributeError:  # no reset() yet
-            raise self._game_done() from None
+        agent = self.agent_selection
         try:
             return (
                 self.observe(agent) if observe else None,
@@ -223,8 +220,6 @@ class MafiaEnv(AECEnv):
 
     def _game_done(self) -> MafiaError:
         """The error of a call that needs an acting agent when the game has none left."""
-        if self.game is None:
-            return MafiaError("the environment has no game yet; call reset() first")
         return MafiaError(
             "the game is over and every agent has been stepped, so no agent is left to "
             "report on: each got its final reward from env.last() at its last turn; "

@@ -66,10 +66,7 @@ class CoreMafiaEnv(MafiaEnv):
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """As PettingZoo's `AECEnv.last` (the acting agent's observation, cumulative reward,
         flags and info), the vector observation taken in one call to the core."""
-        try:
-            agent = self.agent_selection
-        except AttributeError:  # no reset() yet
-            raise self._game_done() from None
+        agent = self.agent_selection
         if not observe:
             obs = None
         elif self._vector and self.game is not None:

@@ -19,6 +19,11 @@ class RecordError(MafiaError):
     """A game record is corrupt or does not match the variant it names."""
 
 
+class KnobWarning(UserWarning):
+    """A knob was set that changes nothing: it sets a rule of a role the variant never deals
+    (``heal_self`` on SPORT, which has no doctor)."""
+
+
 class IllegalActionWarning(UserWarning):
     """An agent's action outside its mask was answered by a foul or by ending the game
     (COMMON-7); knob ``illegal_action="raise"`` makes it an `IllegalActionError` instead."""

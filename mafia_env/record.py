@@ -128,8 +128,8 @@ def check_shape(record: Any) -> None:
     """Check the keys and types of a record (not yet its meaning)."""
     if not isinstance(record, dict):
         raise RecordError(
-            "a record must be a JSON object (dict), as env.record() returns; got "
-            + type(record).__name__
+            f"a record must be a JSON object (dict); got {type(record).__name__} (a record is "
+            "the JSON object env.record() returns)"
         )
     missing = [k for k in REQUIRED if k not in record]
     if missing:

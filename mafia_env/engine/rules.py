@@ -8,6 +8,7 @@ say for each knob whether the value comes from the source document or is our def
 from __future__ import annotations
 
 import difflib
+import warnings
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -16,7 +17,7 @@ from typing import Any
 from mafia_env.compat import ERAS, earlier_rules
 from mafia_env.engine.events import Outcome
 from mafia_env.engine.roles import ROLE_NAMES, Role, Team, role_from_name
-from mafia_env.errors import ConfigError
+from mafia_env.errors import ConfigError, KnobWarning
 
 
 @dataclass(frozen=True)
@@ -359,8 +360,8 @@ class Rules:
     role_table: str = field(default="default", compare=False)  # "source" or "default"
 
     def with_knobs(self, **knobs: Any) -> Rules:
-        """Return these rules with some knobs overridden; an unknown knob is an error, and so
-        is a knob that sets the rule of a role this variant never deals (`ROLE_KNOBS`)."""
+        """Return these rules with some knobs overridden; an unknown knob is an error, and a
+        knob that sets the rule of a role this variant never deals (`ROLE_KNOBS`) a warning."""
         for name, value in knobs.items():
             if name not in KNOBS:
                 raise ConfigError(unknown_knob(name, self.name))
@@ -369,10 +370,12 @@ class Rules:
         return replace(self, **knobs) if knobs else self
 
     def _check_dealt(self, name: str, value: Any) -> None:
-        """Refuse a knob of a role no table of this variant deals: it would change nothing.
+        """Warn of a knob of a role no table of this variant deals: it changes nothing.
 
-        The knob values an earlier era's rules set on every variant are let through: the
-        records and benchmark tasks of those eras carry them (`mafia_env.compat`)."""
+        A warning (`KnobWarning`), not an error: a sweep may set one knob on every variant,
+        and the tests play every knob value on every variant. The knob values an earlier
+        era's rules set everywhere are not warned of: the records and benchmark tasks of
+        those eras carry them (`mafia_env.compat`)."""
         needs = ROLE_KNOBS.get(name)
         dealt = self.roles_in_play()
         if needs is None or all(r in dealt for r in needs):
@@ -380,10 +383,12 @@ class Rules:
         if any(earlier_rules(self.name, era).get(name, _UNSET) == value for era in ERAS):
             return
         missing = " and ".join(r.label for r in needs if r not in dealt)
-        raise ConfigError(
+        warnings.warn(
             f"knob {name!r} sets a rule of the {' and '.join(r.label for r in needs)}, but "
             f"variant {self.name!r} deals no {missing} (its roles: "
-            f"{', '.join(r.label for r in dealt)}): it would change nothing; leave it out"
+            f"{', '.join(r.label for r in dealt)}): it changes nothing",
+            KnobWarning,
+            stacklevel=3,
         )
 
     def knob_values(self) -> dict[str, Any]:
@@ -394,8 +399,9 @@ class Rules:
         """Raise a ConfigError unless this variant supports a table of `n` players."""
         if isinstance(n, bool) or not isinstance(n, int):
             raise ConfigError(
-                f"num_players must be an integer (variant {self.name!r}: {self.min_players} to "
-                f"{self.max_players}); got {n!r}, a {type(n).__name__}"
+                f"num_players must be an integer: variant {self.name!r} supports "
+                f"{self.min_players} to {self.max_players} players; got {n!r}, a "
+                f"{type(n).__name__}, not a number"
             )
         if not (self.min_players <= n <= self.max_players):
             raise ConfigError(
@@ -460,8 +466,8 @@ class Rules:
 RULE_FIELDS = {f.name for f in fields(Rules)}
 _UNSET = object()
 
-# the knobs that set a rule of particular roles: a variant that never deals them all refuses
-# such a knob (`Rules.with_knobs`), since it would change nothing
+# the knobs that set a rule of particular roles: a variant that never deals them all warns of
+# such a knob (`Rules.with_knobs`), since it changes nothing
 ROLE_KNOBS: dict[str, tuple[Role, ...]] = {
     "heal_repeat": (Role.DOCTOR,),
     "heal_self": (Role.DOCTOR,),

@@ -7,7 +7,6 @@ answered with the error and asked again; then a counted fallback plays (`FALLBAC
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -18,8 +17,6 @@ from mafia_env.lang import DEFAULT, table
 from mafia_env.text.reply import ReplyError, _norm, choices_from_text, read_reply
 
 log = logging.getLogger(__name__)
-WARN_EVERY_S = 60.0  # a fallback's warning: at most one a minute per kind (`_WARNED`)
-_WARNED: dict[tuple[str, str], float] = {}  # (policy class, reason) -> when last warned
 
 # What a TextPolicy counts: moves asked, model calls, replies rejected, fallbacks played,
 # calls that timed out or failed otherwise.
@@ -55,8 +52,8 @@ class TextPolicy:
     `backup` policy (the rule bot: it raises `Defer`, and the seating code asks the bot with
     its own observation), ``"raise"`` raises the ReplyError. Every fallback is counted in
     `stats` and listed in `fallbacks` (with its reason), and logged with the error: never
-    silent (a warning at most once a minute per kind in the whole process, the rest at DEBUG
-    level, so that a long run with a dead server is not flooded).
+    silent (the first as a warning, the rest at DEBUG level, so that a long run is not
+    flooded; the arena, whose seats are fresh policies, lets one warning a minute through).
 
     A reply may add table talk ("3. Say: I trust player 2."): `talk` holds it after `act`,
     for the seating code to say during a speech (`mafia_env.match`).
@@ -136,21 +133,23 @@ class TextPolicy:
     def _fall_back(self, reason: str, message: str, choices: list[tuple[int, str]]) -> int:
         self.stats["fallbacks"] += 1
         self.fallbacks.append((reason, message))
-        # one warning a minute per (policy class, reason) in the whole process, the error
-        # in it: an arena's seats are fresh policies, and a dead server fails them all
-        key, now = (type(self).__name__, reason), time.monotonic()
-        if now - _WARNED.get(key, -WARN_EVERY_S) >= WARN_EVERY_S:
-            _WARNED[key] = now
+        if self.stats["fallbacks"] == 1:  # once per policy: the rest are counted in stats
             log.warning(
-                "%s: %s (%s); fallback %r plays (for a minute, more of these are logged at "
-                "DEBUG; all are counted in stats)",
+                "%s: %s (%s); fallback %r plays (further fallbacks are logged at DEBUG and "
+                "counted in stats)",
                 type(self).__name__,
                 reason,
                 message[:300],
                 self.fallback,
             )
         else:
-            log.debug("%s: %s (%s); fallback %r plays", *key, message[:300], self.fallback)
+            log.debug(
+                "%s: %s (%s); fallback %r plays",
+                type(self).__name__,
+                reason,
+                message[:300],
+                self.fallback,
+            )
         if self.fallback == "raise":
             raise ReplyError(message)
         if self.fallback == "rule":
