@@ -318,12 +318,10 @@ class MafiaParallelEnv(ParallelEnv):
         """Check the step's actions and keep the round's choices for the engine."""
         strict = self.illegal_action == "raise"
         agents = self.possible_agents
-        missing = [agents[s] for s in self._round if agents[s] not in actions]
-        if missing:
-            self._no_action(missing, strict)
         for seat, turn in self._round.items():
             agent = agents[seat]
-            if agent not in actions:
+            if agent not in actions:  # the rare path: raise ("raise") or warn once, naming all
+                self._no_action([a for a in self.acting if a not in actions], strict)
                 index = self.wait  # nothing sent: an illegal move for the engine to judge
             else:
                 index = self._index(agent, actions[agent])
@@ -380,6 +378,7 @@ class MafiaParallelEnv(ParallelEnv):
     def _observe(self) -> tuple[dict[str, Any], dict[str, dict]]:
         game, observer = self.aec.game, self.aec.observer
         flat = self.obs_mode == "flat"
+        acting = self.acting_info
         counts = self.aec.illegal_counts
         obs: dict[str, Any] = {}
         infos: dict[str, dict] = {}
@@ -397,7 +396,7 @@ class MafiaParallelEnv(ParallelEnv):
                     "illegal": counts[agent],
                     "env_defined_actions": self._waits if turn is None else CHOOSES,
                 }
-            elif self.acting_info:
+            elif acting:
                 infos[agent] = {"action_mask": mask, "acting": turn is not None}
             else:
                 infos[agent] = {"action_mask": mask}
