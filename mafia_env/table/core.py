@@ -242,6 +242,10 @@ class Table:
         v["record"] = self.record_path.name if self.record_path else None
         return v
 
+    def message(self, seat: int | None, lang: str = "en") -> dict[str, Any]:
+        """Return the state message a new connection of `seat` gets: the view, the whole log."""
+        return {**self.view(seat, lang), "log_from": 0, "log": self.log_lines(seat, lang)}
+
     def log_lines(self, seat: int | None, lang: str) -> list[dict[str, Any]]:
         """Return every moderator line `seat` has heard, in `lang` (kept up to date)."""
         key = (seat, lang)
