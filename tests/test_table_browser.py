@@ -547,7 +547,8 @@ def test_every_move_of_a_turn_is_in_view_and_the_vote_shows_the_count(server, vi
 def test_the_host_gives_fouls_from_the_page_and_every_seat_sees_them(server):
     """Issue 49, point 3 (SPORT-F1, SPORT-F2): the host's view is the moderator's: a foul
     button per seat and, folded, a removal; the seat's page shows the counts, the silenced
-    day, and the player removed."""
+    day, and the player removed. And talk in any script (5), the night's countdown (4), the
+    waiting screen (7)."""
     base, _ = server
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
@@ -557,6 +558,13 @@ def test_the_host_gives_fouls_from_the_page_and_every_seat_sees_them(server):
             host = browser.new_page(viewport={"width": 1280, "height": 800})
             seat.goto(f"{base}{link}&lang=ru")
             seat.locator("#actions .group[data-kind=pass] button").wait_for()
+            # point 5: what a person types, in any script, reaches the table as typed
+            typed = "¿Qué? 🙂 пʼять 你好 مرحبا"
+            seat.fill("#say", typed)
+            seat.press("#say", "Enter")
+            said = seat.locator("#narration li").last
+            said.filter(has_text="你好").wait_for()
+            assert said.inner_text() == f"Игрок 1 говорит: «{typed}»."
             host.goto(f"{base}{watch}")
             fouls = host.locator("#calls .group[data-kind=foul] button[data-seat='4']")
             fouls.wait_for()
@@ -575,5 +583,18 @@ def test_the_host_gives_fouls_from_the_page_and_every_seat_sees_them(server):
             assert not host.locator("#calls button[data-seat='5']").count()
             host.screenshot(path=str(ARTIFACTS / "table49_host_1280x800.png"))
             seat.screenshot(path=str(ARTIFACTS / "table49_fouls_390x844.png"))
+            # point 4: at night a seat with nothing to do sees the time to morning
+            night = seat.evaluate(
+                """() => ({...state, phase: 'night', your_turn: false, actions: [],
+                           may_talk: false, time_left: null, night_left: 12.0, log: [],
+                           log_from: log.length})"""
+            )
+            seat.evaluate("(s) => render(s)", night)
+            assert seat.inner_text("#clock") == "Утро через 12 с"
+            # point 7: the waiting screen names the one seat it waits for, and has no talk box
+            two, _ = new_seat_link(base, seed=7, humans=[1, 2], night_turn=5)
+            seat.goto(f"{base}{two}")
+            seat.locator("#phase", has_text="Waiting for seat 2").wait_for()
+            assert seat.is_hidden("#talk") and not seat.locator("#actions button").count()
         finally:
             browser.close()
