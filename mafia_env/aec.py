@@ -58,7 +58,7 @@ from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError, IllegalActionError, MafiaError
 from mafia_env.illegal import illegal_mode, warn_illegal
-from mafia_env.lang import DEFAULT, charset, check_lang
+from mafia_env.lang import DEFAULT, charset, check_lang, talk_text
 from mafia_env.narrate import narrate
 from mafia_env.observe import PHASES, ObsLayout, VectorObserver
 from mafia_env.record import make_record
@@ -359,8 +359,9 @@ class MafiaEnv(AECEnv):
         """Add `agent`'s free-text remark to his speech (table talk, up to 280 characters).
 
         The remark is public: in every text observation, the narration and the record; the
-        vector observation never sees it. A character the text observation's charset lacks
-        reads as "?".
+        vector observation never sees it. It is kept as written, in any script (emoji too),
+        less its control characters (`talk_text`); in the text observation a character its
+        charset lacks reads as "?".
         """
         game = self._require_game()
         if game.over:
@@ -371,8 +372,7 @@ class MafiaEnv(AECEnv):
             )
         if not isinstance(text, str):
             raise IllegalActionError(f"table talk is text; got {text!r}")
-        allowed = charset()
-        text = "".join(c if c in allowed else "?" for c in text)
+        text = talk_text(text)
         try:
             game.say(text)
         except ValueError as e:

@@ -16,7 +16,7 @@ from mafia_env.engine.events import PUBLIC, Ev, FollowsTurns, Perceiver
 from mafia_env.engine.game import Game
 from mafia_env.engine.kinds import Turn
 from mafia_env.engine.roles import Role
-from mafia_env.lang import DEFAULT, describe, say, table
+from mafia_env.lang import DEFAULT, describe, say, table, talk_line
 
 MAX_LENGTH = 1_000_000  # characters: far beyond the longest game (see tests/test_text.py)
 
@@ -68,6 +68,8 @@ class TextObserver(FollowsTurns, Perceiver):
 
     def public_default(self, e: tuple) -> None:
         line = say(e, self.lang, talk=self.talk)
+        if line and e[0] == Ev.TALK:  # a remark in any script: the charset's letters only
+            line = talk_line(line)
         if line:
             for seat_lines in self.lines:
                 seat_lines.append(line)
