@@ -507,24 +507,3 @@ def test_the_parallel_acting_flag_is_in_infos_in_every_mode(mode):
     plain = mafia_env.parallel_env("sport")  # the default Dict mode: the mask only
     _, infos = plain.reset(seed=2)
     assert set(infos["player_1"]) == {"action_mask"}
-
-
-# ------------------------------------------------------------------ the README
-
-
-def test_the_readme_headline_table_is_the_shipped_results():
-    """Every headline the README shows is results/v4's, as the benchmark wrote it."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    lines = text.split("## Headline results", 1)[1].split("\n## ", 1)[0].splitlines()
-    (head,) = [ln for ln in lines if ln.startswith("| policy |")]
-    tasks = [c.strip() for c in head.strip("|").split("|")][1:]
-    rows = [ln for ln in lines if ln.startswith("| `")]
-    assert len(rows) == 5
-    for line in rows:
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        policy = cells[0].strip("`")
-        shipped = json.loads((ROOT / "results" / "v4" / f"{policy}.json").read_text())
-        by_task = {r["task"]: r["headline"] for r in shipped}
-        assert set(tasks) == set(by_task) == set(mafia_env.TASKS)
-        for task, cell in zip(tasks, cells[1:], strict=True):
-            assert cell == f"{by_task[task]:.3f}", (policy, task)
