@@ -65,7 +65,7 @@ HELPED = [n for n in cli.COMMANDS if n != "table"]
 
 @pytest.mark.parametrize("name", HELPED)
 def test_every_command_has_help_with_defaults_and_choices(name, capsys):
-    extra = {"train": "torch", "exploit": "torch", "rllib": "ray"}.get(name)
+    extra = {"rllib": "ray"}.get(name)  # train's and exploit's help need no torch
     if extra:
         pytest.importorskip(extra)
     assert cli.main([name, "--help"]) == 0
@@ -111,6 +111,23 @@ def test_play_and_train_without_torch_are_one_line(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err == "error: mafia train needs torch, which is not installed: " + (
         "pip install 'mafia-env[train]'\n"
+    )
+
+
+def test_train_and_exploit_help_need_no_torch(monkeypatch, capsys):
+    """Their help and their argument errors come before torch is imported; a run needs it."""
+    without(monkeypatch, "torch", "baselines.ppo", "baselines.train", "baselines.exploit")
+    for name in ("train", "exploit"):
+        assert cli.main([name, "--help"]) == 0
+        text = capsys.readouterr().out
+        assert text.startswith(f"usage: mafia {name}") and "--config" in text
+    assert cli.main(["exploit", "--policy", "rule", "--task", "sport-11", "--steps", "1"]) == 2
+    assert "no task 'sport-11'" in capsys.readouterr().err
+    assert cli.main(["exploit", "--policy", "rule", "--task", "sport-10", "--steps", "1"]) == 2
+    assert (
+        capsys.readouterr().err
+        == "error: mafia exploit needs torch, which is not installed: "
+        + ("pip install 'mafia-env[train]'\n")
     )
 
 
@@ -411,6 +428,27 @@ def test_a_benchmark_with_games_is_marked_non_standard():
     smoke = describe({**base, "standard": False, "games_per_pair": 4})
     assert "NON-STANDARD: 4 games a pair, not the protocol's 500" in smoke.splitlines()[0]
     assert "NON-STANDARD" not in describe({**base, "standard": True, "games_per_pair": 500})
+
+
+def test_play_never_overwrites_a_record_without_force(tmp_path, capsys, monkeypatch):
+    """`mafia play --record FILE` refuses an existing FILE (or a missing folder) before the
+    game, so nobody plays a game that cannot be saved; `--force` overwrites it."""
+    path = tmp_path / "game.json"
+    path.write_text("an earlier game")
+    game = ["play", "--variant", "minimal", "--seed", "3", "--record"]
+    assert cli.main([*game, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path} exists" in err and "--force" in err
+    assert path.read_text() == "an earlier game"
+    assert cli.main([*game, str(tmp_path / "no" / "game.json")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert cli.main([*game, str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # the person's turns: the default
+    assert cli.main([*game, str(path), "--force"]) == 0
+    record = json.loads(path.read_text())
+    assert record["variant"] == "minimal" and record["moves"] and mafia_env.replay(record)
+    capsys.readouterr()
 
 
 def test_play_says_which_bots_it_seats():
