@@ -307,7 +307,7 @@ def attach_exploits(results: list[dict], exploits: dict[tuple[str, str], dict]) 
         e = exploits.get((r["task"], r["policy"]))
         if e is not None:
             r["exploitability"] = float(e["exploitability"])
-            if "reliable" in e:  # the attacker's check (issue 28): false marks the figure
+            if "reliable" in e:  # the attacker's check: false marks the figure
                 r["exploit_reliable"] = e["reliable"]
             if "sides" in e:
                 r["exploit_sides"] = e["sides"]

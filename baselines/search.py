@@ -13,7 +13,7 @@ At each move with more than one legal action:
 2. ``worlds`` determinizations: games the seat cannot tell from the real one
    (`InfoSet.sample` = `Game.resample`: unknown roles dealt again, hidden night choices
    replayed by their new holders); with option ``model`` (e.g. ``model="rule"``) drawn from
-   the seat's posterior over the deal under that model (`InfoSet.belief`, issue 27).
+   the seat's posterior over the deal under that model (`InfoSet.belief`).
 3. In every world every candidate is played, then the game is played out by the rule bots
    on every seat (this one too), the rule bots' randomness seeded alike for all candidates
    of a world: the candidates are compared on the same worlds and the same luck (common

@@ -17,8 +17,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from baselines.ppo import load_config, train
-from baselines.ppo.config import with_overrides
 from baselines.resources import config_names, config_path
 from mafia_env.commands import add_quiet, echo, parse, parser, run, showing_progress
 from mafia_env.errors import MafiaError
@@ -80,6 +78,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m baselines.train")
     args = parse(p, argv)
     if isinstance(args, int):
         return args
+    from baselines.ppo import load_config, train  # after the help, which needs no torch
+    from baselines.ppo.config import with_overrides
+
     try:
         cfg = load_config(config_path(args.config))
         if args.set:

@@ -33,7 +33,7 @@ from mafia_env.single import single_agent
 from mafia_env.tasks import TASKS
 from mafia_env.variants import VARIANTS
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"  # the package (semver); pyproject.toml reads it from here
 
 
 def _belief(game: Any, seat: int, model: Any = None) -> Any:

@@ -78,14 +78,17 @@ def play(
     seed: int | None = None,
     num_players: int | None = None,
     lang: str = "en",
-    inp: TextIO = sys.stdin,
-    out: TextIO = sys.stdout,
+    inp: TextIO | None = None,
+    out: TextIO | None = None,
     **knobs: Any,
 ) -> dict:
     """Play a game with a person in `seat` (1-based) and bots elsewhere; return its record.
 
-    `knobs` override the variant's rules (``roles=[...]`` deals the roles by seat).
+    `knobs` override the variant's rules (``roles=[...]`` deals the roles by seat); `inp` and
+    `out` default to the standard input and output of the time of the call.
     """
+    inp = sys.stdin if inp is None else inp
+    out = sys.stdout if out is None else out
     env = mafia_env.env(variant, num_players, **knobs)
     if not 1 <= seat <= env.n:
         raise MafiaError(f"seat must be 1..{env.n} for {variant} with {env.n} players; got {seat}")
@@ -131,6 +134,19 @@ def bot_names() -> list[str]:
     return [n for n in policy_names() if n not in ("checkpoint", "llm")]
 
 
+def record_refused(path: Path | None, force: bool) -> str | None:
+    """Return why the game cannot be saved at `path` (None: it can)."""
+    if path is None:
+        return None
+    if path.is_dir():
+        return f"--record {path} is a folder: name a file, such as {path / 'game.json'}"
+    if not path.parent.is_dir():
+        return f"--record {path}: the folder {path.parent} does not exist"
+    if path.exists() and not force:
+        return f"{path} exists (an earlier game): give another --record, or --force to overwrite it"
+    return None
+
+
 def main(argv: list[str] | None = None, prog: str = "python -m mafia_env.play") -> int:
     """Parse the command line and play one game; return the exit status."""
     p = parser(prog, "Play a seat of Mafia against bots, in the terminal.")
@@ -148,9 +164,14 @@ def main(argv: list[str] | None = None, prog: str = "python -m mafia_env.play") 
     p.add_argument("--seed", type=int, default=None, help="the deal's seed (none: a random one)")
     p.add_argument("--lang", default="en", choices=languages(), help="narration language")
     p.add_argument("--record", type=Path, default=None, help="save the finished game here")
+    p.add_argument("--force", action="store_true", help="let --record overwrite an earlier file")
     args = parse(p, argv)
     if isinstance(args, int):
         return args
+    refused = record_refused(args.record, args.force)
+    if refused:  # before the game: a player never plays one that cannot be saved
+        print(f"error: {refused}", file=sys.stderr)
+        return 2
     try:
         record = play(args.variant, args.seat, args.bots, args.seed, args.players, args.lang)
     except MafiaError as e:

@@ -65,7 +65,7 @@ HELPED = [n for n in cli.COMMANDS if n != "table"]
 
 @pytest.mark.parametrize("name", HELPED)
 def test_every_command_has_help_with_defaults_and_choices(name, capsys):
-    extra = {"train": "torch", "exploit": "torch", "rllib": "ray"}.get(name)
+    extra = {"rllib": "ray"}.get(name)  # train's and exploit's help need no torch
     if extra:
         pytest.importorskip(extra)
     assert cli.main([name, "--help"]) == 0
@@ -111,6 +111,23 @@ def test_play_and_train_without_torch_are_one_line(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err == "error: mafia train needs torch, which is not installed: " + (
         "pip install 'mafia-env[train]'\n"
+    )
+
+
+def test_train_and_exploit_help_need_no_torch(monkeypatch, capsys):
+    """Their help and their argument errors come before torch is imported; a run needs it."""
+    without(monkeypatch, "torch", "baselines.ppo", "baselines.train", "baselines.exploit")
+    for name in ("train", "exploit"):
+        assert cli.main([name, "--help"]) == 0
+        text = capsys.readouterr().out
+        assert text.startswith(f"usage: mafia {name}") and "--config" in text
+    assert cli.main(["exploit", "--policy", "rule", "--task", "sport-11", "--steps", "1"]) == 2
+    assert "no task 'sport-11'" in capsys.readouterr().err
+    assert cli.main(["exploit", "--policy", "rule", "--task", "sport-10", "--steps", "1"]) == 2
+    assert (
+        capsys.readouterr().err
+        == "error: mafia exploit needs torch, which is not installed: "
+        + ("pip install 'mafia-env[train]'\n")
     )
 
 
@@ -413,6 +430,27 @@ def test_a_benchmark_with_games_is_marked_non_standard():
     assert "NON-STANDARD" not in describe({**base, "standard": True, "games_per_pair": 500})
 
 
+def test_play_never_overwrites_a_record_without_force(tmp_path, capsys, monkeypatch):
+    """`mafia play --record FILE` refuses an existing FILE (or a missing folder) before the
+    game, so nobody plays a game that cannot be saved; `--force` overwrites it."""
+    path = tmp_path / "game.json"
+    path.write_text("an earlier game")
+    game = ["play", "--variant", "minimal", "--seed", "3", "--record"]
+    assert cli.main([*game, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path} exists" in err and "--force" in err
+    assert path.read_text() == "an earlier game"
+    assert cli.main([*game, str(tmp_path / "no" / "game.json")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert cli.main([*game, str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # the person's turns: the default
+    assert cli.main([*game, str(path), "--force"]) == 0
+    record = json.loads(path.read_text())
+    assert record["variant"] == "minimal" and record["moves"] and mafia_env.replay(record)
+    capsys.readouterr()
+
+
 def test_play_says_which_bots_it_seats():
     out = io.StringIO()
     play("minimal", seat=2, bots="rule", seed=3, inp=io.StringIO(""), out=out)
@@ -507,24 +545,3 @@ def test_the_parallel_acting_flag_is_in_infos_in_every_mode(mode):
     plain = mafia_env.parallel_env("sport")  # the default Dict mode: the mask only
     _, infos = plain.reset(seed=2)
     assert set(infos["player_1"]) == {"action_mask"}
-
-
-# ------------------------------------------------------------------ the README
-
-
-def test_the_readme_headline_table_is_the_shipped_results():
-    """Every headline the README shows is results/v4's, as the benchmark wrote it."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    lines = text.split("## Headline results", 1)[1].split("\n## ", 1)[0].splitlines()
-    (head,) = [ln for ln in lines if ln.startswith("| policy |")]
-    tasks = [c.strip() for c in head.strip("|").split("|")][1:]
-    rows = [ln for ln in lines if ln.startswith("| `")]
-    assert len(rows) == 5
-    for line in rows:
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        policy = cells[0].strip("`")
-        shipped = json.loads((ROOT / "results" / "v4" / f"{policy}.json").read_text())
-        by_task = {r["task"]: r["headline"] for r in shipped}
-        assert set(tasks) == set(by_task) == set(mafia_env.TASKS)
-        for task, cell in zip(tasks, cells[1:], strict=True):
-            assert cell == f"{by_task[task]:.3f}", (policy, task)

@@ -214,7 +214,8 @@ def _rules_of(ckpt: dict[str, Any]) -> tuple[Any, ObsLayout]:
 def column_map(old: ObsLayout, new: ObsLayout) -> np.ndarray | None:
     """Return the columns of a `new` observation that make up an `old` one (None: some old
     piece is missing): pieces by name, the turn one-hots by turn (a layout that gained a turn
-    or a piece since a checkpoint was trained, as CLUB's and ONLINE's did with issue 25)."""
+    or a piece since a checkpoint was trained, as CLUB's and ONLINE's did when the rules were
+    read again)."""
     cols: list[int] = []
     for name, shape in old.private + old.public:
         if name not in new.offsets:
