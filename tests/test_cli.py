@@ -281,6 +281,37 @@ def test_training_twice_keeps_both_runs_and_draws_a_learning_curve(tmp_path):
     assert files(first["run_dir"]) == before
 
 
+def test_resuming_a_checkpoint_outside_a_run_writes_a_run_folder(tmp_path):
+    """A checkpoint with no run beside it (a shipped file, a copy) is read, never written
+    beside: the resumed run writes run_dir/<run_name> (scripts/bench_trainer.py resumes the
+    shipped sport weights)."""
+    pytest.importorskip("torch")
+    from baselines.ppo import make_config, train
+
+    cfg = make_config(
+        {
+            "variant": "minimal",
+            "total_timesteps": 512,
+            "num_envs": 8,
+            "num_steps": 64,
+            "hidden_size": 16,
+            "final_eval_games": 1,
+            "run_dir": str(tmp_path / "runs"),
+        }
+    )
+    first = train(cfg, log=lambda s: None)
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    copy = shelf / "minimal.pt"
+    copy.write_bytes(Path(first["checkpoint"]).read_bytes())
+    more = make_config({**dataclasses.asdict(cfg), "total_timesteps": 1024})
+    resumed = train(more, resume=copy, log=lambda s: None)
+    assert [p.name for p in shelf.iterdir()] == ["minimal.pt"]
+    assert Path(resumed["run_dir"]).parent == tmp_path / "runs"
+    assert Path(resumed["run_dir"]).name == "ppo_minimal_1-2"
+    assert resumed["global_step"] == 1024
+
+
 def test_reproducing_a_checkpoint_reruns_into_the_same_folder():
     pytest.importorskip("torch")
     out = subprocess.run(

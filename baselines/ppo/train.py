@@ -108,10 +108,12 @@ def init_path(name: str, variant: str, num_players: int | None) -> Path:
 
 
 def run_folder(cfg: Config, resume: str | Path | None = None, force: bool = False) -> Path:
-    """Return the folder the run writes: a resumed run's checkpoint's own; else
-    ``run_dir/<run_name>``, or ``-2``, ``-3``, ... after it where an earlier run is there
-    (`baselines.runs.fresh_dir`; `force`: that folder, emptied when the run starts writing)."""
-    if resume is not None:
+    """Return the folder the run writes: a resumed run's own (the checkpoint's folder, where
+    a run wrote its TensorBoard events beside it); else ``run_dir/<run_name>``, or ``-2``,
+    ``-3``, ... after it where an earlier run is there (`baselines.runs.fresh_dir`; `force`:
+    that folder, emptied when the run starts writing). A checkpoint outside a run's folder
+    (a shipped file, a copy) is read, never written beside."""
+    if resume is not None and any(Path(resume).parent.glob("events.out.tfevents.*")):
         return Path(resume).parent
     return fresh_dir(Path(cfg.run_dir) / cfg.run_name(), force)
 
@@ -185,9 +187,10 @@ def train(
             f"starting from the weights of {path}"
             + (" (input widened by the belief piece, zero weights)" if widened else "")
         )
-    if run_dir != Path(cfg.run_dir) / cfg.run_name() and resume is None:
+    if run_dir.parent == Path(cfg.run_dir) and run_dir.name != cfg.run_name():
         log(f"{cfg.run_dir}/{cfg.run_name()} holds an earlier run: this one writes {run_dir}")
-    writer = open_writer(run_dir, cfg, force and resume is None)  # every check is behind us
+    resumed_here = resume is not None and run_dir == Path(resume).parent
+    writer = open_writer(run_dir, cfg, force and not resumed_here)  # every check is behind us
     if (
         resume is None
         and cfg.imitate_steps
