@@ -22,11 +22,16 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import re
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+# one BLAS thread, as importing baselines sets where numpy is not loaded yet (rule v2's
+# posterior is ten times slower with OpenBLAS's own threads on a shared machine)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

@@ -21,7 +21,7 @@ import numpy as np
 from baselines.rule.draws import Draws, Places, Tie, combine, fixed
 from baselines.rule.plan import coin, mafia_day_scores, mafia_ranking
 from baselines.rule.posterior import binary_entropy
-from baselines.rule.reading import NONE, SeenBatch
+from baselines.rule.reading import NONE, SeenBatch, row_dots
 from baselines.rule.suspicion import STRONG, W_SHERIFF_RED
 from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Role, Team
@@ -74,7 +74,7 @@ def block(b: SeenBatch, act: Act, on: np.ndarray, value: int = 0) -> np.ndarray:
     off = b.off(act)
     if off < 0:
         return np.full(on.shape, NONE, dtype=np.int64)
-    return np.where(on, off + value * b.n + np.arange(b.n), NONE)
+    return np.where(on, off + value * b.n + b.seats, NONE)
 
 
 def can(b: SeenBatch, act: Act, seat: np.ndarray) -> np.ndarray:
@@ -299,7 +299,7 @@ def counterclaim(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
     lowest = first(live)
     rivals = claimant & ~team & alive & b.public_credible
     if (start & rivals.any(axis=1)).any():
-        calls_team = (b.claimed_black & team[:, None, :]).any(axis=2)  # [R, claimer]
+        calls_team = row_dots([b.claimed_black], [team])[0, 0] > 0  # [R, claimer]
         exposer = first(rivals & calls_team)
         exposed = team & b.claimed_black[b.rows, np.maximum(exposer, 0)]
         unexposed = live & ~exposed
@@ -344,7 +344,7 @@ def open_vote(b: SeenBatch, rows: np.ndarray) -> Draws:
     at_order = (counted >= 0) & b.at(order, counted)
     left = order & (b.nominee_pos >= b.at(b.nominee_pos, counted)[:, None])
     options = np.where(at_order[:, None], left, now)
-    ranks = np.where(at_order[:, None], b.nominee_pos, np.arange(b.n))  # the order of `options`
+    ranks = np.where(at_order[:, None], b.nominee_pos, b.seats)  # the order of `options`
     target = ballot(b, rows & (counted >= 0), options, ranks)
     choice = np.where((counted >= 0) & (target == counted), one(b, Act.VOTE, counted), b.pass_idx)
     return fixed(np.where(b.legal(choice), choice, NONE))
@@ -490,23 +490,17 @@ def don_check(b: SeenBatch, rows: np.ndarray) -> Draws:
     return pick(b, Act.NIGHT, DON_CHECKS[b.style.don_check](b, options), options)
 
 
-def attacks_on_team(b: SeenBatch) -> np.ndarray:
-    """[R, n]: each seat's accusations and black calls against the reader's team."""
-    team = b.team[:, None, :]
-    return (b.accused & team).sum(axis=2) + (b.claimed_black & team).sum(axis=2)
-
-
 def don_check_attackers(b: SeenBatch, options: np.ndarray) -> np.ndarray:
     """Don's check ``attackers``: those who attacked the mafia first, credible sheriff
     claimants last (already targets: the sheriff may be hiding elsewhere)."""
-    score = attacks_on_team(b).astype(float)
+    score = b.team_attacks.astype(float)
     return score - 10.0 * (b.claimant & b.public_credible)
 
 
 def don_check_informative(b: SeenBatch, options: np.ndarray) -> np.ndarray:
     """Don's check ``information``: the entropy of "sheriff?" under the don's P(sheriff)
     (the claims as the town reads them, and who attacks the mafia)."""
-    weight = np.where(b.post.truthful > 0, 0.2, 1.0) * (1.0 + attacks_on_team(b))
+    weight = np.where(b.post.truthful > 0, 0.2, 1.0) * (1.0 + b.team_attacks.astype(float))
     weight = np.where(options, weight, 0.0)
     total = weight.sum(axis=1)[:, None]
     ps = np.where(total > 0, weight / np.where(total > 0, total, 1.0), weight)

@@ -71,12 +71,12 @@ def mafia_ranking(b: SeenBatch, need: np.ndarray, night: bool = False) -> np.nda
     don = b.bot.don_role
     mate_kind = np.minimum(b.mate_kind, len(don) - 1)
     dons = (b.is_me & don[b.role][:, None]) | (b.mate & don[mate_kind])
-    if dons.any():
-        score += 90.0 * np.einsum("rd,rds->rs", dons.astype(np.float64), b.accused)
-    score += 10.0 * (b.attacks @ black_f[:, :, None])[..., 0]
+    if dons.any():  # (counts: exact in float32)
+        score += 90.0 * (dons.astype(np.float32)[:, None, :] @ b.accused)[:, 0]
+    score += 10.0 * b.team_attacks
     reds = claimants & ~black & cred  # players the town trusts: a credible claimant's reds
     if reds.any():
-        score += 5.0 * np.einsum("rc,rcs->rs", reds.astype(np.float64), b.claimed_red)
+        score += 5.0 * (reds.astype(np.float32)[:, None, :] @ b.claimed_red)[:, 0]
     if night:
         trail = (black_f[:, None, :] @ b.votes_noms)[:, 0]
         score -= 3.0 * np.minimum(trail, 1)

@@ -54,6 +54,8 @@ class RulePolicy:
         self.style = Style.of(style, self.default_style)
         self.rules = rules = spec.rules
         self.n = n = spec.n
+        self.seats = np.arange(n)
+        self.seats.flags.writeable = False
         self.layout = ActionLayout.of(spec)
         self.obs_layout = ObsLayout.of(spec)
         self.roles = roles = rules.roles_in_play()
@@ -170,7 +172,7 @@ class RulePolicy:
     def decide(self, b: SeenBatch) -> Draws:
         """Return every row's draws and choice: its turn kind's decision (`turns`), the
         fallback where the kind has none."""
-        kinds = np.where(b.has_turn, b.turn_kind, -1)
+        kinds = b.turn_code
         parts: dict[Any, np.ndarray] = {}
         for k in set(kinds.tolist()):
             fn = self.turns.get(self.turn_names[k], no_choice) if k >= 0 else no_choice

@@ -71,13 +71,14 @@ class SeenBatch:
 
     def __init__(self, bot: Bot, obs: np.ndarray, masks: np.ndarray):
         self.bot, self.style = bot, bot.style
-        self.n, self.layout = n, _ = bot.n, bot.layout
+        self.n, self.layout = bot.n, bot.layout
         self.masks = masks if masks.dtype == bool else masks != 0
         self.R = R = len(obs)
         self.v = v = Views(obs, bot._pieces)
         self.rows = rows = np.arange(R)
         self.me = me = v["seat"].argmax(axis=1)
-        self.is_me = np.arange(n) == me[:, None]
+        self.seats = bot.seats  # 0 .. n - 1
+        self.is_me = self.seats == me[:, None]
         self.not_me = ~self.is_me
         self.role = v["role"].argmax(axis=1)  # an index into the bot's roles
         self.day = np.rint(v["day"][:, 0].astype(np.float64) * bot.day_limit).astype(np.int64)
@@ -153,6 +154,11 @@ class SeenBatch:
         return self._turn[1]
 
     @lazy
+    def turn_code(self) -> np.ndarray:
+        """[R]: `turn_kind` where the row has a turn, else -1."""
+        return np.where(self.has_turn, self.turn_kind, -1)
+
+    @lazy
     def turn(self) -> list[str | None]:
         """Each row's turn kind by name (None: no turn)."""
         names = self.bot.turn_names
@@ -192,7 +198,7 @@ class SeenBatch:
     def nominee_pos(self) -> np.ndarray:
         """[R, n]: each seat's place in the order of nomination (n: not nominated)."""
         pos = np.empty_like(self.nominee_order)
-        pos[self.rows[:, None], self.nominee_order] = np.arange(self.n)
+        pos[self.rows[:, None], self.nominee_order] = self.seats
         return np.where(self.nominee, pos, self.n)
 
     @lazy
@@ -227,6 +233,11 @@ class SeenBatch:
     def attacks(self) -> np.ndarray:
         """[R, n, n]: accusations and black calls of each seat against each."""
         return self.accused.astype(np.float32) + self.claimed_black
+
+    @lazy
+    def team_attacks(self) -> np.ndarray:
+        """[R, n]: each seat's accusations and black calls against the reader's team."""
+        return (self.attacks @ self.team.astype(np.float32)[:, :, None])[..., 0]
 
     @lazy
     def votes_noms(self) -> np.ndarray:
@@ -335,8 +346,12 @@ class SeenBatch:
     def table_hash(self, i: int, salt: int) -> int:
         """A hash of what every player of row `i`'s game shares today: who is alive, the
         earlier votes, the day (and `salt`): every mafia member computes it alike."""
-        v = self.v
-        crc = zlib.crc32(v["votes_before"][i].tobytes(), zlib.crc32(v["alive"][i].tobytes()))
+        crcs = self.__dict__.setdefault("_crcs", {})
+        crc = crcs.get(i)
+        if crc is None:
+            v = self.v
+            alive = zlib.crc32(v["alive"][i].tobytes())
+            crc = crcs[i] = zlib.crc32(v["votes_before"][i].tobytes(), alive)
         return zlib.crc32(struct.pack("=qq", int(self.day[i]), salt), crc)
 
 
@@ -346,6 +361,8 @@ def one_hot(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     in [0, 1], as observations are, in fewer passes (numpy's reductions along a short last
     axis are slow on many rows)."""
     k = x.argmax(axis=-1)
+    if x.ndim == 2:
+        return k, x[np.arange(len(x)), k] > 0
     flat = x.reshape(-1, x.shape[-1])  # the entry at k, by one flat lookup
     return k, flat[np.arange(len(flat)), k.reshape(-1)].reshape(k.shape) > 0
 

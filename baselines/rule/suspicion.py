@@ -11,6 +11,7 @@ knowledge, to predict what the town bots believe.
 from __future__ import annotations
 
 import math
+from functools import cache
 
 import numpy as np
 
@@ -65,7 +66,7 @@ def town_suspicion(b: SeenBatch) -> tuple[np.ndarray, np.ndarray]:
     trusted = np.where((ncred > 1) & (nshot == 1), shot.argmax(axis=1), trusted)
     two = ((ncred > 1) & (nshot != 1))[:, None]
     trusted = np.where(sheriff, me, trusted)
-    is_trusted = np.arange(b.n) == trusted[:, None]  # no seat where none is trusted
+    is_trusted = b.seats == trusted[:, None]  # no seat where none is trusted
     has = (trusted >= 0)[:, None]
     t = np.maximum(trusted, 0)
     blacks = np.where(is_sheriff, b.checked_yes, b.claimed_black[rows, t]) & has
@@ -109,8 +110,7 @@ def town_suspicion(b: SeenBatch) -> tuple[np.ndarray, np.ndarray]:
         # behaviour: against me (I know I am town), against the mafia's victims, odd play
         (W_AGAINST_ME, against_me * town[:, None]),
         (W_AGAINST_VICTIM, by_votes[2] + by_noms[2]),
-        (W_ODD, diagonal(b.votes)),
-        (W_ODD, diagonal(b.nominations)),
+        (W_ODD, diagonal(b.votes_noms)),
         (W_ODD, (voted == 0) & voters & over[:, None]),
     )
     sus[rows[town], me[town]] = -1e9
@@ -127,8 +127,13 @@ def weigh(*terms: tuple[float, np.ndarray]) -> np.ndarray:
     """Return the sum of ``weight * x`` over the terms ([R, n] each), in one product. The
     weights are whole numbers and the terms counts: every sum is exact, in any order."""
     x = np.array([t for _, t in terms], dtype=np.float64)
-    w = np.array([w for w, _ in terms])
+    w = _weights(tuple(w for w, _ in terms))
     return (w @ x.reshape(len(terms), -1)).reshape(x.shape[1:])
+
+
+@cache
+def _weights(ws: tuple[float, ...]) -> np.ndarray:
+    return np.array(ws)
 
 
 def posterior_reading(b: SeenBatch) -> tuple[np.ndarray, np.ndarray]:
