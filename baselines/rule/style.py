@@ -3,8 +3,14 @@
 A knob names a habit at one decision point (how the sheriff picks his check, when the town
 abstains, ...) or sets a number the decisions use (how often the mafia fake a sheriff
 claim). The defaults are the rule bots v1 (``rule``); `RULE_V2` is ``rule_v2``, the same
-play deciding from a posterior over the deal. Each habit a knob may name is one branch of
-its decision in `baselines.rule.handlers`, over the whole batch.
+play deciding from a posterior over the deal. Each habit a knob may name is one function in
+its decision's table in `baselines.rule.handlers` (`HABIT_TABLES`; the reading's in
+`baselines.rule.suspicion.READINGS`), over the whole batch.
+
+A new style of play is a new value: a habit is a name in `HABITS` and a function in its
+table; a new decision point is a field here whose default is today's play, read by the
+decision it changes. A bot plays a style given as ``RulePolicy(..., style=Style(...))`` or
+as its knobs (``load_policy("rule", table, style={"check": "information"})``).
 """
 
 from __future__ import annotations
