@@ -504,6 +504,16 @@ def mafia_kill(T: Table, rows: np.ndarray) -> Group:
     none = ~town.any(axis=1)
     choice = can(T, Act.NIGHT, first(targets))  # no town player to shoot: the first target
     left = rows & ~none
+    plan = b.v.get("team_plan")  # SPORT-N3: the first night, the don's word at the meeting
+    if plan is not None and left.any():
+        don = np.array([x is Role.DON for x in T.bot.roles])
+        mate_kind = np.minimum(b.mate_kind, len(don) - 1)
+        dons = (T.is_me & don[b.role][:, None]) | (b.mate & don[mate_kind])
+        word = np.einsum("rd,rds->rs", dons.astype(np.float32), plan) > 0
+        seat = word.argmax(axis=1)
+        said = left & (b.day == 1) & word.any(axis=1) & town[T.rows, seat]
+        choice = np.where(said, can(T, Act.NIGHT, seat), choice)
+        left &= ~said
     shots = b.v.get("team_shots")
     if shots is not None and T.bot.rules.mafia_kill == "unanimous" and left.any():
         aim = shots.argmax(axis=2)  # [R, mate]

@@ -221,11 +221,16 @@ class RoleHandlers:
     # --------------------------------------------------------------- night
 
     def mafia_kill(self, seen: Seen) -> Choice:
-        """Shoot the mafia's top-ranked town player (the same for every member)."""
+        """Shoot the mafia's top-ranked town player (the same for every member); on the first
+        night, the don's word at the zero-night meeting (SPORT-N3), where he gave one. At the
+        meeting itself, show the team that same top-ranked player."""
         targets = seen.targets(Act.NIGHT)
         town = [s for s in targets if not seen.is_mafia(s)]
         if not town:
             return seen.can(Act.NIGHT, targets[0]) if targets else None
+        word = self.dons_word(seen)
+        if word in town:
+            return seen.can(Act.NIGHT, word)
         shots = seen.v.get("team_shots")
         if shots is not None and self.rules.mafia_kill == "unanimous":
             # CLUB-N4, ONLINE-N8: awake together, they shoot where a teammate already points
@@ -234,6 +239,18 @@ class RoleHandlers:
                     return seen.can(Act.NIGHT, int(shots[mate].argmax()))
         rank = mafia_ranking(seen, night=True)
         return seen.can(Act.NIGHT, max(town, key=lambda s: rank[s]))
+
+    def dons_word(self, seen: Seen) -> int:
+        """SPORT-N3: on the first night, the target the don showed the team at the zero-night
+        meeting (-1: none, or another night)."""
+        plan = seen.v.get("team_plan")
+        if plan is None or seen.day != 1:
+            return -1
+        if seen.role is Role.DON:
+            don = seen.me
+        else:
+            don = next((s for s, r in seen.mate_roles.items() if r is Role.DON), -1)
+        return int(plan[don].argmax()) if don >= 0 and plan[don].any() else -1
 
     def sheriff_check(self, seen: Seen) -> Choice:
         """Check the most suspected player not checked yet."""

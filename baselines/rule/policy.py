@@ -89,6 +89,9 @@ class RulePolicy(RoleHandlers):
             "executor": self.executor,
             "hunt": self.hunt,
             "answer": self.answer,
+            # SPORT-N3: at the zero-night meeting a member shows the target he would shoot
+            # (ONLINE-D5's discussion and D6's gestures: the fallback, pass)
+            "meeting": self.mafia_kill,
         }
         # role -> speech planner; a role missing here speaks as its team does
         self.speakers: dict[Role, Callable[[Seen], list[Choice]]] = {
