@@ -39,7 +39,7 @@ import numpy as np
 from mafia_env.actions import ActionLayout
 from mafia_env.engine.events import Outcome
 from mafia_env.engine.game import Game
-from mafia_env.engine.kinds import Act, Turn
+from mafia_env.engine.kinds import SPEECH_TURNS, Act, Turn
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import KNOBS, Rules
 from mafia_env.engine.spec import GameSpec
@@ -562,7 +562,7 @@ def _unpickle_shadow(game: Game) -> Game:
     return game
 
 
-SPEECH = frozenset({Turn.SPEECH, Turn.LAST_WORD, Turn.TIE_SPEECH, Turn.MONOLOGUE})
+SPEECH = SPEECH_TURNS  # where table talk may come
 
 
 class CoreObserver:

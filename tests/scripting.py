@@ -228,6 +228,15 @@ class Table:
         return "\n".join(mafia_env.narrate.narrate(self.game.events))
 
 
+def to_day_one(env):
+    """Pass the zero night's turns (the mafia's meeting, SPORT-N3; the don's, ONLINE-N1): the
+    env stands at day 1's first turn, as the game opened before those turns."""
+    game = env.unwrapped.game
+    while game.day == 0 and not game.over:
+        env.step(env.unwrapped.action_id("pass"))
+    return env
+
+
 def random_playout(env, rng: np.random.Generator, max_steps: int = 100_000):
     """Play one game with uniformly random legal actions; return (moves, final rewards)."""
     moves = 0

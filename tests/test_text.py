@@ -17,6 +17,7 @@ from mafia_env.engine.roles import Role, Team
 from mafia_env.lang import LANGS, describe, table
 from mafia_env.narrate import narrate
 from mafia_env.text import MAX_LENGTH, ReplyError, TextObserver, TextPolicy, parse_reply
+from tests.scripting import to_day_one
 
 VARIANTS = sorted(mafia_env.VARIANTS)
 
@@ -240,13 +241,6 @@ def test_a_mafia_member_is_told_his_team_and_a_civilian_only_his_own_role():
 
 
 # ------------------------------------------------------------------------ replies
-
-
-def to_day_one(env):
-    """Pass the zero night's turns (SPORT-N3: the mafia's meeting): day 1's first speech."""
-    while env.unwrapped.game.day == 0:
-        env.step(env.action_id("pass"))
-    return env
 
 
 @pytest.fixture
