@@ -571,7 +571,8 @@ def variant_page(rules: Rules, tested: dict[str, list[str]] | None = None) -> st
         *sample_lines(rules),
         "## Version history",
         "",
-        "The environment is `mafia_v1`; what changed, and when: [Versions](../versions.md).",
+        f"The environment is `{mafia_env.MafiaEnv.metadata['name']}`; what changed, and when: "
+        "[Versions](../versions.md).",
         "",
     ]
     return "\n".join(out)
