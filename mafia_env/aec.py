@@ -87,7 +87,7 @@ class MafiaEnv(AECEnv):
     """Mafia as a PettingZoo AEC environment: one variant, one table size."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "mafia_v1",
+        "name": "mafia_v2",
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
     }

@@ -102,7 +102,7 @@ class MafiaParallelEnv(ParallelEnv):
     """Mafia as a PettingZoo ParallelEnv over the same engine as `MafiaEnv`."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "mafia_parallel_v1",
+        "name": "mafia_parallel_v2",
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": True,
     }

@@ -195,19 +195,22 @@ def test_seen_batch_keeps_the_turn_kind():
 # recorded on main at ff67d32 (the row path, before any batch pass): the rule bots' play is
 # pinned (the benchmark tasks v2 and v3 play against rule v1). A change of the bots' play
 # changes these on purpose: record them again with `recorded_play`, and say so in the change.
+# issue 47's reading changed the games of sport, city, club and online (the meeting, no number
+# in a fifth of random moves, the nominees' votes, the discussion and gestures): new digests;
+# forum's and minimal's games are the same
 RECORDED = {
-    "rule/sport-10": "9e2ad297e80d4587",
-    "rule/city-10": "2cf01e14d0af803e",
-    "rule/city-13": "b1df4db25fff1f05",
-    "rule/club-10": "d8295bdb2bd9df46",
-    "rule/online-10": "7e9e73cdddce6bd8",
+    "rule/sport-10": "9577dd18b45a1705",
+    "rule/city-10": "074fd6d3a0375927",
+    "rule/city-13": "f88c80ba1300fa23",
+    "rule/club-10": "91877547c16e492c",
+    "rule/online-10": "f3805a5edf70642f",
     "rule/forum-10": "b6f429140f14bef5",
     "rule/minimal-10": "52438c84e1e68080",
-    "rule_v2/sport-10": "249b2a6d5aa65c01",
-    "rule_v2/city-10": "6873988571d702de",
-    "rule_v2/city-13": "bd2b983c90c5b6f9",
-    "rule_v2/club-10": "42c97c46a1a66411",
-    "rule_v2/online-10": "499f91e6289ab31d",
+    "rule_v2/sport-10": "e68eb6b03501b3ca",
+    "rule_v2/city-10": "5ac2020964669c84",
+    "rule_v2/city-13": "6efa649461b95414",
+    "rule_v2/club-10": "f7606375c486578d",
+    "rule_v2/online-10": "d3eefc869046a691",
     "rule_v2/forum-10": "f309ce51733d186e",
     "rule_v2/minimal-10": "b3e660463fada24d",
 }

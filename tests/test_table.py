@@ -204,10 +204,11 @@ def test_bad_messages_get_errors_and_the_table_goes_on(client):
         client.websocket_connect(ws_url(table, 2, seats[2])) as ws2,
     ):
         p1, p2 = Player(ws1), Player(ws2)
-        # seat 1 opens day 1, and the game waits for it: nothing else moves meanwhile
-        state = p2.play(until=lambda s: s["started"])
+        # seat 1 opens day 1 (after the bots' zero-night meeting, SPORT-N3), and the game
+        # waits for it: nothing else moves meanwhile
+        state = p2.play(until=lambda s: s["started"] and s["day"] == 1)
         assert state["day"] == 1 and state["actor"] == 1 and not state["your_turn"]
-        first = p1.play(until=lambda s: s["started"])
+        first = p1.play(until=lambda s: s["started"] and s["day"] == 1)
         assert first["your_turn"]
         legal = [a["id"] for g in first["actions"] for a in g["actions"]]
         bad = [

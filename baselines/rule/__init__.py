@@ -45,6 +45,9 @@ Strategies (seats are 0-based inside, as in the engine):
   teammate counter-claims is not shot (it would prove the teammate a liar), and players the
   mafia nominated or voted against are shot last (no trail). Where they are awake together
   and all must agree (CLUB-N4, ONLINE-N8) a member shoots where a teammate already points.
+  At SPORT's zero-night meeting (SPORT-N3) each shows the team that same top-ranked player,
+  and on the first night they shoot the don's word. Listeners do not gesture (ONLINE-D6) and
+  say nothing in the general discussion (ONLINE-D5): those turns take the fallback, pass.
   By day they blend in: they nominate only with a public reason (the town's own suspicion,
   or a player who acted against them), vote for the town player the town suspects most, vote
   out with the town a teammate it has exposed, and vote yes in a car crash only when no

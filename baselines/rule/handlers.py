@@ -441,12 +441,24 @@ def answer(b: SeenBatch, rows: np.ndarray) -> Draws:
 
 
 def mafia_kill(b: SeenBatch, rows: np.ndarray) -> Draws:
-    """Shoot the mafia's top-ranked town player (the same for every member); awake
-    together where all must agree (CLUB-N4, ONLINE-N8), where a teammate already points."""
+    """Shoot the mafia's top-ranked town player (the same for every member); on the first
+    night the don's word at the zero-night meeting (SPORT-N3), where he gave one; awake
+    together where all must agree (CLUB-N4, ONLINE-N8), where a teammate already points.
+    At the meeting itself, show the team that same top-ranked player."""
     targets = b.seg(Act.NIGHT)
     town = targets & ~b.mafia_of
     choice = can(b, Act.NIGHT, first(targets))  # no town player to shoot: the first target
     left = rows & town.any(axis=1)
+    plan = b.v.get("team_plan")  # SPORT-N3: the first night, the don's word at the meeting
+    if plan is not None and left.any():
+        don = b.bot.don_role
+        mate_kind = np.minimum(b.mate_kind, len(don) - 1)
+        dons = (b.is_me & don[b.role][:, None]) | (b.mate & don[mate_kind])
+        word = np.einsum("rd,rds->rs", dons.astype(np.float32), plan) > 0
+        seat = word.argmax(axis=1)
+        said = left & (b.day == 1) & word.any(axis=1) & town[b.rows, seat]
+        choice = np.where(said, can(b, Act.NIGHT, seat), choice)
+        left &= ~said
     shots = b.v.get("team_shots")
     if shots is not None and b.bot.rules.mafia_kill == "unanimous" and left.any():
         aim = shots.argmax(axis=2)  # [R, mate]
@@ -637,6 +649,9 @@ TURNS: dict[str, Decision] = {
     "executor": executor,
     "hunt": hunt,
     "answer": answer,
+    # SPORT-N3: at the zero-night meeting a member shows the target he would shoot
+    # (ONLINE-D5's discussion and D6's gestures: the fallback, pass)
+    "meeting": mafia_kill,
 }
 # the speech planner of a role; a role missing here speaks as its team does
 SPEAKERS: dict[Role, Callable[[Plan], None]] = {

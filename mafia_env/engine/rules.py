@@ -289,6 +289,49 @@ KNOBS: dict[str, Knob] = {
         "each morning the doctor is told which heal of his counts for his limits (false: he "
         "learns it only from whom he may heal next)",
     ),
+    "mafia_no_number": Knob(
+        str,
+        "CITY-N10",
+        "what a mafia choice of no number (held fire, a timeout) does where the team must "
+        "show one: a miss, or the team's forfeit (the don's none while he lives, any member's "
+        "without him)",
+        choices=("miss", "forfeit"),
+    ),
+    "zero_night_meeting": Knob(
+        bool,
+        "SPORT-N3",
+        "on the zero night the black players meet in silence: each may show the team a "
+        "proposed target, the don last (his word); seen by the team only",
+    ),
+    "shots_judged": Knob(
+        str,
+        "SPORT-N4",
+        "whose shots decide the mafia's kill: every shot fired (a shooter removed later that "
+        "night still counts), or only those of the shooters alive at morning",
+        choices=("fired", "morning"),
+    ),
+    "discussion": Knob(
+        int,
+        "ONLINE-D5",
+        "rounds of the general discussion after the speech round, each living player one "
+        "speech act or nothing a round, a round of silence ending it (0: none)",
+        minimum=0,
+    ),
+    "gestures": Knob(
+        str,
+        "ONLINE-D6",
+        "who may show a gesture (yes / no / don't know; again: taken back) during another's "
+        "speech: nobody, the listener a speech act names (right after it), or every living "
+        "listener after each speech act",
+        choices=("none", "named", "all"),
+    ),
+    "nominee_votes": Knob(
+        str,
+        "CLUB-E8",
+        "where the vote of a player barred from voting as a nominee goes: to the last nominee "
+        "(his own too), or nowhere",
+        choices=("last_nominee", "none"),
+    ),
 }
 
 
@@ -356,6 +399,12 @@ class Rules:
     hunted_reveal: str
     companion_reason: bool
     heal_told: bool
+    mafia_no_number: str
+    zero_night_meeting: bool
+    shots_judged: str
+    discussion: int
+    gestures: str
+    nominee_votes: str
     defaults: frozenset[str] = field(default=frozenset(), compare=False)
     role_table: str = field(default="default", compare=False)  # "source" or "default"
 

@@ -45,7 +45,7 @@ SUBKEYS: dict[str, tuple[str, ...]] = {
     "NO_VOTE": tuple(x.name for x in NoVote),
     "NOMINATE": ("by", "round"),
     "VOTING": ("one", "many"),
-    "BALLOT": ("vote", "silent", "abstain"),
+    "BALLOT": ("vote", "silent", "barred", "abstain"),
     "CRASH_BALLOT": ("yes", "no"),
     "SPARED": tuple(x.name for x in Spared),
     "ELIMINATED": tuple(x.name for x in Cause),
@@ -57,6 +57,8 @@ SUBKEYS: dict[str, tuple[str, ...]] = {
     "ANSWER": tuple(x.name for x in Answer),
     "SILENCED": ("speech", "last_word"),
     "COUNT": ("none", "one", "many"),
+    "PROPOSE": ("shown", "none"),
+    "GESTURE": (*(x.name for x in Answer), "NONE"),
 }
 
 # Events the moderator does not announce: the start of a turn is told by SPEAK for speeches
@@ -131,8 +133,10 @@ def _subkey(kind: int, actor: int, target: int, value: int, role: Role | None) -
         return "one" if value >> SEQ_BITS == 0 else "many"
     if kind == Ev.BLOCKED:
         return Turn(value).name
-    if kind == Ev.BALLOT:
-        return "abstain" if target < 0 else ("silent" if value else "vote")
+    if kind == Ev.BALLOT:  # value 2: a nominee's vote (CLUB-E8)
+        return (
+            "abstain" if target < 0 else ("barred" if value == 2 else "silent" if value else "vote")
+        )
     if kind == Ev.CRASH_BALLOT:
         return "yes" if value else "no"
     if kind == Ev.SPARED:
@@ -156,6 +160,10 @@ def _subkey(kind: int, actor: int, target: int, value: int, role: Role | None) -
         return "last_word" if value == Turn.LAST_WORD else "speech"
     if kind == Ev.COUNT:
         return "none" if value == 0 else ("one" if value & (value - 1) == 0 else "many")
+    if kind == Ev.PROPOSE:
+        return "shown" if target >= 0 else "none"
+    if kind == Ev.GESTURE:
+        return Answer(value).name if value >= 0 else "NONE"
     return None
 
 

@@ -146,6 +146,10 @@ def _button(u: Any, turn: Turn, act: Act, target: int, value: int, lang: str):
         label = words["pass"].get(turn.name, words["pass"]["*"])
         if turn is Turn.VOTE and u.rules.silent_vote == "last_nominee" and u.game.vote.candidates:
             label = words["silent_vote"].format(t=u.game.vote.candidates[-1] + 1)
+        v = u.game.vote  # CLUB-E8: at the last nominee's count a hand kept down counts for him
+        last_count = v.candidates and v.counted == len(v.candidates) - 1
+        if turn is Turn.OPEN_VOTE and u.rules.silent_vote == "last_nominee" and last_count:
+            label = words["last_count"].format(t=v.candidates[-1] + 1)
         return "pass", "pass", "", label
     if act in (Act.VOTE_YES, Act.VOTE_NO):
         label = words["yes"] if act is Act.VOTE_YES else words["no"]
@@ -158,8 +162,9 @@ def _button(u: Any, turn: Turn, act: Act, target: int, value: int, lang: str):
     if act is Act.ASK:
         title = words["ask"].format(role=mod.ROLES[Role(value).label])
         return "ask", f"ask {value}", title, seat
-    if act is Act.ANSWER:
-        return "answer", "answer", groups["answer"], mod.ANSWERS[value]
+    if act is Act.ANSWER:  # ONLINE-D6: a gesture, or the answer to a question
+        title = groups["gesture"] if turn is Turn.GESTURE else groups["answer"]
+        return "answer", "answer", title, mod.ANSWERS[value]
     if act is Act.REVEAL_DON:
         return "reveal_don", "reveal_don", groups["reveal_don"], words["reveal_don"]
     kind = act.name.lower()
