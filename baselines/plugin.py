@@ -13,6 +13,7 @@ from typing import Any
 
 from baselines.filler import load_filler
 from baselines.rule import RulePolicy
+from baselines.zoo import register as register_styles
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.policy import Policy, register_policy
@@ -119,8 +120,9 @@ def rule_v2(
 def register() -> None:
     """Register ``rule`` (the rule bots v1, which the benchmark tasks v2 and v3 pin), ``rule_v1``
     (the same), ``rule_v2``, ``ppo``, ``league``, ``league_v2``, ``filler``, ``checkpoint``,
-    ``llm`` and ``ismcts``: the entry points of pyproject.toml, for a process that imports
-    baselines."""
+    ``llm``, ``ismcts`` and the zoo's styles (``style:<name>``, `baselines.zoo`): the entry
+    points of pyproject.toml, for a process that imports baselines."""
+
     register_policy("rule", RulePolicy)
     register_policy("rule_v1", RulePolicy)
     register_policy("rule_v2", rule_v2)
@@ -131,3 +133,4 @@ def register() -> None:
     register_policy("league_v2", shipped_league_v2)
     register_policy("filler", load_filler)
     register_policy("checkpoint", checkpoint)
+    register_styles()

@@ -215,6 +215,10 @@ def load_policy(
                 "(install the 'train' extra)"
             )
         return _call(loader, spec, n, seed, {"path": path, **options}, f"checkpoint {path}")
+    family, colon, _ = key.partition(":")
+    kin = [p for p in policy_names() if colon and p.startswith(family + ":")]
+    if kin:  # a family of names (the zoo's style:<name>): name its members
+        raise ConfigError(f"unknown policy {key!r}; the {family}: policies are: {', '.join(kin)}")
     raise ConfigError(
         f"unknown policy {key!r}: not a policy name ({', '.join(policy_names())}) "
         "and no file at that path"

@@ -149,16 +149,21 @@ def test_baselines_registers_its_policies_in_mafia_env():
 
 def test_entry_points_name_the_baselines_policies():
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    from baselines.zoo import STYLES
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     eps = data["project"]["entry-points"]["mafia_env.policies"]
     assert set(eps) == {
         *("rule", "rule_v1", "rule_v2", "ppo", "league", "league_v2", "filler"),
         *("checkpoint", "llm", "ismcts"),
+        *(f"style:{name}" for name in STYLES),  # the zoo's styles (baselines.zoo)
     }
     for target in eps.values():  # each names something that exists
         module, _, attr = target.partition(":")
-        assert callable(getattr(__import__(module, fromlist=[attr]), attr))
+        found = __import__(module, fromlist=[attr.split(".")[0]])
+        for part in attr.split("."):  # an attribute path: LOADERS.fake_sheriff
+            found = getattr(found, part)
+        assert callable(found)
 
 
 def test_mafia_env_finds_the_baselines_policies_through_the_entry_points(tmp_path):

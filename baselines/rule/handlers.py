@@ -19,9 +19,10 @@ from collections.abc import Callable
 import numpy as np
 
 from baselines.rule.draws import Draws, Places, Tie, combine, fixed
-from baselines.rule.plan import coin, mafia_day_scores, mafia_ranking
+from baselines.rule.plan import coin, mafia_day_scores, mafia_ranking, public_noise
 from baselines.rule.posterior import binary_entropy
 from baselines.rule.reading import NONE, SeenBatch, row_dots
+from baselines.rule.style import Style
 from baselines.rule.suspicion import STRONG, W_SHERIFF_RED
 from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Role, Team
@@ -194,7 +195,55 @@ def speech(b: SeenBatch, rows: np.ndarray) -> Draws:
         plan = Plan(b, on, len(planners) == 1 and bool(on.all()))
         planner(plan)
         parts.append((plan.draws(), on))
-    return combine(parts, b.R)
+    draws = combine(parts, b.R)
+    return noisy(b, rows, draws) if b.style.noise_p > 0 else draws
+
+
+NOISE_GRAIN = 20  # `noisy`: the noise coin has this many sides (noise_p in steps of 1/20)
+
+
+def noisy(b: SeenBatch, rows: np.ndarray, draws: Draws) -> Draws:
+    """`draws` with noisy talk (`Style.noise_p`, `Style.noisy`): each row whose speech is
+    noisy draws a coin of `NOISE_GRAIN` sides and a legal speech act other than the end of
+    the speech; where the coin falls below ``noise_p``, the act is said instead of the plan's."""
+    on = rows & NOISES[b.style.noisy](b)
+    acts = b.masks & on[:, None]
+    acts[:, b.pass_idx] = False
+    on &= acts.any(axis=1)
+    if not on.any():
+        return draws
+    k = len(draws.counts)
+    tie = Tie(acts)
+    cut = round(b.style.noise_p * NOISE_GRAIN)
+    inner = draws.choose
+
+    def choose(places: Places) -> np.ndarray:
+        base = inner(places[:k])
+        sides = places[k]
+        if sides is None:
+            return base
+        return np.where(on & (sides < cut), tie.seat(places[k + 1]), base)
+
+    counts = [*draws.counts, np.where(on, NOISE_GRAIN, 0), tie.count]
+    return Draws(counts, choose, draws.sure)
+
+
+def noisy_all(b: SeenBatch) -> np.ndarray:
+    """Noise ``all``: every speaker."""
+    return np.ones(b.R, dtype=bool)
+
+
+def noisy_mafia(b: SeenBatch) -> np.ndarray:
+    """Noise ``mafia``: the mafia's speeches only."""
+    return b.black
+
+
+def noisy_town(b: SeenBatch) -> np.ndarray:
+    """Noise ``town``: the town's speeches only."""
+    return b.bot.town_role[b.role]
+
+
+NOISES = {"all": noisy_all, "mafia": noisy_mafia, "town": noisy_town}
 
 
 def claim_sheriff(b: SeenBatch, on: np.ndarray) -> np.ndarray:
@@ -217,14 +266,74 @@ def nominate_ties(b: SeenBatch, scores: np.ndarray, floor: np.ndarray | float) -
 
 
 def town_speech(p: Plan) -> None:
-    """Civilian: accuse a strong suspect, nominate the top suspect (with nobody nominated
-    yet, the top-scored seat: someone must be put up for the vote)."""
+    """Civilian: as `Style.talk` says (``normal``: `talk_normal`)."""
+    TALKS[p.b.style.talk](p)
+
+
+def talk_normal(p: Plan) -> None:
+    """Talk ``normal``: accuse a strong suspect, nominate the top suspect (with nobody
+    nominated yet, the top-scored seat: someone must be put up for the vote)."""
     b = p.b
     sus = b.sus
     strong = (sus >= STRONG) & ~b.my_accused & b.seg(Act.ACCUSE)
     p.pick(best_of(sus, b.alive & b.not_me), Act.ACCUSE, strong)
     floor = np.where(b.nominee.any(axis=1, keepdims=True), 0.0, -1e8)
-    p.pick(nominate_ties(b, sus, floor), Act.NOMINATE)
+    p.pick(NOMINATES[b.style.nominate](b, floor), Act.NOMINATE)
+
+
+def talk_quiet(p: Plan) -> None:
+    """Talk ``quiet``: no accusation; a nomination only while nobody is up for the vote."""
+    b = p.b
+    none_up = ~b.nominee.any(axis=1, keepdims=True)
+    p.pick(NOMINATES[b.style.nominate](b, -1e8) & none_up, Act.NOMINATE)
+
+
+def talk_talkative(p: Plan) -> None:
+    """Talk ``talkative``: accuse the two top suspects (scored above zero), vouch for the
+    seat the reading clears most (scored below zero), then nominate as ``normal``."""
+    b = p.b
+    sus = b.sus
+    others = b.alive & b.not_me
+    ranked = np.argsort(np.where(others, -sus, np.inf), axis=1, kind="stable")[:, :2]
+    top2 = np.zeros_like(others)
+    top2[b.rows[:, None], ranked] = True
+    accuse = top2 & others & (sus > 0) & ~b.my_accused
+    p.say(block(b, Act.ACCUSE, accuse))
+    my_vouched = b.vouched[b.rows, b.me]
+    cleared = others & (sus < 0) & ~my_vouched & b.seg(Act.VOUCH)
+    p.say(one(b, Act.VOUCH, arg_first_max(-sus, cleared)))
+    floor = np.where(b.nominee.any(axis=1, keepdims=True), 0.0, -1e8)
+    p.pick(NOMINATES[b.style.nominate](b, floor), Act.NOMINATE)
+
+
+TALKS = {"normal": talk_normal, "quiet": talk_quiet, "talkative": talk_talkative}
+
+
+def nominate_top(b: SeenBatch, floor: np.ndarray | float) -> np.ndarray:
+    """Nominate ``top``: the top suspect above `floor` (`nominate_ties`)."""
+    return nominate_ties(b, b.sus, floor)
+
+
+def nominate_random(b: SeenBatch, floor: np.ndarray | float) -> np.ndarray:
+    """Nominate ``random``: while nobody is up, any seat the reader may nominate (drawn);
+    else the top suspect."""
+    none_up = ~b.nominee.any(axis=1, keepdims=True)
+    anyone = b.seg(Act.NOMINATE) & b.not_me
+    return np.where(none_up, anyone, nominate_ties(b, b.sus, floor))
+
+
+def nominate_neighbour(b: SeenBatch, floor: np.ndarray | float) -> np.ndarray:
+    """Nominate ``neighbour``: while nobody is up, the next seat after the reader (round
+    the table) that he may nominate; else the top suspect."""
+    none_up = ~b.nominee.any(axis=1, keepdims=True)
+    allowed = b.seg(Act.NOMINATE) & b.not_me
+    after = (b.seats[None, :] - b.me[:, None]) % b.n  # 1: the next seat
+    nxt = arg_first_max(-after.astype(float), allowed)
+    mine = b.seats[None, :] == nxt[:, None]
+    return np.where(none_up, mine & allowed, nominate_ties(b, b.sus, floor))
+
+
+NOMINATES = {"top": nominate_top, "random": nominate_random, "neighbour": nominate_neighbour}
 
 
 def sheriff_speech(p: Plan) -> None:
@@ -240,6 +349,7 @@ def sheriff_speech(p: Plan) -> None:
         | (b.nominee | b.candidates)[b.rows, b.me]
         | b.me_claimant
         | b.called_me_black.any(axis=1)  # a false sheriff calls me black
+        | SHERIFF_CLAIMS[b.style.sheriff_claim](b)
     )
     go = on & (live_black.any(axis=1) | danger)
     if go.any():
@@ -254,7 +364,29 @@ def sheriff_speech(p: Plan) -> None:
     liars = on[:, None] & b.claimant & b.not_me & alive & ~b.my_accused
     if liars.any():
         p.say(block(b, Act.ACCUSE, liars))
-    p.pick(nominate_ties(b, b.sus, 0.0), Act.NOMINATE)
+    p.pick(NOMINATES[b.style.nominate](b, 0.0), Act.NOMINATE)
+
+
+def sheriff_claims_black(b: SeenBatch) -> np.ndarray:
+    """Sheriff's claim ``black``: only on a black check or in danger (no other reason)."""
+    return np.zeros(b.R, dtype=bool)
+
+
+def sheriff_claims_counter(b: SeenBatch) -> np.ndarray:
+    """Sheriff's claim ``counter``: also as soon as another live player claims sheriff."""
+    return (b.claimant & b.not_me & b.alive).any(axis=1)
+
+
+def sheriff_claims_open(b: SeenBatch) -> np.ndarray:
+    """Sheriff's claim ``open``: from his first speech, every check as it comes."""
+    return np.ones(b.R, dtype=bool)
+
+
+SHERIFF_CLAIMS = {
+    "black": sheriff_claims_black,
+    "counter": sheriff_claims_counter,
+    "open": sheriff_claims_open,
+}
 
 
 def mafia_speech(p: Plan) -> None:
@@ -271,9 +403,38 @@ def mafia_speech(p: Plan) -> None:
     if b.bot.has_sheriff and b.bot.rules.claims:
         p.say(*counterclaim(b, on))
     said = on & b.turn_is("speech")
+    framed = PUSHES[b.style.push](b, on)
+    if (framed >= 0).any():
+        p.say(
+            np.where(~b.at(b.my_accused, framed), one(b, Act.ACCUSE, framed), NONE),
+            np.where(said, one(b, Act.NOMINATE, framed), NONE),
+        )
     if said.any():
         scores = mafia_day_scores(b, said) + (b.against_me > 0)  # provoked: a public reason
         p.pick(nominate_ties(b, scores, 0.1) & said[:, None], Act.NOMINATE)
+
+
+def push_town(b: SeenBatch, rows: np.ndarray) -> np.ndarray:
+    """Push ``town``: no one framed (NONE): the mafia go with the town's own suspicion."""
+    return np.full(b.R, NONE, dtype=np.int64)
+
+
+def push_frame(b: SeenBatch, rows: np.ndarray) -> np.ndarray:
+    """Push ``frame``: [R] the live town player the mafia frame, alike for every member: the
+    one they accused most so far, else one drawn from the public table (a sheriff claimant
+    last: the plan's targets are shot, not framed)."""
+    need = rows & b.black
+    if not need.any():
+        return np.full(b.R, NONE, dtype=np.int64)
+    team = b.team.astype(np.float32)
+    accused = (team[:, None, :] @ b.accused.astype(np.float32))[:, 0]  # by the team, per seat
+    score = 10.0 * accused + public_noise(b, need, 5) - 5.0 * b.claimant
+    town = b.alive & ~b.team
+    got = arg_first_max(score, town)
+    return np.where(need, got, NONE)
+
+
+PUSHES = {"town": push_town, "frame": push_frame}
 
 
 def counterclaim(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
@@ -290,13 +451,21 @@ def counterclaim(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
     if keep.any():
         keep &= b.my_black.sum(axis=1) < day - 1
         cols.append(block(b, Act.CLAIM_CHECK, keep[:, None] & claimant & ~team & ~b.my_black, 1))
+    cols += FAKE_STORIES[b.style.fake_story](b, on)
     # a new story, by the member to speak, today
-    start = on & ~b.me_claimant & ~(b.mate & claimant).any(axis=1) & (day >= 2) & b.me_alive
-    if not start.any():
-        return cols
-    target = np.full(b.R, NONE, dtype=np.int64)
+    style = b.style
+    base = on & ~b.me_claimant & b.me_alive
+    start = base & ~(b.mate & claimant).any(axis=1) & (day >= 2)
     live = team & alive
     lowest = first(live)
+    claimer = FAKE_CLAIMERS[style.fake_claimer](b, lowest)
+    own = FAKE_ROLES[style.fake_role](b)  # the role of the fake claim
+    if own is Role.SHERIFF and style.fake_claimer != "all":
+        claimer &= ~(b.mate & claimant).any(axis=1)  # one story a team, where one claims
+    faking = base & (day >= FAKE_FROM[style.fake_from](b)) & claimer
+    if not (start.any() or faking.any()):
+        return cols
+    target = np.full(b.R, NONE, dtype=np.int64)
     rivals = claimant & ~team & alive & b.public_credible
     if (start & rivals.any(axis=1)).any():
         calls_team = row_dots([b.claimed_black], [team])[0, 0] > 0  # [R, claimer]
@@ -308,8 +477,9 @@ def counterclaim(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
     else:
         exposer = target
         counter = np.zeros(b.R, dtype=bool)
-    fake = start & (exposer < 0) & ~claimant.any(axis=1) & (lowest == me)
-    style = b.style
+    if own is not Role.SHERIFF:  # another role's fake claim: its own story (`fake_claim`)
+        return [*cols, *claim_role(b, counter, exposer, style), *fake_claim(b, faking, own)]
+    fake = faking & (exposer < 0) & ~(claimant & ~team).any(axis=1)
     for i in np.flatnonzero(counter | fake).tolist():
         if counter[i]:
             if coin(b, i, 1) < style.counterclaim_p:
@@ -326,13 +496,128 @@ def counterclaim(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
     return [*cols, claim_sheriff(b, told), check, one(b, Act.NOMINATE, target)]
 
 
+def story_claim(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
+    """Fake story ``claim``: nothing more than v1's story (`counterclaim`)."""
+    return []
+
+
+def story_check(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
+    """Fake story ``check``: a mafia sheriff claimant who has called nobody black yet calls
+    the mafia's top target black (alike for every member), then nominates whom he called."""
+    story = on & b.me_claimant & b.me_alive
+    if not story.any():
+        return []
+    called = b.my_black & ~b.team & b.alive
+    fresh = story & ~(b.my_black & ~b.team).any(axis=1)
+    target = np.full(b.R, NONE, dtype=np.int64)
+    if fresh.any():
+        target = np.where(fresh, mafia_ranking(b, fresh).argmax(axis=1), NONE)
+    check = np.where(fresh, one(b, Act.CLAIM_CHECK, target, 1), NONE)
+    nominee = np.where(story & b.turn_is("speech"), one(b, Act.NOMINATE, first(called)), NONE)
+    return [check, nominee]
+
+
+def claim_role(
+    b: SeenBatch, counter: np.ndarray, exposer: np.ndarray, style: Style
+) -> list[np.ndarray]:
+    """The counter-claim alone (`counterclaim`, chance `counterclaim_p`): claim sheriff with
+    a false black check on the exposer, where the mafia's fake claim is another role's."""
+    target = np.full(b.R, NONE, dtype=np.int64)
+    for i in np.flatnonzero(counter).tolist():
+        if coin(b, i, 1) < style.counterclaim_p:
+            target[i] = exposer[i]
+    told = target >= 0
+    if not told.any():
+        return []
+    check = np.where(told & ~b.at(b.my_black, target), one(b, Act.CLAIM_CHECK, target, 1), NONE)
+    return [claim_sheriff(b, told), check, one(b, Act.NOMINATE, target)]
+
+
+def fake_claim(b: SeenBatch, faking: np.ndarray, role: Role) -> list[np.ndarray]:
+    """A fake claim of `role` (not sheriff) by the rows `faking` where no other live player
+    claims it yet (chance `fake_claim_p`, a coin every member flips alike)."""
+    index = b.layout._role_index.get(role)
+    off = b.off(Act.CLAIM_ROLE)
+    if off < 0 or index is None:
+        return []
+    kind = b.bot.roles.index(role)
+    claimed = (b.claim_kind == kind) & b.alive
+    go = faking & ~claimed[b.rows, b.me] & ~(claimed & ~b.team).any(axis=1)
+    for i in np.flatnonzero(go).tolist():
+        go[i] = coin(b, i, 2) < b.style.fake_claim_p
+    return [np.where(go, off + index, NONE)]
+
+
+def claimer_lowest(b: SeenBatch, lowest: np.ndarray) -> np.ndarray:
+    """Fake claimer ``lowest``: the lowest live member of the team."""
+    return lowest == b.me
+
+
+def claimer_don(b: SeenBatch, lowest: np.ndarray) -> np.ndarray:
+    """Fake claimer ``don``: the don, faking his checks (where no don is dealt or he is out:
+    the lowest live member)."""
+    don = b.bot.don_role
+    if not don.any():
+        return lowest == b.me
+    mate_kind = np.minimum(b.mate_kind, len(don) - 1)
+    dons = (b.is_me & don[b.role][:, None]) | (b.mate & don[mate_kind])
+    live_don = first(dons & b.alive)
+    return np.where(live_don >= 0, live_don == b.me, lowest == b.me)
+
+
+def claimer_all(b: SeenBatch, lowest: np.ndarray) -> np.ndarray:
+    """Fake claimer ``all``: every live member, each his own claim."""
+    return np.ones(b.R, dtype=bool)
+
+
+FAKE_CLAIMERS = {"lowest": claimer_lowest, "don": claimer_don, "all": claimer_all}
+
+
+def fake_sheriff(b: SeenBatch) -> Role:
+    """Fake role ``sheriff``: the sheriff, with a false black check."""
+    return Role.SHERIFF
+
+
+def fake_doctor(b: SeenBatch) -> Role:
+    """Fake role ``doctor``: the doctor where the rules deal one, else the sheriff."""
+    return Role.DOCTOR if Role.DOCTOR in b.bot.roles else Role.SHERIFF
+
+
+FAKE_ROLES = {"sheriff": fake_sheriff, "doctor": fake_doctor}
+
+
+def from_day2(b: SeenBatch) -> int:
+    """Fake from ``day2``: from the second day (after a night of checks)."""
+    return 2
+
+
+def from_day1(b: SeenBatch) -> int:
+    """Fake from ``day1``: from the first day."""
+    return 1
+
+
+FAKE_FROM = {"day2": from_day2, "day1": from_day1}
+FAKE_STORIES = {"claim": story_claim, "check": story_check}
+
+
 # -------------------------------------------------------------------- votes
 
 
 def vote(b: SeenBatch, rows: np.ndarray) -> Draws:
-    """Vote for the `ballot`'s candidate, else pass (abstain)."""
-    target = ballot(b, rows, b.seg(Act.VOTE))
-    return fixed(np.where(target >= 0, one(b, Act.VOTE, target), b.pass_choice))
+    """Vote for the `ballot`'s candidate, else pass (abstain); a town that votes at random
+    (`Style.ballot` ``random``) draws among the candidates it would vote for."""
+    options = b.seg(Act.VOTE)
+    target = ballot(b, rows, options)
+    choice = np.where(target >= 0, one(b, Act.VOTE, target), b.pass_choice)
+    if b.style.ballot != "random":
+        return fixed(choice)
+    drawn = rows & ~b.black & (target >= 0)
+    tie = Tie(others_or_all(b, options) & drawn[:, None])
+
+    def choose(places: Places) -> np.ndarray:
+        return np.where(drawn, one(b, Act.VOTE, tie.seat(places[0])), choice)
+
+    return Draws([tie.count], choose)
 
 
 def open_vote(b: SeenBatch, rows: np.ndarray) -> Draws:
@@ -345,19 +630,25 @@ def open_vote(b: SeenBatch, rows: np.ndarray) -> Draws:
     left = order & (b.nominee_pos >= b.at(b.nominee_pos, counted)[:, None])
     options = np.where(at_order[:, None], left, now)
     ranks = np.where(at_order[:, None], b.nominee_pos, b.seats)  # the order of `options`
-    target = ballot(b, rows & (counted >= 0), options, ranks)
+    target = ballot(b, rows & (counted >= 0), options, ranks, in_turn=True)
     choice = np.where((counted >= 0) & (target == counted), one(b, Act.VOTE, counted), b.pass_idx)
     return fixed(np.where(b.legal(choice), choice, NONE))
 
 
 def ballot(
-    b: SeenBatch, rows: np.ndarray, options: np.ndarray, order: np.ndarray | None = None
+    b: SeenBatch,
+    rows: np.ndarray,
+    options: np.ndarray,
+    order: np.ndarray | None = None,
+    in_turn: bool = False,
 ) -> np.ndarray:
     """[R]: the candidate of `options` to vote for (NONE: abstain). Town: the most suspected
     (the earliest nominee among equals, so that the town's votes meet), abstaining where
     the rules allow it and `Style.abstain` clears every candidate; mafia: the town player
     the town suspects most, or with the town a teammate it has exposed (the first among
-    equals in seat order, or in `order` [R, n])."""
+    equals in seat order, or in `order` [R, n]). The town's habit is `Style.ballot`'s (in an
+    open count, `in_turn`, ``random`` votes ``top``); a mafia that frames (`Style.push`)
+    votes the framed player where he is a candidate."""
     sus, n = b.sus, b.n
     has = options.any(axis=1)
     out = np.full(b.R, NONE, dtype=np.int64)
@@ -370,17 +661,82 @@ def ballot(
         push = black & ~with_town
         rank = mafia_day_scores(b, push) if push.any() else sus
         pushed = arg_first_max(rank, town, order)
+        if b.style.push != "town":
+            framed = PUSHES[b.style.push](b, push)
+            pushed = np.where((framed >= 0) & b.at(town, framed), framed, pushed)
         out = np.where(black, np.where(with_town, doomed, pushed), out)
     town_rows = ~b.black & has & rows
     if town_rows.any():
         opt = others_or_all(b, options)
         best = np.where(opt, sus, -np.inf).max(axis=1)
-        top = opt & (sus >= (best - 1e-9)[:, None])
+        habit = "top" if in_turn and b.style.ballot == "random" else b.style.ballot
+        top = BALLOTS[habit](b, opt, best)
         got = np.where(top, b.nominee_pos, n + 1).argmin(axis=1)
         if b.bot.rules.silent_vote == "abstain":
             got = np.where(ABSTAIN[b.style.abstain](b, opt, best), NONE, got)
         out = np.where(town_rows, got, out)
     return out
+
+
+def ballot_top(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Ballot ``top``: the most suspected candidates (`best`: their score)."""
+    return options & (b.sus >= (best - 1e-9)[:, None])
+
+
+def ballot_first(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Ballot ``first``: the earliest nominee (whoever was put up first)."""
+    return options
+
+
+def crowd(b: SeenBatch, options: np.ndarray) -> np.ndarray:
+    """[R, n]: how hard the table pushes each candidate: its votes this round where ballots
+    are seen as they are cast, else the table's accusations and black calls against it."""
+    votes = b.votes_today.sum(axis=1)  # [R, candidate]
+    seen = (np.where(options, votes, 0) > 0).any(axis=1, keepdims=True)
+    return np.where(seen, votes, b.attacks.sum(axis=1))
+
+
+def ballot_bandwagon(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Ballot ``bandwagon``: the candidates the table pushes hardest (`crowd`); with no push
+    at all, the most suspected."""
+    got = crowd(b, options)
+    most = np.where(options, got, -1).max(axis=1)
+    leaders = options & (got >= most[:, None])
+    return np.where((most > 0)[:, None], leaders, ballot_top(b, options, best))
+
+
+def ballot_second(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Ballot ``second``: the town's second suspect (the top one where he stands alone)."""
+    top = ballot_top(b, options, best)
+    lead = np.where(top, b.nominee_pos, b.n + 1).argmin(axis=1)
+    rest = options & (b.seats[None, :] != lead[:, None])
+    best2 = np.where(rest, b.sus, -np.inf).max(axis=1)
+    second = rest & (b.sus >= (best2 - 1e-9)[:, None])
+    return np.where(rest.any(axis=1, keepdims=True), second, top)
+
+
+def ballot_contrarian(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Ballot ``contrarian``: against the table: the candidates it pushes least (`crowd`),
+    the least suspected of them."""
+    got = crowd(b, options)
+    fewest = options & (got <= np.where(options, got, np.inf).min(axis=1)[:, None])
+    low = np.where(fewest, b.sus, np.inf).min(axis=1)
+    return fewest & (b.sus <= (low + 1e-9)[:, None])
+
+
+def ballot_random(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Ballot ``random``: any candidate (`vote` draws among them; this, the earliest)."""
+    return options
+
+
+BALLOTS = {
+    "top": ballot_top,
+    "first": ballot_first,
+    "bandwagon": ballot_bandwagon,
+    "second": ballot_second,
+    "contrarian": ballot_contrarian,
+    "random": ballot_random,
+}
 
 
 def abstain_below_zero(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> np.ndarray:
@@ -563,13 +919,58 @@ def block_likeliest(b: SeenBatch, targets: np.ndarray) -> Draws:
     return pick(b, Act.NIGHT, rounded(b.own_p), others_or_all(b, targets))
 
 
-BLOCKS = {"suspicion": block_suspected, "posterior": block_likeliest}
+def block_random(b: SeenBatch, targets: np.ndarray) -> Draws:
+    """Block ``random``: any seat (never herself while she may visit another)."""
+    return pick(b, Act.NIGHT, np.zeros((b.R, b.n)), others_or_all(b, targets))
+
+
+def block_trusted(b: SeenBatch, targets: np.ndarray) -> Draws:
+    """Block ``trusted``: the seat the town trusts most (never herself while she may visit
+    another)."""
+    return pick(b, Act.NIGHT, -b.sus, others_or_all(b, targets))
+
+
+BLOCKS = {
+    "suspicion": block_suspected,
+    "posterior": block_likeliest,
+    "random": block_random,
+    "trusted": block_trusted,
+}
 
 
 def maniac(b: SeenBatch, rows: np.ndarray) -> Draws:
-    """Maniac: pick off players who claimed a role (sheriff, doctor, ...), else anyone."""
+    """Maniac: his shot, by `Style.maniac` (drawn among equals)."""
+    return pick(b, Act.NIGHT, MANIACS[b.style.maniac](b), b.seg(Act.NIGHT))
+
+
+def maniac_claimers(b: SeenBatch) -> np.ndarray:
+    """Maniac ``claimers``: pick off players who claimed a role (sheriff, doctor, ...),
+    else anyone."""
     shows = np.array([r is not Role.CIVILIAN for r in b.bot.roles] + [False])
-    return pick(b, Act.NIGHT, np.where(shows[b.claim_kind], 10.0, 0.0), b.seg(Act.NIGHT))
+    return np.where(shows[b.claim_kind], 10.0, 0.0)
+
+
+def maniac_random(b: SeenBatch) -> np.ndarray:
+    """Maniac ``random``: anyone."""
+    return np.zeros((b.R, b.n))
+
+
+def maniac_suspect(b: SeenBatch) -> np.ndarray:
+    """Maniac ``suspect``: the town's top suspect (he hunts the mafia first)."""
+    return b.sus
+
+
+def maniac_trusted(b: SeenBatch) -> np.ndarray:
+    """Maniac ``trusted``: the seat the town trusts most (its sheriff, its cleared)."""
+    return -b.sus
+
+
+MANIACS = {
+    "claimers": maniac_claimers,
+    "random": maniac_random,
+    "suspect": maniac_suspect,
+    "trusted": maniac_trusted,
+}
 
 
 def executor(b: SeenBatch, rows: np.ndarray) -> Draws:
@@ -626,7 +1027,17 @@ def hunt_sure(b: SeenBatch, targets: np.ndarray) -> Draws:
     return hunt_on(b, rounded(b.own_p), targets & ~b.black[:, None], SURE)
 
 
-HUNTS = {"strong": hunt_strong, "sure": hunt_sure}
+def hunt_eager(b: SeenBatch, targets: np.ndarray) -> Draws:
+    """Hunt ``eager``: on the top suspect whenever one scores above zero."""
+    return hunt_on(b, b.sus, targets, 1e-6)
+
+
+def hunt_never(b: SeenBatch, targets: np.ndarray) -> Draws:
+    """Hunt ``never``: always pass (the fallback where passing is not allowed)."""
+    return fixed(b.pass_choice)
+
+
+HUNTS = {"strong": hunt_strong, "sure": hunt_sure, "eager": hunt_eager, "never": hunt_never}
 
 
 # the decision of each kind of turn (the bot's `turns`); a kind missing here falls back
@@ -670,6 +1081,17 @@ HABIT_TABLES = {
     "block": BLOCKS,
     "hunt": HUNTS,
     "executor": EXECUTORS,
+    "fake_role": FAKE_ROLES,
+    "fake_claimer": FAKE_CLAIMERS,
+    "fake_from": FAKE_FROM,
+    "fake_story": FAKE_STORIES,
+    "sheriff_claim": SHERIFF_CLAIMS,
+    "push": PUSHES,
+    "talk": TALKS,
+    "nominate": NOMINATES,
+    "ballot": BALLOTS,
+    "maniac": MANIACS,
+    "noisy": NOISES,
 }
 
 __all__ = ["HABIT_TABLES", "SPEAKERS", "TEAM_SPEAKERS", "TURNS", "Plan", "ballot", "speech"]

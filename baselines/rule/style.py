@@ -28,12 +28,23 @@ HABITS: dict[str, tuple[str, ...]] = {
     "check": ("suspicion", "information"),
     "don_check": ("attackers", "information"),
     "heal": ("trusted", "likeliest"),
-    "block": ("suspicion", "posterior"),
-    "hunt": ("strong", "sure"),
+    "block": ("suspicion", "posterior", "random", "trusted"),
+    "hunt": ("strong", "sure", "eager", "never"),
     "executor": ("suspicion", "posterior"),
+    "fake_role": ("sheriff", "doctor"),
+    "fake_claimer": ("lowest", "don", "all"),
+    "fake_from": ("day2", "day1"),
+    "fake_story": ("claim", "check"),
+    "sheriff_claim": ("black", "counter", "open"),
+    "push": ("town", "frame"),
+    "talk": ("normal", "quiet", "talkative"),
+    "nominate": ("top", "random", "neighbour"),
+    "ballot": ("top", "first", "bandwagon", "second", "contrarian", "random"),
+    "maniac": ("claimers", "random", "suspect", "trusted"),
+    "noisy": ("all", "mafia", "town"),
 }
 # the number knobs, each a probability
-CHANCES = ("counterclaim_p", "fake_claim_p")
+CHANCES = ("counterclaim_p", "fake_claim_p", "noise_p")
 
 
 @dataclass(frozen=True)
@@ -57,18 +68,65 @@ class Style:
     """The doctor heals the trusted sheriff, else the seat the town trusts most
     (``trusted``), or the likeliest sheriff, else the likeliest town player (``likeliest``)."""
     block: str = "suspicion"
-    """The putana blocks the most suspected seat (``suspicion``) or the likeliest black
-    (``posterior``, never herself)."""
+    """The putana blocks the most suspected seat (``suspicion``), the likeliest black
+    (``posterior``, never herself), any seat (``random``, never herself while she may visit
+    another) or the seat the town trusts most (``trusted``)."""
     hunt: str = "strong"
-    """The free hunt is requested on a strong suspect (``strong``) or, by the town only, on
-    a seat the posterior holds near surely black (``sure``)."""
+    """The free hunt is requested on a strong suspect (``strong``), by the town only on a
+    seat the posterior holds near surely black (``sure``), on the top suspect whenever any
+    seat scores above zero (``eager``), or never (``never``: always pass)."""
     executor: str = "suspicion"
     """The mafia send out the member the town suspects least (``suspicion``) or whom the
     town's posterior holds likeliest town (``posterior``)."""
     counterclaim_p: float = 0.5
     """The chance the mafia counter-claim a sheriff who exposed one of them."""
     fake_claim_p: float = 0.1
-    """The chance, each day with no sheriff claim yet, that the mafia claim sheriff."""
+    """The chance, each day with no sheriff claim yet, that the mafia claim sheriff (or the
+    role of `fake_role`)."""
+    fake_role: str = "sheriff"
+    """The role of the mafia's unprompted fake claim: ``sheriff`` (with a false black check
+    on the mafia's top target) or ``doctor`` (where the rules deal one; elsewhere sheriff)."""
+    fake_claimer: str = "lowest"
+    """Who makes the fake claim: the lowest live member (``lowest``), the don (``don``:
+    where the rules deal none, the lowest member), or every live member (``all``)."""
+    fake_from: str = "day2"
+    """The first day of a fake claim: ``day2`` or ``day1``."""
+    fake_story: str = "claim"
+    """What a mafia sheriff claimant says after his claim: as the rule bots v1 (``claim``:
+    he calls black each other sheriff claimant, a check a night passed; the black check his
+    plan names beside a fresh claim is never reached, the claim is said first and then he is
+    a claimant), or he calls the mafia's top target black at once and nominates him
+    (``check``: the human's fake check, on day 1 too)."""
+    sheriff_claim: str = "black"
+    """The real sheriff claims once a check is black or he is in danger (``black``), also
+    as soon as another live player claims sheriff (``counter``), or from his first speech
+    (``open``)."""
+    push: str = "town"
+    """By day the mafia push the town's own top suspect (``town``) or frame one town player
+    (``frame``: each member accuses, nominates and votes the same one, chosen from the public
+    table and kept from day to day)."""
+    talk: str = "normal"
+    """A town civilian's speech: accuse a strong suspect and nominate (``normal``); say
+    nothing but a nomination while nobody is up (``quiet``); or accuse the two top suspects,
+    vouch for the seat the reading clears most and nominate (``talkative``)."""
+    nominate: str = "top"
+    """The town's nomination (civilian and sheriff): the top suspect (``top``); while nobody
+    is up, any seat (``random``) or the next live seat after the speaker (``neighbour``),
+    else the top suspect."""
+    ballot: str = "top"
+    """The town's ballot among the candidates: the most suspected (``top``), the earliest
+    nominee (``first``), the one with most votes this round (``bandwagon``, else ``top``),
+    the second suspect (``second``), the one with fewest votes this round, least suspected
+    first (``contrarian``), or any, drawn (``random``; in an open count: ``top``)."""
+    maniac: str = "claimers"
+    """The maniac shoots players who claimed a role, else any (``claimers``); anyone
+    (``random``); the town's top suspect (``suspect``); or the seat the town trusts most
+    (``trusted``)."""
+    noise_p: float = 0.0
+    """The chance that each act of a speech is a random legal speech act (not the end of
+    the speech) instead of the plan's: noisy talk."""
+    noisy: str = "all"
+    """Whose speeches `noise_p` makes noisy: ``all``, the ``mafia`` or the ``town``."""
 
     def __post_init__(self) -> None:
         for name, allowed in HABITS.items():
