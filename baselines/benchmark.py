@@ -92,6 +92,7 @@ def play_lockstep(
     games: int,
     num_envs: int = LOCKSTEP,
     tick: Callable[[int], Any] | None = None,
+    done: Callable[[int, Any], Any] | None = None,
 ) -> tuple[int, int]:
     """Play the deals of seeds ``task.seed .. task.seed + games - 1``, `num_envs` at a time;
     return (`side`'s wins, draws).
@@ -99,23 +100,25 @@ def play_lockstep(
     The protocol of version 3: the same deals as one game after another, but each step asks
     every policy once for all the games where it acts (`Policy.act_batch`), so a network
     infers a batch, not a row. A policy that draws at random draws in another order than
-    one game at a time would: the figures of version 3 are this function's.
+    one game at a time would: the figures of version 3 are this function's. `done(g, env)`
+    is called as deal g (seed ``task.seed + g``) ends, its env not yet reset (per-deal
+    results: `baselines.robust`).
     """
     knobs = task.play_knobs()
     envs = [
         mafia_env.raw_env(task.variant, task.num_players, **knobs)
         for _ in range(min(num_envs, games))
     ]
-    live: list[tuple[Any, list]] = []
+    live: list[tuple[Any, list, int]] = []
     for g, env in enumerate(envs):
         env.reset(seed=task.seed + g)
-        live.append((env, seating.players(env.game)))
+        live.append((env, seating.players(env.game), g))
     dealt = len(envs)
     wins = draws = 0
     while live:
         groups: dict[int, tuple[Any, list[int]]] = {}
         obs, masks = [], []
-        for i, (env, players) in enumerate(live):
+        for i, (env, players, _) in enumerate(live):
             seat = env.game.actor
             o, m = observation(env, seat)
             if getattr(players[seat], "obs_options", None):  # it reads the belief piece
@@ -128,19 +131,21 @@ def play_lockstep(
         for policy, rows in groups.values():  # a group's rows share one layout
             actions[rows] = policy.act_batch(np.stack([obs[i] for i in rows]), mask_batch[rows])
         still = []
-        for (env, players), a in zip(live, actions.tolist(), strict=True):
+        for (env, players, g), a in zip(live, actions.tolist(), strict=True):
             env.step(a)
             if not env.game.over:
-                still.append((env, players))
+                still.append((env, players, g))
                 continue
             wins += env.winner == side
             draws += env.winner == "draw"
+            if done is not None:
+                done(g, env)
             if tick is not None:
                 tick(1)
             if dealt < games:
                 env.reset(seed=task.seed + dealt)
+                still.append((env, seating.players(env.game), dealt))
                 dealt += 1
-                still.append((env, seating.players(env.game)))
         live = still
     return wins, draws
 

@@ -57,6 +57,9 @@ COMMANDS: dict[str, Command] = {
     "ratings": Command("baselines.ratings", "only the ratings section of an evaluation", "train"),
     "benchmark": Command("baselines.benchmark", "score a policy on the benchmark's tasks", "train"),
     "exploit": Command("baselines.exploit", "exploitability: a best response's win rate", "train"),
+    "robust": Command(
+        "baselines.robust", "every style of play, paired with the rule bots on the same deals"
+    ),
     "arena": Command("baselines.arena", "language models, bots and checkpoints rated", "llm"),
     "model": Command("baselines.scripted_model", "serve the arena's scripted stand-in model"),
     "rllib": Command("baselines.rllib.train", "train with Ray RLlib's multi-agent PPO", "rllib"),
