@@ -68,14 +68,19 @@ def test_every_style_decides_a_batch_as_its_rows_one_by_one(variant, n):
 
 
 def test_a_noisy_style_gives_every_way_its_draws_fall():
-    """`probs_batch` spreads the noise's coin and its random act as the draws do."""
+    """`probs_batch` spreads the noise's coin and its random act as the draws do (at a day
+    speech: 20 sides of the coin times ~50 acts, a few seconds a row)."""
     bot = RulePolicy("sport", seed=1, style=STYLES["noisy"].style)
-    vec = mafia_env.vector.VectorMafia("sport", 4, seed=2)
+    vec = mafia_env.vector.VectorMafia("sport", 1, seed=2)
     obs, masks, _ = vec.reset()
-    for _ in range(12):
-        p = bot.probs_batch(obs, masks)
-        assert np.allclose(p.sum(axis=1), 1) and not (p[masks == 0] > 0).any()
+    while masks.sum() < 20:  # the first day speech
         obs, masks, *_ = vec.step(bot.act_batch(obs, masks))
+    p = bot.probs_batch(obs, masks)
+    assert np.allclose(p.sum(axis=1), 1) and not (p[masks == 0] > 0).any()
+    legal = masks[0] != 0
+    assert (p[0, legal] > 0).all()  # the noise may say any legal act
+    acts = legal.sum() - 1  # the noise's acts: every legal one but the end of the speech
+    assert p[0].max() <= 0.7 + 0.3 / acts + 1e-9  # the plan's choice: 1 - noise_p, + a share
 
 
 # ------------------------------------------------------------------ the habits show

@@ -3,7 +3,8 @@
     python results/robust/make_page.py            # reads results/robust/*.json
 
 Each JSON file is one `mafia robust --out` run. For each policy it draws
-``robust-<policy>.png`` (per style and per task and side, the paired difference policy - rule
+``robust-<policy>.png`` (the full tables; ``robust-<policy>-mixed.png`` the mixed ones:
+per style and per task, side and mix, the paired difference policy - rule
 bots; a cross marks a cell whose 95% interval lies wholly below 0) and writes the tables
 between the markers ``<!-- tables:<policy> -->`` and ``<!-- /tables:<policy> -->`` of the
 README. Needs matplotlib (extra ``train``).
@@ -63,7 +64,7 @@ def chart(policy: str, cells: list[dict], path: Path) -> None:
                 grid[i, j] = c["diff"]["mean"]
                 if c["diff"]["hi"] < 0:
                     below.append((i, j))
-    fig, ax = plt.subplots(figsize=(1.0 + 0.55 * len(cols), 1.2 + 0.28 * len(rows)))
+    fig, ax = plt.subplots(figsize=(max(7.0, 3.2 + 0.5 * len(cols)), 1.2 + 0.28 * len(rows)))
     im = ax.imshow(grid, cmap="RdBu", vmin=-0.8, vmax=0.8, aspect="auto")
     for i, j in below:
         ax.text(j, i, "x", ha="center", va="center", fontsize=8, color="black")
@@ -100,7 +101,12 @@ def tables(policy: str, cells: list[dict]) -> str:
     sys.path.insert(0, str(HERE.parents[1]))
     from baselines.robust import summarise
 
-    summary = summarise(cells)
+    rank = {"train": 0, "held_out": 1, "zoo": 2}
+    place = {k: i for i, k in enumerate(columns(cells))}  # the runs' order of task, side, mix
+    summary = sorted(
+        summarise(cells),
+        key=lambda s: (place[(s["task"], s["side"], s["mix"])], rank.get(s["split"], 3)),
+    )
     lines = [
         "| task | side | mix | set | styles | "
         f"{policy} | rule | mean difference [95%] | worst cell | below |",
@@ -136,7 +142,11 @@ def main() -> int:
     readme = HERE / "README.md"
     text = readme.read_text() if readme.exists() else ""
     for policy, cells in runs.items():
-        chart(policy, cells, HERE / f"robust-{policy}.png")
+        full = [c for c in cells if c["mix"] == "full"]
+        mixed = [c for c in cells if c["mix"] != "full"]
+        for part, name in ((full, f"robust-{policy}.png"), (mixed, f"robust-{policy}-mixed.png")):
+            if part:
+                chart(policy, part, HERE / name)
         start, end = f"<!-- tables:{policy} -->", f"<!-- /tables:{policy} -->"
         block = f"{start}\n{tables(policy, cells)}\n{end}"
         if start in text and end in text:
