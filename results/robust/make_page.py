@@ -33,11 +33,21 @@ def load(paths: list[Path]) -> dict[str, list[dict]]:
     return {p: list(cells.values()) for p, cells in by.items()}
 
 
+TASKS = ("sport-10", "city-13", "club-10", "online-10", "forum-10", "minimal-10")
+SIDES = ("town", "mafia", "maniac")
+
+
 def columns(cells: list[dict]) -> list[tuple[str, str, str]]:
-    seen: dict[tuple[str, str, str], None] = {}
+    """The cells' (task, side, mix), in the tasks' order, then the sides', then the runs'."""
+    seen: dict[tuple[str, str, str], int] = {}
     for c in cells:
-        seen[(c["task"], c["side"], c["mix"])] = None
-    return list(seen)
+        seen.setdefault((c["task"], c["side"], c["mix"]), len(seen))
+
+    def key(k: tuple[str, str, str]) -> tuple:
+        t, s, _ = k
+        return (TASKS.index(t) if t in TASKS else len(TASKS), t, SIDES.index(s), seen[k])
+
+    return sorted(seen, key=key)
 
 
 def styles(cells: list[dict]) -> list[tuple[str, str]]:
