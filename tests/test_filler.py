@@ -7,6 +7,8 @@ clear error at a table size it was not trained for, and sits at a table by defau
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -24,11 +26,24 @@ from mafia_env.table.bots import BotShelf  # noqa: E402
 from mafia_env.table.config import TableConfig  # noqa: E402
 from mafia_env.tasks import get_task  # noqa: E402
 
+ROOT = Path(__file__).resolve().parent.parent
 TASKS = ["sport-10", "city-13", "club-10", "online-10", "forum-10", "minimal-10"]
 
 
 def test_a_filler_is_shipped_for_every_task():
     assert shipped_files("filler") == ["city-13", "club", "forum", "minimal", "online", "sport"]
+
+
+@pytest.mark.parametrize("config", sorted(ROOT.glob("configs/filler/*.yaml")), ids=lambda p: p.stem)
+def test_a_filler_config_trains_on_its_tasks_rules(config):
+    """A seat-filler's config names every knob its task plays (the task's era), so training
+    it again gives a network of the shipped file's layout, whatever the current rules."""
+    from baselines.ppo.config import load_config
+
+    cfg = load_config(config)
+    task = next(get_task(t) for t in TASKS if get_task(t).variant == cfg.variant)
+    assert {k: cfg.knobs.get(k) for k in task.play_knobs()} == task.play_knobs()
+    assert GameSpec.make(cfg.variant, cfg.num_players, **cfg.knobs).n == task.num_players
 
 
 @pytest.mark.parametrize("name", TASKS)
