@@ -840,9 +840,10 @@ class Search:
             used = len(forced) + len(extra)
             calls = chance.calls
             p = mass
-            for j in range(used, len(calls)):
-                for v in range(1, calls[j]):
-                    pending.append(extra + (0,) * (j - used) + (v,))
+            for j in range(len(forced), len(calls)):  # every draw not forced weighs 1/range
+                if j >= used:  # (a draw tried here first: its other outcomes are tried too)
+                    for v in range(1, calls[j]):
+                        pending.append(extra + (0,) * (j - used) + (v,))
                 p /= calls[j]
             taken = (forced + extra + (0,) * len(calls))[: len(calls)]
             rest = forced[len(calls) :] if len(calls) < len(forced) else ()

@@ -62,6 +62,7 @@ PARTICLES = 2048  # particles where the deals are too many to list
 MOVES = 4  # Metropolis role swaps tried per replaced particle
 RECOVER = 512  # particles none of which reproduces a segment: swapped from this many
 REPLAYS = 2  # a night's branches found for earlier classes, tried on the next before a search
+NIGHT_MODEL = True  # a night's class the night model gives no mass is ruled out unsearched
 
 _TALK = int(Ev.TALK)
 _SPEAK = int(Ev.SPEAK)
@@ -109,6 +110,7 @@ class Segment:
     masks: dict[int, tuple] = field(default_factory=dict)
     cache: dict[tuple, Node | None] = field(default_factory=dict)  # class key -> a branch
     paths: list[list[tuple]] = field(default_factory=list)  # (night) branches found, latest first
+    lazy: list[Lazy] = field(default_factory=list)  # (night) accepted classes not yet searched
 
     def search(self, seat: int, row: np.ndarray, **options: Any) -> Search:
         """Return the search for the segment's hidden histories under deal `row`."""
@@ -121,6 +123,18 @@ class Segment:
             self.masks,
             **options,
         )
+
+
+class Lazy:
+    """A night's class the night model accepts (`mafia_env.belief.night`), its branch not
+    searched yet: `Tracker.leaf` searches it when a branch is asked for (the reference world,
+    a guide for Bayes's simulations), the segment's classes in the order they were accepted,
+    so that each finds the branch it would have found searched at once (`Segment.paths`)."""
+
+    __slots__ = ("key", "leaf", "row")
+
+    def __init__(self, key: tuple, row: np.ndarray):
+        self.key, self.row, self.leaf = key, row, self
 
 
 def is_turn_start(e: tuple) -> bool:
@@ -415,6 +429,15 @@ class Tracker:
                     seg.cache[key] = None  # what the search would say: `_told`, `_survivors`
                     leaves.append(None)
                     continue
+                verdict = self._night_verdict(seg, rows[i], key) if seg.night else None
+                if verdict is not None:  # the night model's word, the branch searched later
+                    leaf = Lazy(key, rows[i].copy()) if verdict else None
+                    if leaf is not None:
+                        seg.lazy.append(leaf)
+                    seg.cache[key] = leaf
+                    leaves.append(leaf)
+                    continue
+                self._settle(seg)  # (a search now follows those accepted before it)
                 self._read = set()
                 leaf = self._probe(seg, rows[i])
                 extra = (self._read - set(seg.involved)) if not seg.night else set()
@@ -427,6 +450,49 @@ class Tracker:
                 leaves.append(leaf)
             if not grew:
                 return first, inverse, leaves
+
+    def _night_verdict(self, seg: Segment, row: np.ndarray, key: tuple) -> bool | None:
+        """Whether some hidden history of a whole night gives the view under the deal `row`,
+        as the night model counts (the doctor's heal state read both ways, as `_probe`);
+        None where the model does not cover the night (the search decides). The mass is
+        kept for Bayes under the random policy (`BayesTracker._class_masses`)."""
+        from mafia_env.belief.night import Unsupported, night_mass
+
+        if not NIGHT_MODEL or not seg.complete or seg.snapshot is None:
+            return None
+        try:
+            mass = night_mass(self, seg, row, self._start_game(seg, row))
+            seg.__dict__.setdefault("masses", {})[key] = mass
+            if mass > 0:
+                return True
+            other = self._heal_unknown(seg.snapshot)
+            if other is None:
+                return False
+            start = self._start_game(seg, row)
+            start.heal_prev, start.self_heals = other
+            return night_mass(self, seg, row, start) > 0
+        except Unsupported:
+            return None
+
+    def leaf(self, seg: Segment, leaf: Any) -> Node | None:
+        """Return the branch of a class `_classes` gave (a `Lazy` one searched now, after the
+        segment's classes accepted before it; None if the search finds none after all)."""
+        if type(leaf) is not Lazy:
+            return leaf
+        while leaf.leaf is leaf:
+            self._settle(seg, leaf)
+        return leaf.leaf
+
+    def _settle(self, seg: Segment, upto: Lazy | None = None) -> None:
+        """Search the branches of the segment's lazy classes, in the order they were accepted
+        (up to `upto`; all without it)."""
+        while seg.lazy:
+            lz = seg.lazy.pop(0)
+            self._read = set()
+            lz.leaf = self._probe(seg, lz.row)
+            seg.cache[lz.key] = lz.leaf if lz.leaf is not None else lz
+            if lz is upto:
+                return
 
     def _told(self, seg: Segment) -> list[tuple[int, np.ndarray]]:
         """Return (seat, the roles it may hold) for every role the segment's view states: the
@@ -494,7 +560,12 @@ class Tracker:
         self.version += 1
         if not self.exact and (~keep).any():
             self._rejuvenate()
-        best = next(leaf for leaf in leaves if leaf is not None)
+        first = next(leaf for leaf in leaves if leaf is not None)
+        best = self.leaf(seg, first)
+        if best is None:
+            raise BeliefError(
+                f"seat {self.seat}: the night model and the search disagree on {seg.first}"
+            )
         best.g.events = []
         return best
 
