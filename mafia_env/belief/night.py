@@ -90,7 +90,7 @@ def night_mass(tracker: Any, seg: Any, row: np.ndarray, start: Game | None = Non
         start = tracker._start_game(seg, row)
     seat = tracker.seat
     total = 0.0
-    for h, p, k in _opening(start, seg.first, want, 1 << seat):
+    for h, p, k in _opening(start, seg.first, want, _bit(seat)):
         if h.over or h.turn in PUBLIC_TURNS:
             total += p if k == len(want) else 0.0
         elif h.day == 0 or h.turn not in NIGHT_TURNS:
@@ -153,6 +153,11 @@ def _night(g: Game, want: list, k: int, seat: int, masks: dict) -> float:
     return m.mass()
 
 
+def _bit(seat: int) -> int:
+    """The seat's bit in an event's seen-by mask (0: the table, which sees public events)."""
+    return 1 << seat if seat >= 0 else 0
+
+
 def _sees(g: Game, seat: int, actor: int, turn: Turn) -> bool:
     """Whether the seat sees `actor`'s choice in `turn` (its own; a teammate's shot where the
     mafia see each other's shots)."""
@@ -161,6 +166,7 @@ def _sees(g: Game, seat: int, actor: int, turn: Turn) -> bool:
     return (
         turn in (Turn.MAFIA_KILL, Turn.EXECUTOR)
         and g.rules.mafia_see_shots
+        and seat >= 0
         and g.teams[seat] is Team.MAFIA
         and g.teams[actor] is Team.MAFIA
     )
@@ -169,7 +175,7 @@ def _sees(g: Game, seat: int, actor: int, turn: Turn) -> bool:
 def _witness(g, want, k, seat, masks, blockable, blocked):
     """Play the night once (step 2 of the module docstring); return the game at dawn (None:
     the view cannot follow) and the choices the seat saw, by (actor, turn), in order."""
-    bit = 1 << seat
+    bit = _bit(seat)
     w = g.clone(rng=Chance())
     w.events = []
     w._END = _HOOKED
@@ -264,9 +270,8 @@ class _Morning:
     def __init__(self, g, dawn, seat, movers, taken, blockable, blocked, after):
         self.g, self.dawn, self.seat, self.movers, self.taken = g, dawn, seat, movers, taken
         self.blockable, self.blocked, self.after = blockable, blocked, after
-        self.rules, self.n = g.rules, g.n
-        self.roles = g.roles
-        self.bit = 1 << seat
+        self.rules = g.rules
+        self.bit = _bit(seat)
         self.dead_view = [(e[2], e[3]) for e in after if e[0] == Ev.ELIMINATED]
 
     # ------------------------------------------------------------ the choices

@@ -58,12 +58,14 @@ from mafia_env.engine.resample import deal_constraints
 from mafia_env.engine.roles import Role
 
 EXACT_LIMIT = 20_000  # deals listed one by one up to this many; particles beyond
+TABLE = -1  # the seat of the table's view: what every seat sees (the public events only)
 PARTICLES = 2048  # particles where the deals are too many to list
 MOVES = 4  # Metropolis role swaps tried per replaced particle
 RECOVER = 512  # particles none of which reproduces a segment: swapped from this many
 REPLAYS = 2  # a night's branches found for earlier classes, tried on the next before a search
 NIGHT_MODEL = True  # a night's class the night model gives no mass is ruled out unsearched
 
+_MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # their nights are the night model's
 _TALK = int(Ev.TALK)
 _SPEAK = int(Ev.SPEAK)
 _TURN = int(Ev.TURN)
@@ -147,7 +149,7 @@ class Tracker:
     """One seat's view of one game: the reference world, the segments, the deals kept."""
 
     def __init__(self, game: Game, seat: int, rng: random.Random | None = None):
-        if not 0 <= seat < game.n:
+        if not 0 <= seat < game.n and seat != TABLE:
             raise ValueError(f"seat must be 0..{game.n - 1}; got {seat}")
         # the game by a weak reference: `mafia_env.belief.store` keeps each game's trackers
         # in a WeakKeyDictionary, whose entries a strong reference back to the game would
@@ -155,7 +157,7 @@ class Tracker:
         self._game = weakref.ref(game)
         self.seed = game.seed
         self.seat = seat
-        self.bit = 1 << seat
+        self.bit = 1 << seat if seat >= 0 else 0  # (the table sees the public events only)
         self.rules, self.n = game.rules, game.n
         self.space = DealSpace(game.rules, game.n)
         self.rng = rng or random.Random(0x5EED ^ seat)
@@ -175,14 +177,16 @@ class Tracker:
         self.support = 0.0  # how many deals are not ruled out (estimated with particles)
         self._cache: tuple[int, Any] | None = None
         self._pull()
-        self.role = Role(self.seen[0][3])  # the seat's first event: its role
+        if seat >= 0:
+            self.role = Role(self.seen[0][3])  # the seat's first event: its role
         self._deal_start()
 
     # ------------------------------------------------------------ the deals
 
     def _deal_start(self) -> None:
         """List (or draw) the deals that respect what the seat knows from its events."""
-        allowed = self.space.allowed_matrix(deal_constraints(self.game, self.seat))
+        known = deal_constraints(self.game, self.seat) if self.seat >= 0 else None
+        allowed = self.space.allowed_matrix(known)
         self.allowed = allowed
         count = self.space.count(allowed)
         self.exact = count <= EXACT_LIMIT
@@ -281,7 +285,7 @@ class Tracker:
         if night:
             involved = self._night_involved(want, before)
         else:
-            involved = tuple(sorted(read | {self.seat}))
+            involved = tuple(sorted(read | self._me))
         seg = Segment(
             snapshot=ref,
             first=step,
@@ -323,10 +327,15 @@ class Tracker:
     def _sees(self, e: tuple) -> bool:
         return (e[4] == PUBLIC or e[4] & self.bit) and e[0] != _TALK
 
+    @property
+    def _me(self) -> set[int]:
+        """The seat itself, as a set of seats (none for the table's view)."""
+        return {self.seat} if self.seat >= 0 else set()
+
     def _named(self, want: list[tuple]) -> tuple[int, ...]:
         """Return the seats the view names, the seat itself included (a seat named only as
         the taker of a public turn is not: who speaks when is public and role-blind)."""
-        seats = {self.seat}
+        seats = set(self._me)
         for kind, actor, target, _, _ in want:
             if kind in (_SPEAK, _TURN) and actor >= 0:
                 continue
@@ -458,7 +467,7 @@ class Tracker:
         kept for Bayes under the random policy (`BayesTracker._class_masses`)."""
         from mafia_env.belief.night import Unsupported, night_mass
 
-        if not NIGHT_MODEL or not seg.complete or seg.snapshot is None:
+        if not NIGHT_MODEL or not seg.complete or seg.snapshot is None or not self._model_pays:
             return None
         try:
             mass = night_mass(self, seg, row, self._start_game(seg, row))
@@ -473,6 +482,14 @@ class Tracker:
             return night_mass(self, seg, row, start) > 0
         except Unsupported:
             return None
+
+    @property
+    def _model_pays(self) -> bool:
+        """Whether the night model is worth its cost here: nights of many hidden turns (a
+        free hunt, a putana, a maniac or a doctor), whose searches (those that find nothing
+        above all) cost more than it does; a night of shots and checks is searched fast."""
+        roles = self.space.roles
+        return self.rules.hunt or any(r in roles for r in _MANY)
 
     def leaf(self, seg: Segment, leaf: Any) -> Node | None:
         """Return the branch of a class `_classes` gave (a `Lazy` one searched now, after the
@@ -932,4 +949,12 @@ def _swapped(rows: np.ndarray, a: int, b: int) -> np.ndarray:
     return out
 
 
-__all__ = ["EXACT_LIMIT", "PARTICLES", "BeliefError", "Segment", "Tracker", "is_turn_start"]
+__all__ = [
+    "EXACT_LIMIT",
+    "PARTICLES",
+    "TABLE",
+    "BeliefError",
+    "Segment",
+    "Tracker",
+    "is_turn_start",
+]
