@@ -92,6 +92,8 @@ def instrument(timers: Timers) -> None:
         return "update" if torch.is_grad_enabled() else "learner"
 
     Agent.get_action_and_value = timers.wrap(Agent.get_action_and_value, forward_part)
+    if hasattr(Agent, "sample"):  # the rollout's sampling (without the entropy)
+        Agent.sample = timers.wrap(Agent.sample, forward_part)
     Agent.get_value = timers.wrap(Agent.get_value, forward_part)
     VectorMafia.step = timers.wrap(VectorMafia.step, "env")
     VectorMafia.observe = timers.wrap(VectorMafia.observe, "env")

@@ -143,6 +143,13 @@ def test_agent_samples_the_masked_categorical():
         # given actions are scored, not drawn
         _, logp2, _, _ = agent.get_action_and_value(x, mask, action)
         assert torch.equal(logp2, logp)
+        # the rollout's `sample`: the same draws, log-probabilities and values, no entropy
+        gen.manual_seed(1)
+        _, _, _, value = agent.get_action_and_value(x, mask, generator=gen)
+        gen.manual_seed(1)
+        action3, logp3, value3 = agent.sample(x, mask, generator=gen)
+        assert torch.equal(action3, action) and torch.equal(logp3, logp)
+        assert torch.equal(value3, value)
 
 
 def test_ppo_policy_plays_only_legal_moves_in_real_games(tmp_path):

@@ -100,6 +100,19 @@ class Agent(nn.Module):
     def logits(self, x: torch.Tensor) -> torch.Tensor:
         return self._logits(self.trunk(x), self._head(x))
 
+    def sample(
+        self, x: torch.Tensor, mask: torch.Tensor, generator: torch.Generator | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Sample an action from the masked policy; return it, its log-probability and the
+        normalised value: `get_action_and_value`'s numbers and draws, without the entropy
+        (what a rollout needs)."""
+        h, head = self.trunk(x), self._head(x)
+        logits = torch.where(mask, self._logits(h, head), torch.tensor(-1e8, dtype=h.dtype))
+        logp = logits - logits.logsumexp(dim=-1, keepdim=True)
+        probs = torch.softmax(logp, dim=-1)
+        action = torch.multinomial(probs, 1, generator=generator).squeeze(1)
+        return action, logp.gather(1, action[:, None]).squeeze(1), self._value(h, head)
+
     def get_action_and_value(
         self,
         x: torch.Tensor,

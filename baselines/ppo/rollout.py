@@ -256,7 +256,7 @@ class Rollout:
             if li.size:
                 x = torch.from_numpy(obs[li])
                 m = torch.from_numpy(self.mask_buf[step, li])
-                a, logp, _, v = agent.get_action_and_value(x, m, generator=gen)
+                a, logp, v = agent.sample(x, m, generator=gen)
                 actions[li] = a.numpy()
                 self.logp_buf[step, li] = logp.numpy()
                 self.val_buf[step, li] = agent.denorm(v).numpy()

@@ -85,6 +85,7 @@ class _Table:
         self.seen: dict[int, tuple[int, int, bool]] = {}  # seat -> (events read, facts, more)
         self._allowed: dict[int, tuple[int, np.ndarray]] = {}
         self._cache: dict[int, tuple] = {}
+        self._onehot: tuple | None = None
 
     def keeps(self, game: Game, seat: int) -> bool:
         """Whether the table's deals, kept to `seat`'s facts, are its deduction now."""
@@ -115,14 +116,32 @@ class _Table:
         got = self._allowed.get(seat)
         if got is None or got[0] != facts:
             allowed = t.space.allowed_matrix(deal_constraints(game, seat))
-            got = self._allowed[seat] = (facts, allowed)
+            self._allowed[seat] = (facts, allowed)
+        # every seat asked before, at once: the deals change for all of them together
+        seats = list(self._allowed)
+        allowed = np.stack([self._allowed[s][1] for s in seats])  # [seats, n, R]
+        d, onehot = self._live(live)
+        mask = allowed[:, np.arange(t.n)[None, :], d].all(axis=2)  # [seats, deals]
+        counts = mask.astype(np.float32) @ onehot  # [seats, n * R]: the kept deals per role
+        kept = mask.sum(axis=1)
+        for i, s in enumerate(seats):
+            w = 1.0 / int(kept[i])  # (what `Tracker.matrix` gives: counts times 1 / deals)
+            out = (counts[i].astype(np.float64) * w).astype(np.float32).reshape(t.n, -1)
+            self._cache[s] = (live, (t.version, self._allowed[s][0]), out)
+        return self._cache[seat][2]
+
+    def _live(self, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The deals kept and their one-hot [deals, n * R] (kept while `live` is)."""
+        t = self.tracker
+        hit = self._onehot
+        if hit is not None and hit[0] is live and hit[1] == t.version:
+            return hit[2], hit[3]
         d = t.deals[live]
-        d = d[got[1][np.arange(t.n)[None, :], d].all(axis=1)]
-        w = 1.0 / len(d)
-        m = np.stack([(d == r).sum(axis=0) * w for r in range(len(t.space.roles))], 1)
-        out = m.astype(np.float32)
-        self._cache[seat] = (live, (t.version, facts), out)
-        return out
+        roles = len(t.space.roles)
+        onehot = np.zeros((len(d), t.n * roles), dtype=np.float32)
+        onehot[np.arange(len(d))[:, None], np.arange(t.n)[None, :] * roles + d] = 1.0
+        self._onehot = (live, t.version, d, onehot)
+        return d, onehot
 
 
 def _table_for(game: Game, seat: int) -> _Table | None:

@@ -53,7 +53,7 @@ from mafia_env.belief.search import (
 )
 from mafia_env.engine.events import PUBLIC, Cause, Ev
 from mafia_env.engine.game import Game
-from mafia_env.engine.kinds import NIGHT_TURNS, SPEECH_TURNS, Act, Turn
+from mafia_env.engine.kinds import NIGHT_TURNS, PUBLIC_TURNS, SPEECH_TURNS, Act, Turn
 from mafia_env.engine.resample import deal_constraints
 from mafia_env.engine.roles import Role
 
@@ -176,6 +176,8 @@ class Tracker:
         self.history: list[tuple] = []
         self.support = 0.0  # how many deals are not ruled out (estimated with particles)
         self._cache: tuple[int, Any] | None = None
+        # the table's: the game's next input to play in its reference world (`_follow`)
+        self._inp: int | None = 0 if seat == TABLE else None
         self._pull()
         if seat >= 0:
             self.role = Role(self.seen[0][3])  # the seat's first event: its role
@@ -274,6 +276,8 @@ class Tracker:
             h.events = []
             self._partial = None  # (kept while nothing is played: `current` reuses it)
             self.history.append(("step", step, self.pos, _options(ref)))
+            if self._inp is not None:  # the table's: this move is the game's next input
+                self._inp = self._inp + 1 if self._is_input(step) else None
             self.ref = h
             self.pos += len(produced)
             return True
@@ -418,14 +422,23 @@ class Tracker:
         g.roles, g.teams = _plain(g.roles), _plain(g.teams)
         return leaf
 
-    def _classes(self, seg: Segment, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, list]:
+    def _classes(
+        self, seg: Segment, rows: np.ndarray, kept: bool = False
+    ) -> tuple[np.ndarray, np.ndarray, list]:
         """Try each class of `rows` once; return (first row per class, class per row, branch
-        per class). A day segment's class whose play reads more seats refines the classes."""
+        per class). A day segment's class whose play reads more seats refines the classes.
+
+        `kept`: `rows` are the deals kept (the truth among them). The table's tracker then
+        accepts a night's one class left unsearched (the truth's class is never ruled out;
+        its branch matters to nobody: the table's reference world follows the game itself,
+        `_follow`)."""
         told = self._told(seg)
         after = self._survivors(seg)
+        defer = kept and seg.night and self.seat == TABLE and self.exact
         while True:
             first, inverse = self.space.class_keys(rows, seg.involved, seg.living)
-            leaves = []
+            leaves: list[Any] = []
+            pending: list[tuple[int, int, tuple]] = []
             grew = False
             for i in first.tolist():
                 key = self.space.key_of(rows[i], seg.involved, seg.living)
@@ -446,6 +459,10 @@ class Tracker:
                     seg.cache[key] = leaf
                     leaves.append(leaf)
                     continue
+                if defer:
+                    pending.append((len(leaves), i, key))
+                    leaves.append(None)
+                    continue
                 self._settle(seg)  # (a search now follows those accepted before it)
                 self._read = set()
                 leaf = self._probe(seg, rows[i])
@@ -458,7 +475,47 @@ class Tracker:
                 seg.cache[key] = leaf
                 leaves.append(leaf)
             if not grew:
+                if pending:
+                    self._table_classes(seg, rows, pending, leaves)
                 return first, inverse, leaves
+
+    def _table_classes(self, seg: Segment, rows: np.ndarray, pending: list, leaves: list) -> None:
+        """The table's tracker, a night's classes the shortcuts left: the class of the game's
+        own deal is kept unsearched (the truth is never ruled out: the search would keep it),
+        and so is each class in which the game's own hidden moves give the view again (a
+        branch the search accepts, `Search.replay`); the others are searched."""
+        g = self._game()
+        truth = self.space.as_row(g.roles) if g is not None else None
+        own = self.space.key_of(truth, seg.involved, seg.living) if truth is not None else None
+        steps = self._true_steps(seg, g)
+        for at, i, key in pending:
+            row = rows[i]
+            if key == own or (steps and self._replays(seg, row, steps)):
+                leaf = Lazy(key, row.copy())
+                seg.lazy.append(leaf)
+            else:
+                self._settle(seg)
+                leaf = self._probe(seg, row)
+            leaves[at] = seg.cache[key] = leaf
+
+    def _true_steps(self, seg: Segment, g: Game | None) -> list[tuple] | None:
+        """The segment's opening step and the game's hidden moves after it, as a search's
+        branch steps (`Search.replay`); None where the table does not follow the game."""
+        if g is None or self._inp is None or seg.first is None or self._inp >= len(g.inputs):
+            return None
+        if not self._is_input(seg.first):
+            return None
+        out = [(*seg.first, (), None, g.inputs[self._inp][4])]
+        for seat, act, target, value, turn, _ in g.inputs[self._inp + 1 :]:
+            if turn not in NIGHT_TURNS:
+                break
+            out.append(("act", seat, act, target, value, (), None, turn))
+        return out
+
+    def _replays(self, seg: Segment, row: np.ndarray, steps: list[tuple]) -> bool:
+        """Whether `steps` played again under the deal `row` give the segment's view."""
+        search = seg.search(self.seat, row)
+        return search.replay(self._start_game(seg, row), seg.first, steps) is not None
 
     def _night_verdict(self, seg: Segment, row: np.ndarray, key: tuple) -> bool | None:
         """Whether some hidden history of a whole night gives the view under the deal `row`,
@@ -559,7 +616,7 @@ class Tracker:
         """Rule out the deals the segment rules out; return a branch for the new reference."""
         idx = np.flatnonzero(self.live)
         rows = self.deals[idx]
-        _, inverse, leaves = self._classes(seg, rows)
+        _, inverse, leaves = self._classes(seg, rows, kept=True)
         ok = np.array([leaf is not None for leaf in leaves], dtype=bool)
         if not ok.any():
             if not self.exact and self._recover(seg):
@@ -577,6 +634,9 @@ class Tracker:
         self.version += 1
         if not self.exact and (~keep).any():
             self._rejuvenate()
+        followed = self._follow(seg)
+        if followed is not None:  # the table's: the game itself, no branch searched
+            return followed
         first = next(leaf for leaf in leaves if leaf is not None)
         best = self.leaf(seg, first)
         if best is None:
@@ -585,6 +645,79 @@ class Tracker:
             )
         best.g.events = []
         return best
+
+    def _replayed(self, seg: Segment, g: Game, moves: list, script: tuple) -> tuple:
+        """The segment played from its start with the game's deal, its opening step and
+        `moves`, the engine's draws as `script` says: (game, events before, chance), or
+        (None, 0, chance) where a move is not the game's turn."""
+        chance = Chance(script)
+        if seg.snapshot is None:  # the deal: its own events are the segment's first
+            start = Game(self.rules, self.n, 0, list(g.roles))
+            start.rng = chance
+            at = 0
+        else:
+            start = fork(seg.snapshot, chance)
+            swap_deal(start, tuple(g.roles))
+            relax_hidden(start, None)
+            at = len(start.events)
+        try:
+            if seg.first is not None:
+                _apply(start, seg.first)
+            for seat, act, target, value, turn, _ in moves:
+                if start.actor != seat or start.turn is not turn:
+                    return None, 0, chance
+                start.apply(act, target, value)
+        except (ValueError, RuntimeError):
+            return None, 0, chance
+        return (None if chance.bad else start), at, chance
+
+    def _is_input(self, step: tuple) -> bool:
+        """Whether `step` is the game's input at `_inp` (the table's, `_follow`)."""
+        g = self._game()
+        if g is None or self._inp >= len(g.inputs):
+            return False
+        seat, act, target, value = g.inputs[self._inp][:4]
+        if step[0] == "act":
+            return (seat, act, target, value) == step[1:5]
+        return seat == step[1] and act == {"foul": -1, "terminate": -2, "remove": -3}[step[0]]
+
+    def _follow(self, seg: Segment) -> Node | None:
+        """The table's tracker: the reference world after `seg` played from the game's own
+        moves (the deal and the hidden choices as they were: its hidden state is relaxed at
+        every search, `relax_hidden`, so it tells the table nothing), instead of a branch
+        searched; None (search) for a seat's own tracker, or where the moves do not give the
+        segment's view again (a draw the engine made otherwise)."""
+        if self.seat != TABLE or self._inp is None:
+            return None
+        g = self._game()
+        if g is None:
+            return None
+        public = 1 if seg.first is not None else 0
+        end = self._inp + public
+        while end < len(g.inputs) and g.inputs[end][4] in NIGHT_TURNS:
+            end += 1
+        moves = g.inputs[self._inp + public : end]
+        if public and not self._is_input(seg.first):
+            self._inp = None
+            return None
+        pending: list[tuple[int, ...]] = [()]  # the engine's draws, each outcome in turn
+        while pending:
+            script = pending.pop()
+            start, at, chance = self._replayed(seg, g, moves, script)
+            for j in range(len(script), len(chance.calls)):
+                tail = (0,) * (j - len(script))
+                pending += [(*script, *tail, v) for v in range(1, chance.calls[j])]
+            if start is None:
+                continue
+            got = [e for e in start.events[at:] if self._sees(e)]
+            if got == seg.want and (start.over or start.turn in PUBLIC_TURNS):
+                break
+        else:
+            self._inp = None  # (searched from now on)
+            return None
+        self._inp = end
+        start.events = []
+        return Node(start, len(got), 1.0, None, None, (), 0)
 
     # ------------------------------------------------------------- particles
 
@@ -699,7 +832,7 @@ class Tracker:
                 masks={i - self.pos: o for i, o in self.masks.items() if i >= self.pos},
             )
             idx = np.flatnonzero(live)
-            _, inverse, leaves = self._classes(seg, self.deals[idx])
+            _, inverse, leaves = self._classes(seg, self.deals[idx], kept=True)
             ok = np.array([leaf is not None for leaf in leaves], dtype=bool)
             if ok.any():
                 live = live.copy()
