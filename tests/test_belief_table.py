@@ -98,3 +98,24 @@ def test_matrices_fills_a_batch_in_one_call():
     assert out.shape == (4, 10 * roles) and out.dtype == np.float32
     for row, g, s in zip(out, games, seats, strict=True):
         assert np.array_equal(row, store.matrix(g, s).ravel())
+
+
+@pytest.mark.parametrize("variant", ["club", "sport"])
+def test_the_vector_env_fills_every_games_piece_at_once(variant):
+    """`VectorMafia` with the option belief="deduction" writes every game's row as the
+    observer with the piece writes it one row at a time, bit for bit."""
+    from mafia_env.observe import ObsLayout
+    from mafia_env.vector import VectorMafia
+
+    vec = VectorMafia(variant, 4, seed=3, belief="deduction", backend="python")
+    obs, masks, info = vec.reset()
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        for b in range(4):
+            one = VectorObserver(vec.rules, vec.n, ObsLayout.of(vec.spec))
+            one.reset(vec.games[b])
+            row = one.observe(vec.games[b], int(info["seat"][b]))
+            assert np.array_equal(obs[b], row), b
+            assert np.array_equal(vec.observe(b, int(info["seat"][b])), row), b
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, masks, _, _, info = vec.step(acts)

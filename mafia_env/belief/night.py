@@ -37,8 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from mafia_env.belief.search import Chance, expand_options, fork
-from mafia_env.belief.track import _apply
+from mafia_env.belief.search import Chance, _do, _mean_inverse, expand_options, fork
 from mafia_env.engine.events import PUBLIC, Cause, Ev
 from mafia_env.engine.game import Game
 from mafia_env.engine.kinds import BLOCKABLE, NIGHT_TURNS, PUBLIC_TURNS, Act, Stage, Turn
@@ -109,7 +108,7 @@ def _opening(start: Game, first: tuple, want: list, bit: int):
         chance = Chance(script)
         h = fork(start, chance)
         try:
-            _apply(h, first)
+            _do(h, first)
         except (ValueError, RuntimeError):
             continue
         if chance.bad:
@@ -660,13 +659,6 @@ def _columns(rows: list[tuple]) -> dict[str, np.ndarray]:
         "flag": np.array(cols[3], dtype=bool),
         "p": np.array(cols[4], dtype=np.float64),
     }
-
-
-def _mean_inverse(fixed: int, p: list[float]) -> float:
-    """Return E[1 / (fixed + B)], B the number of successes of independent trials `p`."""
-    from mafia_env.belief.search import _mean_inverse as mean_inverse
-
-    return mean_inverse(fixed, p)
 
 
 __all__ = ["Unsupported", "night_mass"]
