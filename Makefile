@@ -16,10 +16,11 @@ AG_PY := $(AG_VENV)/bin/python
 CORE_VENV ?= .venv-core
 CORE_PY := $(CORE_VENV)/bin/python
 # the tests of what the core install changes: the Gymnasium and PettingZoo views, what
-# imports what, errors, records and configs (the rest of the suite is the same code on the
-# same numpy); run there, a test that needs an extra skips
+# imports what, errors, records and configs, the commands (a missing extra is one line; the
+# rest of the suite is the same code on the same numpy); run there, a test that needs an
+# extra skips
 CORE_TESTS ?= tests/test_env.py tests/test_parallel.py tests/test_single.py tests/test_layers.py \
-  tests/test_errors.py tests/test_play.py tests/test_config.py
+  tests/test_errors.py tests/test_play.py tests/test_config.py tests/test_cli.py
 # the files that hold a `serial` test: the serial run collects only those (collecting the whole
 # suite to run one test cost it 10 s)
 SERIAL_FILES = $(shell grep -l 'mark\.serial' tests/test_*.py)

@@ -1,6 +1,6 @@
 """The arena: language models, bots and checkpoints at one table, rated on the same deals.
 
-    python -m baselines.arena --config configs/arena/sport-scripted.yaml
+    mafia arena --config configs/arena/sport-scripted.yaml      (python -m baselines.arena ...)
 
 Duplicate format: each of ``deals`` deals (a game seed: the same roles by seat, the same
 chance) is played once per policy, the policies rotated over the seats (in rotation r,
@@ -23,27 +23,39 @@ every game's record, ``replays/`` with a static HTML page per game):
 - marked games: a game in which some model call timed out or failed (its fallback played
   that move). Marked games count like any other (the fallback's move stands, as at a real
   table with a clock); ``exclude_marked: true`` leaves them out of win rates and ratings.
+
+A model whose calls failed (timed out or raised: a dead server, a wrong model name or key)
+more often than ``max_failed`` of the time did not play: its fallback did. The summary then
+says so first, with the first error, and the command exits with status 3; while it runs, the
+error is logged (at most once a minute: `OncePerMinute`).
 """
 
 from __future__ import annotations
 
-import argparse
 import copy
+import dataclasses
 import json
+import logging
 import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import mafia_env
+from baselines.resources import config_path
+from baselines.runs import claim_dir, fresh_dir
 from baselines.stats import wilson
-from mafia_env.config import NonNegativeInt, PositiveInt, load, parse
+from mafia_env.commands import add_quiet, parse, parser, require, showing_progress
+from mafia_env.commands import progress as progress_bar
+from mafia_env.commands import run as run_command
+from mafia_env.config import NonNegativeInt, PositiveInt, Range, load
+from mafia_env.config import parse as parse_data
 from mafia_env.engine.events import OUTCOME_NAMES
 from mafia_env.engine.roles import TEAM_NAMES
-from mafia_env.errors import ConfigError
+from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.match import Seating, play_game
 from mafia_env.policy import load_policy, reseed
 from mafia_env.variants import get_variant
@@ -88,6 +100,9 @@ class ArenaConfig:
     """write a static HTML replay page per game"""
     out: str | None = None
     """where the results go; null: runs/arena/<variant>"""
+    max_failed: Annotated[float, Range(ge=0, le=1)] = 0.5
+    """the share of a model's calls that may fail (time out or raise) before the run counts
+    as failed: the model did not play, its fallback did (exit status 3)"""
 
     def check(self) -> ArenaConfig:
         get_variant(self.variant)
@@ -104,7 +119,7 @@ def load_config(path: str | Path) -> ArenaConfig:
 
 def parse_config(data: Any, source: str = "config") -> ArenaConfig:
     """Check an arena config given as data."""
-    return parse(ArenaConfig, data, source).check()
+    return parse_data(ArenaConfig, data, source).check()
 
 
 # --------------------------------------------------------------------------- playing
@@ -159,11 +174,14 @@ def play_one(cfg: ArenaConfig, n: int, deal: int, rotation: int, seats: dict[int
     game = play_game(env, Seating(seats=policies), seed=seed)
     wall = time.perf_counter() - start
     record = env.unwrapped.record()
-    counters = {}
+    counters, failures = {}, {}
     for s, policy in policies.items():
         stats = getattr(policy, "stats", None)
         if stats is not None:
             counters[s] = {k: stats.get(k, 0) for k in (*COUNTED, *USAGE)}
+        failed = [m for r, m in getattr(policy, "fallbacks", ()) if r in ("timeout", "error")]
+        if failed:
+            failures[s] = failed[0]
     marked = any(c["timeouts"] or c["errors"] for c in counters.values())
     record["meta"] = {
         "seats": {str(s): name for s, name in seats.items()},
@@ -182,24 +200,53 @@ def play_one(cfg: ArenaConfig, n: int, deal: int, rotation: int, seats: dict[int
         "talk": len(game.talk),
         "wall_s": wall,
         "counters": counters,
+        "failures": failures,
         "marked": marked,
         "record": record,
     }
 
 
+class OncePerMinute(logging.Filter):
+    """Let a fallback's warning through once a minute per reason (`TextPolicy` warns once per
+    policy, and the arena seats fresh policies in every game: a dead server fails them all)."""
+
+    def __init__(self, every_s: float = 60.0):
+        super().__init__()
+        self.every_s, self.last = every_s, {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING or not isinstance(record.args, tuple):
+            return True
+        key, now = record.args[:2], time.monotonic()
+        if now - self.last.get(key, -self.every_s) < self.every_s:
+            return False
+        self.last[key] = now
+        return True
+
+
 def play_all(cfg: ArenaConfig, progress: bool = False) -> list[dict]:
-    """Play the whole schedule, `cfg.concurrency` games at a time; results in schedule order."""
+    """Play the whole schedule, `cfg.concurrency` games at a time; results in schedule order.
+    A model's failed call is logged with its error at most once a minute (`OncePerMinute`)."""
     n = get_variant(cfg.variant).default_players if cfg.num_players is None else cfg.num_players
     games = schedule(cfg, n)
-    with ThreadPoolExecutor(max_workers=cfg.concurrency) as pool:
+    with showing_progress(progress):
+        bar = progress_bar(len(games), "arena", "game")
+    quiet = OncePerMinute()
+    fallbacks = logging.getLogger("mafia_env.text.policy")
+    fallbacks.addFilter(quiet)
+    try:
+        return _play(cfg, n, games, bar)
+    finally:
+        fallbacks.removeFilter(quiet)
+
+
+def _play(cfg: ArenaConfig, n: int, games: list, bar: Any) -> list[dict]:
+    with ThreadPoolExecutor(max_workers=cfg.concurrency) as pool, bar:
         futures = [pool.submit(play_one, cfg, n, *g) for g in games]
         results = []
-        for k, f in enumerate(futures, 1):
+        for f in futures:
             results.append(f.result())
-            if progress:
-                print(f"\rgame {k}/{len(futures)}", end="", file=sys.stderr, flush=True)
-    if progress:
-        print(file=sys.stderr)
+            bar.update(1)
     return results
 
 
@@ -282,7 +329,7 @@ def _rating(r: Any) -> dict[str, float]:
 def model_use(cfg: ArenaConfig, results: list[dict]) -> dict[str, dict[str, float]]:
     """Return per policy that counts its moves: the counters summed, latency and tokens, and
     the games it marked (a call of its timed out or failed)."""
-    use: dict[str, dict[str, float]] = {}
+    use: dict[str, dict[str, Any]] = {}
     for g in results:
         failed: set[str] = set()  # the policies with a failed call in this game
         for s, c in g["counters"].items():
@@ -292,13 +339,22 @@ def model_use(cfg: ArenaConfig, results: list[dict]) -> dict[str, dict[str, floa
                 u[k] += v
             if c["timeouts"] or c["errors"]:
                 failed.add(name)
+            if s in g.get("failures", {}) and "first_error" not in u:
+                u["first_error"] = g["failures"][s]
         for name in failed:
             use[name]["marked"] += 1
     for u in use.values():
         calls = u["calls"] or 1
         u["latency_per_call_s"] = u["latency_s"] / calls
         u["tokens_per_call"] = (u["prompt_tokens"] + u["completion_tokens"]) / calls
+        u["failed_share"] = (u["timeouts"] + u["errors"]) / calls if u["calls"] else 0.0
     return use
+
+
+def failed_models(cfg: ArenaConfig, use: dict[str, dict[str, Any]]) -> list[str]:
+    """Return the policies whose calls failed more often than ``max_failed``: they did not
+    play, their fallbacks did."""
+    return [name for name, u in use.items() if u["calls"] and u["failed_share"] > cfg.max_failed]
 
 
 def summarize(cfg: ArenaConfig, results: list[dict]) -> dict[str, Any]:
@@ -309,6 +365,7 @@ def summarize(cfg: ArenaConfig, results: list[dict]) -> dict[str, Any]:
         outcomes[g["winner"]] = outcomes.get(g["winner"], 0) + 1
     calls = sum(c["calls"] for g in results for c in g["counters"].values())
     wall = sum(g["wall_s"] for g in results)
+    use = model_use(cfg, results)
     return {
         "variant": cfg.variant,
         "policies": [e.name for e in cfg.policies],
@@ -319,7 +376,8 @@ def summarize(cfg: ArenaConfig, results: list[dict]) -> dict[str, Any]:
         "outcomes": outcomes,
         "win_rates": win_rates(cfg, counted),
         "ratings": ratings(cfg, counted),
-        "model_use": model_use(cfg, results),
+        "model_use": use,
+        "failed": failed_models(cfg, use),
         "timing": {
             "game_wall_s_mean": wall / max(1, len(results)),
             "model_calls_per_game": calls / max(1, len(results)),
@@ -343,6 +401,7 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"## {summary['variant']}: {summary['games']} games ({summary['counted']} counted, "
         f"{summary['marked']} marked); outcomes {summary['outcomes']}",
         "",
+        *failed_lines(summary),
         "### Win rate per side (95% Wilson)",
         "",
         "| " + " | ".join(head) + " |",
@@ -416,11 +475,27 @@ def format_summary(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def failed_lines(summary: dict[str, Any]) -> list[str]:
+    """Return the summary's first lines where a model did not play (else none)."""
+    lines = []
+    for name in summary.get("failed", []):
+        u = summary["model_use"][name]
+        lines += [
+            f"**{name.upper()} DID NOT PLAY: {int(u['timeouts'] + u['errors'])} of "
+            f"{int(u['calls'])} model calls failed** (first error: "
+            f"{u.get('first_error', 'unknown')}). Its fallback played its moves: the rows "
+            f"below rate the fallback, not the model. Check the server, the model's name and "
+            "the API key.",
+            "",
+        ]
+    return lines
+
+
 def write(cfg: ArenaConfig, results: list[dict], summary: dict[str, Any], out: Path) -> list[Path]:
     """Write the summary, the tables, every record and (if asked) every replay page."""
     from baselines.replay_page import write_page
 
-    out.mkdir(parents=True, exist_ok=True)
+    claim_dir(out)
     (out / "records").mkdir(exist_ok=True)
     written = []
     path = out / "summary.json"
@@ -454,25 +529,42 @@ def run(cfg: ArenaConfig, progress: bool = False) -> tuple[list[dict], dict[str,
     return results, summary
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m baselines.arena",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+def main(argv: list[str] | None = None, prog: str = "python -m baselines.arena") -> int:
+    p = parser(prog, __doc__)
+    p.add_argument(
+        "--config", required=True, help="an arena YAML config: a path, or a shipped one's name"
     )
-    parser.add_argument("--config", required=True, help="an arena YAML config")
-    parser.add_argument("--no-progress", action="store_true", help="hide the game counter")
-    args = parser.parse_args(argv)
+    p.add_argument("--force", action="store_true", help="overwrite an earlier run's folder")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_quiet(p, "progress bar")
+    args = parse(p, argv)
+    if isinstance(args, int):
+        return args
     try:
-        cfg = load_config(args.config)
-    except ConfigError as e:
+        cfg = load_config(config_path(args.config))
+        require("openskill", "the arena's ratings", "llm")
+    except MafiaError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    _, summary = run(cfg, progress=not args.no_progress)
+    want = Path(cfg.out or f"runs/arena/{cfg.variant}")
+    out = fresh_dir(want, args.force)
+    if out != want:
+        print(f"{want} holds an earlier run: this one writes {out} (--force: over it)")
+    if args.force:
+        claim_dir(out, force=True)
+    cfg = dataclasses.replace(cfg, out=str(out))
+    _, summary = run(cfg, progress=not (args.no_progress or args.quiet))
     print(format_summary(summary))
-    print(f"wrote {cfg.out or f'runs/arena/{cfg.variant}'}")
+    print(f"wrote {out}")
+    if summary["failed"]:
+        print(
+            f"error: {', '.join(summary['failed'])} did not play: more than "
+            f"{cfg.max_failed:.0%} of its model calls failed (max_failed); see above",
+            file=sys.stderr,
+        )
+        return 3
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run_command(main, what="mafia arena"))

@@ -1,14 +1,16 @@
 """The benchmark protocol: a policy against a task's fixed opponents, on fixed seeds.
 
-    python -m baselines.benchmark --policy rule --task sport-10
-    python -m baselines.benchmark --policy path/to/ckpt.pt --all --out results.json
-    python -m baselines.benchmark --policy rule --task sport-10 --version 2
-    python -m baselines.benchmark --policy rule --all --workers 2 --exploit rule-sport.json
+    mafia benchmark --policy rule --task sport-10        (python -m baselines.benchmark ...)
+    mafia benchmark --policy path/to/ckpt.pt --all --out results.json
+    mafia benchmark --policy rule --task sport-10 --version 2
+    mafia benchmark --policy rule --all --workers 2 --exploit rule-sport.json
 
 For each side the task names, the policy plays every seat of that team and each opponent
 policy plays all other seats, over the task's fixed seeds. The score is the win rate per
 side and opponent with a Wilson 95% interval; the headline number is the mean win rate over
-all (side, opponent) pairs. Every (side, opponent) pair loads its policies afresh with the
+all (side, opponent) pairs. ``--games N`` plays N games a pair instead of the task's: a smoke
+run, whose headline is marked NON-STANDARD (it does not compare with the reference table).
+Every (side, opponent) pair loads its policies afresh with the
 task's seeds, so the pairs may be played in any order or in parallel (`run_many`) with the
 same result. An exploitability figure (`baselines.exploit`'s JSON) may ride along.
 
@@ -19,12 +21,12 @@ where it acts. Version 2 plays them one after another, as its reference table wa
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import multiprocessing
 import os
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -33,7 +35,9 @@ import numpy as np
 
 import mafia_env
 from baselines.policy import shipped_checkpoint
+from baselines.runs import free_file
 from baselines.stats import wilson
+from mafia_env.commands import add_quiet, parse, parser, progress, run, showing_progress
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.match import Seating, observation, play_game
@@ -44,14 +48,22 @@ from mafia_env.tasks import LATEST, SHIPPED_OPPONENTS, TASKS_BY_VERSION, Task, g
 LOCKSTEP = 64  # games played at a time by the protocol of version 3
 
 
-def play_side(task: Task, policy_name: str, side: str, opponent: str, games: int) -> dict:
-    """Play `games` games with `policy_name` on every seat of `side`; return the tally."""
+def play_side(
+    task: Task,
+    policy_name: str,
+    side: str,
+    opponent: str,
+    games: int,
+    tick: Callable[[int], Any] | None = None,
+) -> dict:
+    """Play `games` games with `policy_name` on every seat of `side`; return the tally.
+    `tick(1)` is called as each game ends (a progress bar)."""
     table = GameSpec.make(task.variant, task.num_players, **task.play_knobs())  # its rules
     learner = load_policy(policy_name, table, seed=task.seed)
     other = load_policy(opponent, table, seed=task.seed + 1)
     seating = Seating(other, teams={side: learner})
     if task.version >= 3 and all(observes(p) == "vector" for p in (learner, other)):
-        wins, draws = play_lockstep(task, seating, side, games)
+        wins, draws = play_lockstep(task, seating, side, games, tick=tick)
     else:
         env = mafia_env.raw_env(task.variant, task.num_players, **task.play_knobs())
         wins = draws = 0
@@ -59,6 +71,8 @@ def play_side(task: Task, policy_name: str, side: str, opponent: str, games: int
             play_game(env, seating, seed=task.seed + g)
             wins += env.winner == side
             draws += env.winner == "draw"
+            if tick is not None:
+                tick(1)
     lo, hi = wilson(wins, games)
     return {
         "side": side,
@@ -72,7 +86,12 @@ def play_side(task: Task, policy_name: str, side: str, opponent: str, games: int
 
 
 def play_lockstep(
-    task: Task, seating: Seating, side: str, games: int, num_envs: int = LOCKSTEP
+    task: Task,
+    seating: Seating,
+    side: str,
+    games: int,
+    num_envs: int = LOCKSTEP,
+    tick: Callable[[int], Any] | None = None,
 ) -> tuple[int, int]:
     """Play the deals of seeds ``task.seed .. task.seed + games - 1``, `num_envs` at a time;
     return (`side`'s wins, draws).
@@ -127,6 +146,8 @@ def play_lockstep(
                 continue
             wins += env.winner == side
             draws += env.winner == "draw"
+            if tick is not None:
+                tick(1)
             if dealt < games:
                 env.reset(seed=task.seed + dealt)
                 dealt += 1
@@ -224,13 +245,18 @@ def run_many(
         for opp in task.opponents
     ]
     jobs = [job for job in pairs if (job[1], job[0].name, job[2], job[3]) not in known]
+    bar = progress(sum(job[4] for job in jobs), "benchmark", "game")
     if workers <= 1:
-        played = [_play_job(job) for job in jobs]
+        played = [play_side(*job, tick=bar.update) for job in jobs]
     else:  # fork is quick, but a forked torch may hang: spawn once torch is loaded here
         fork = "fork" in multiprocessing.get_all_start_methods() and "torch" not in sys.modules
         ctx = multiprocessing.get_context("fork" if fork else "spawn")
         with ProcessPoolExecutor(workers, mp_context=ctx, initializer=one_thread) as pool:
-            played = list(pool.map(_play_job, jobs))
+            futures = [pool.submit(_play_job, job) for job in jobs]
+            for future in futures:  # in order; the bar moves a pair at a time
+                bar.update(future.result()["games"])
+            played = [future.result() for future in futures]
+    bar.close()
     new = iter(played)
     rows = [known.get((p, t.name, side, opp)) or next(new) for t, p, side, opp, _ in pairs]
     results, i = [], 0
@@ -292,7 +318,7 @@ def attach_exploits(results: list[dict], exploits: dict[tuple[str, str], dict]) 
         e = exploits.get((r["task"], r["policy"]))
         if e is not None:
             r["exploitability"] = float(e["exploitability"])
-            if "reliable" in e:  # the attacker's check (issue 28): false marks the figure
+            if "reliable" in e:  # the attacker's check: false marks the figure
                 r["exploit_reliable"] = e["reliable"]
             if "sides" in e:
                 r["exploit_sides"] = e["sides"]
@@ -301,6 +327,12 @@ def attach_exploits(results: list[dict], exploits: dict[tuple[str, str], dict]) 
 def describe(result: dict[str, Any]) -> str:
     """Return the printed form of one result: the headline, then a line per pair."""
     head = f"{result['task']:12} headline {result['headline']:.3f}"
+    if not result.get("standard", True):
+        protocol = get_task(result["task"], result["version"]).games
+        head += (
+            f"  NON-STANDARD: {result['games_per_pair']} games a pair, not the protocol's "
+            f"{protocol}; not comparable with the reference table"
+        )
     if "exploitability" in result:
         head += f"  exploitability {result['exploitability']:.3f}"
         if result.get("exploit_reliable") is False:
@@ -315,36 +347,49 @@ def describe(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Score a policy on the mafia_env benchmark.")
-    parser.add_argument(
-        "--policy", required=True, help="random, rule, ppo, league, filler or a checkpoint path"
+def main(argv: list[str] | None = None, prog: str = "python -m baselines.benchmark") -> int:
+    p = parser(prog, __doc__)
+    p.add_argument(
+        "--policy",
+        required=True,
+        metavar="POLICY",
+        help="random, rule, ppo, league, league_v2, filler or a checkpoint path",
     )
-    group = parser.add_mutually_exclusive_group(required=True)
+    group = p.add_mutually_exclusive_group(required=True)
     names = sorted({n for tasks in TASKS_BY_VERSION.values() for n in tasks})
     group.add_argument("--task", choices=names, help="one task")
-    group.add_argument("--all", action="store_true", help="every task")
-    parser.add_argument(
+    group.add_argument("--all", action="store_true", help="every task of the version")
+    p.add_argument(
         "--version",
         type=int,
         default=LATEST,
         choices=sorted(TASKS_BY_VERSION),
-        help=f"the tasks' version (default {LATEST}, the latest)",
+        help="the tasks' version (the default: the latest)",
     )
-    parser.add_argument("--games", type=int, help="games per pair (non-standard: for smoke runs)")
-    parser.add_argument("--workers", type=int, default=1, help="processes (same results)")
-    parser.add_argument(
+    p.add_argument(
+        "--games", type=int, help="games per pair instead of the task's (NON-STANDARD: smoke runs)"
+    )
+    p.add_argument("--workers", type=int, default=1, help="processes (the same results)")
+    p.add_argument(
         "--exploit", nargs="*", default=[], help="exploit result JSON files to report beside"
     )
-    parser.add_argument("--out", help="write the results as JSON here")
-    args = parser.parse_args(argv)
+    p.add_argument("--out", help="write the results as JSON here")
+    p.add_argument("--force", action="store_true", help="overwrite an earlier --out file")
+    add_quiet(p, "progress bar")
+    args = parse(p, argv)
+    if isinstance(args, int):
+        return args
     try:
+        free_file(args.out, args.force)
+        if args.games is not None and args.games < 1:
+            raise ConfigError(f"--games must be a positive number of games; got {args.games}")
         if args.all:
             tasks = list(TASKS_BY_VERSION[args.version].values())
         else:
             tasks = [get_task(args.task, args.version)]
         exploits = read_exploits(args.exploit)
-        results = run_many([args.policy], tasks, args.games, args.workers)
+        with showing_progress(not args.quiet):
+            results = run_many([args.policy], tasks, args.games, args.workers)
     except (ConfigError, MafiaError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -357,5 +402,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    one_thread()  # the command's process; a caller of main() keeps its own threads
-    sys.exit(main())
+    sys.exit(run(main, what="mafia benchmark"))

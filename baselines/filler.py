@@ -1,4 +1,4 @@
-"""The seat-filler (issue 28): ``load_policy("filler", variant, n)``, the table's default bot.
+"""The seat-filler: ``load_policy("filler", variant, n)``, the table's default bot.
 
 One network per benchmark task (``baselines/checkpoints/filler/``, configs in
 ``configs/filler/``), cloned from the best answer the suite knows to each kind of table: in

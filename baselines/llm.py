@@ -25,7 +25,7 @@ from typing import Any
 from baselines.prompt import system_prompt
 from mafia_env.actions import ActionLayout
 from mafia_env.engine.roles import Role
-from mafia_env.errors import ConfigError
+from mafia_env.errors import ConfigError, missing_extra
 from mafia_env.lang import DEFAULT, check_lang, table
 from mafia_env.policy import load_policy
 from mafia_env.text import TextPolicy
@@ -145,7 +145,7 @@ def make_client(
     try:
         import openai
     except ImportError as e:
-        raise ConfigError("the llm policy needs the 'openai' package: pip install '.[llm]'") from e
+        raise missing_extra(e, "the llm policy") from None
     key = os.environ.get(api_key_env)
     if not key:
         if base_url is None:

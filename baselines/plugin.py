@@ -50,7 +50,7 @@ def shipped_league(
 def shipped_league_v2(
     variant: str = "sport", num_players: int | None = None, seed: int = 0, **options: Any
 ) -> Policy:
-    """``league_v2``: the seat-filler that reads the belief piece (issue 28), where shipped.
+    """``league_v2``: the seat-filler that reads the belief piece, where shipped.
 
     Its files are ``baselines/checkpoints/league_v2/V-N.pt``, else ``league_v2/V.pt``: cloned
     from the rule bots' play against mixed opponents, then league play, the observation

@@ -25,7 +25,7 @@ SHIPPED = Path(__file__).parent / "checkpoints"
 SHIPPED_FOLDERS: dict[str, Path] = {
     "ppo": SHIPPED,
     "league": SHIPPED / "league",
-    "league_v2": SHIPPED / "league_v2",  # league bots that read the belief piece (issue 28)
+    "league_v2": SHIPPED / "league_v2",  # league bots that read the belief piece
     "filler": SHIPPED / "filler",  # the seat-fillers: the best known answer to each opponent
 }
 

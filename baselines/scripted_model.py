@@ -136,16 +136,18 @@ class ChatServer:
 SCRIPTS: dict[str, Script] = {"well_formed": well_formed, "messy": messy()}
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m baselines.scripted_model") -> int:
     """Serve a scripted model on the loopback for `--seconds` (then stop)."""
-    import argparse
+    from mafia_env.commands import parse, parser
 
-    parser = argparse.ArgumentParser(prog="python -m baselines.scripted_model")
-    parser.add_argument("--port", type=int, default=8099)
-    parser.add_argument("--script", choices=sorted(SCRIPTS), default="well_formed")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--seconds", type=float, default=600.0, help="stop after this long")
-    args = parser.parse_args(argv)
+    p = parser(prog, "Serve a scripted stand-in chat model on 127.0.0.1 (the arena's smoke run).")
+    p.add_argument("--port", type=int, default=8099, help="the port (0: a free one)")
+    p.add_argument("--script", choices=sorted(SCRIPTS), default="well_formed", help="its replies")
+    p.add_argument("--seed", type=int, default=0, help="seed of its choices")
+    p.add_argument("--seconds", type=float, default=600.0, help="stop after this long")
+    args = parse(p, argv)
+    if isinstance(args, int):
+        return args
     with ChatServer(SCRIPTS[args.script], args.seed, args.port) as server:
         print(f"serving a scripted model at {server.url}", flush=True)
         time.sleep(args.seconds)

@@ -13,7 +13,7 @@ At each move with more than one legal action:
 2. ``worlds`` determinizations: games the seat cannot tell from the real one
    (`InfoSet.sample` = `Game.resample`: unknown roles dealt again, hidden night choices
    replayed by their new holders); with option ``model`` (e.g. ``model="rule"``) drawn from
-   the seat's posterior over the deal under that model (`InfoSet.belief`, issue 27).
+   the seat's posterior over the deal under that model (`InfoSet.belief`).
 3. In every world every candidate is played, then the game is played out by the rule bots
    on every seat (this one too), the rule bots' randomness seeded alike for all candidates
    of a world: the candidates are compared on the same worlds and the same luck (common
@@ -35,6 +35,7 @@ from typing import Annotated, Any
 
 import numpy as np
 
+from baselines.resources import data_dir
 from baselines.rule import RulePolicy
 from mafia_env.actions import ActionLayout
 from mafia_env.config import NonNegativeFloat, PositiveInt, Range, load
@@ -43,7 +44,7 @@ from mafia_env.errors import ConfigError
 from mafia_env.match import InfoSet
 from mafia_env.observe import ObsLayout, VectorObserver
 
-CONFIGS = Path(__file__).resolve().parent.parent / "configs" / "ismcts"
+CONFIGS = data_dir("configs") / "ismcts"  # the repository's, or a wheel's copy
 
 
 @dataclass(frozen=True)

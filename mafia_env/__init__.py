@@ -23,6 +23,7 @@ from mafia_env.errors import (
     ConfigError,
     IllegalActionError,
     IllegalActionWarning,
+    KnobWarning,
     MafiaError,
     RecordError,
 )
@@ -32,7 +33,7 @@ from mafia_env.single import single_agent
 from mafia_env.tasks import TASKS
 from mafia_env.variants import VARIANTS
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"  # the package (semver); pyproject.toml reads it from here
 
 
 def _belief(game: Any, seat: int, model: Any = None) -> Any:
@@ -94,6 +95,7 @@ def parallel_env(
     obs_mode: str = "vector",
     lang: str = "en",
     backend: str = "auto",
+    acting_info: bool | None = None,
     **knobs: Any,
 ) -> MafiaParallelEnv:
     """Return the PettingZoo ParallelEnv view: the seats that act at the same time (the
@@ -101,6 +103,8 @@ def parallel_env(
 
     Its action space is the AEC env's plus one `wait` index at the end; see
     `mafia_env.parallel`. ``obs_mode`` is "vector" or "flat" (the mask in ``infos``).
+    ``infos[agent]["acting"]`` says whether the agent chooses in this step: in the flat mode
+    always, in the vector mode with ``acting_info=True``.
     """
     return MafiaParallelEnv(
         variant,
@@ -109,6 +113,7 @@ def parallel_env(
         obs_mode=obs_mode,
         lang=lang,
         backend=backend,
+        acting_info=acting_info,
         **knobs,
     )
 
@@ -120,6 +125,7 @@ __all__ = [
     "GameSpec",
     "IllegalActionError",
     "IllegalActionWarning",
+    "KnobWarning",
     "MafiaEnv",
     "MafiaError",
     "MafiaParallelEnv",

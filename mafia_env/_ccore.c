@@ -25,22 +25,22 @@
 #define MAXN 30 /* seats: sequence codes hold 5 bits a seat, bitmasks 32 */
 #define QCAP 256
 #define PUBLIC (-1)
-#define STATE_VERSION 1
+#define STATE_VERSION 2
 
 /* ----------------------------------------------------------------- enums (kinds.py, ...) */
 enum { T_SPEECH, T_LAST_WORD, T_TIE_SPEECH, T_VOTE, T_CRASH_VOTE, T_MAFIA_KILL, T_DON_CHECK,
        T_SHERIFF_CHECK, T_PUTANA, T_DOCTOR, T_MANIAC, T_EXECUTOR, T_HUNT, T_NAMING,
-       T_MONOLOGUE, T_ANSWER, T_OPEN_VOTE, N_TURNS };
+       T_MONOLOGUE, T_ANSWER, T_OPEN_VOTE, T_MEETING, T_DISCUSSION, T_GESTURE, N_TURNS };
 enum { A_PASS, A_NOMINATE, A_VOTE, A_NIGHT, A_CLAIM_ROLE, A_CLAIM_CHECK, A_ACCUSE, A_VOUCH,
        A_VOTE_YES, A_VOTE_NO, A_ASK, A_ANSWER, A_REVEAL_DON, A_EXECUTOR, A_HUNT, N_ACTS };
 enum { S_DAWN, S_SPEECHES, S_NAMING, S_MONOLOGUES, S_VOTE, S_TIE_SPEECHES, S_CRASH,
-       S_LAST_WORDS, S_NIGHT, S_OVER, S_ZERO_NIGHT, S_COUNT };
+       S_LAST_WORDS, S_NIGHT, S_OVER, S_ZERO_NIGHT, S_COUNT, S_DISCUSSION };
 enum { E_ROLE, E_TEAMMATE, E_NIGHT, E_DAY, E_SPEAK, E_CLAIM_ROLE, E_CLAIM_CHECK, E_ACCUSE,
        E_VOUCH, E_NOMINATE, E_END_SPEECH, E_NO_VOTE, E_BALLOT, E_TIE, E_CRASH_BALLOT,
        E_SPARED, E_ELIMINATED, E_MISS, E_SHOT, E_CHECK, E_FOUL, E_SILENCED, E_REVEAL,
        E_GAME_OVER, E_TERMINATED, E_VOTING, E_CRASH, E_VISIT, E_BLOCKED, E_HEAL,
        E_HEAL_STATE, E_DON_INTRODUCED, E_ASK, E_ANSWER, E_NAME, E_HUNT, E_EXECUTOR, E_TURN,
-       E_MORNING, E_TALK, E_COUNT, N_EVENTS };
+       E_MORNING, E_TALK, E_COUNT, E_PROPOSE, E_GESTURE, N_EVENTS };
 enum { C_VOTE, C_NIGHT, C_FOUL, C_MAFIA, C_MANIAC, C_COMPANION, C_HUNTED, C_HUNTER,
        C_FORFEIT, C_REMOVED };
 enum { R_CIVILIAN, R_SHERIFF, R_DOCTOR, R_PUTANA, R_MAFIA, R_DON, R_MANIAC, N_ROLES };
@@ -69,12 +69,19 @@ enum { WIN_PARITY, WIN_MAJORITY };
 enum { WM_DEAD, WM_COUNTED };
 enum { VC_HIDDEN, VC_OPEN };
 enum { HR_NONE, HR_MAFIA, HR_ALL };
+enum { NN_MISS, NN_FORFEIT };
+enum { SJ_FIRED, SJ_MORNING };
+enum { G_NONE, G_NAMED, G_ALL };
+enum { NVOTE_LAST_NOMINEE, NVOTE_NONE };
 
 static const int ROLE_TEAM[N_ROLES] = {TEAM_TOWN, TEAM_TOWN, TEAM_TOWN, TEAM_TOWN,
                                        TEAM_MAFIA, TEAM_MAFIA, TEAM_MANIAC};
-static const int IS_SPEECH[N_TURNS] = {1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0};
-static const int IS_PUBLIC[N_TURNS] = {1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
-static const int BLOCKABLE[N_TURNS] = {0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0};
+static const int IS_SPEECH[N_TURNS] = {1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
+                                       0, 0, 0, 0, 1, 0, 0, 0, 1, 0};
+static const int IS_PUBLIC[N_TURNS] = {1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+                                       0, 0, 0, 1, 1, 1, 1, 0, 1, 1};
+static const int BLOCKABLE[N_TURNS] = {0, 0, 0, 0, 0, 0, 1, 1, 0, 1,
+                                       1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 /* Act -> the event a speech act logs (turns.py SPEECH_EVENT) */
 static const int SPEECH_EVENT[N_ACTS] = {-1, E_NOMINATE, -1, -1, E_CLAIM_ROLE, E_CLAIM_CHECK,
                                          E_ACCUSE, E_VOUCH, -1, -1, -1, -1, -1, -1, -1};
@@ -180,7 +187,8 @@ enum {
     P_TEAM_EXECUTORS, P_BLOCKED, P_LAST_HEAL, P_SELF_HEALS, P_PHASE, P_DAY, P_SPEAKER,
     P_ACTS_LEFT, P_ALIVE, P_ELIMINATED, P_FOULS, P_REVEALED, P_NOMINEES, P_CANDIDATES,
     P_VOTES, P_VOTES_BEFORE, P_CRASH, P_NOMINATIONS, P_CLAIMED_ROLE, P_CLAIMED_CHECK,
-    P_ACCUSED, P_VOUCHED, P_QUESTIONS, P_ANSWERS, P_NAMED, P_COUNTING, N_PIECES
+    P_ACCUSED, P_VOUCHED, P_QUESTIONS, P_ANSWERS, P_NAMED, P_COUNTING, P_TEAM_PLAN, P_GESTURES,
+    N_PIECES
 };
 
 typedef struct {
@@ -194,7 +202,8 @@ typedef struct {
         heal_self, heal_skip, heal_against, heal_spent, night_announce, putana_self,
         companion_heal, questions, naming_threshold, nominee_speeches, hunt, hunt_status,
         mafia_win, hunt_ratio, mafia_win_maniac, vote_count, fouls_take_last_word,
-        hunted_reveal, companion_reason, heal_told;
+        hunted_reveal, companion_reason, heal_told, mafia_no_number, zero_night_meeting,
+        shots_judged, discussion, gestures, nominee_votes;
     int night_order[8], n_night_order;
     int base_deal[MAXN];
     /* the observation layout (observe.py ObsLayout): offsets in the whole vector, -1 absent */
@@ -240,7 +249,7 @@ typedef struct {
     uint8_t qseat[QCAP], qturn[QCAP];
     int32_t talk_count;
     /* Today */
-    int32_t first_speaker, n_nominees;
+    int32_t first_speaker, n_nominees, rounds, spoken;
     int8_t nominees[MAXN];
     uint32_t nominee_bits;
     int32_t named[MAXN];
@@ -258,6 +267,7 @@ typedef struct {
     int8_t shot_seat[MAXN], shot_target[MAXN], exec_seat[MAXN], exec_target[MAXN];
     int8_t hunt_hunter[MAXN], hunt_target[MAXN], hunt_status[MAXN], victims[MAXN];
     int32_t heal_prev, self_heals, don_introduced;
+    int8_t gesture[MAXN]; /* ONLINE-D6: each seat's gesture shown (-1 none) */
     /* the observer's facts of the moment (observe.py VectorObserver, FollowsTurns) */
     int32_t o_actor, o_turn, o_turn_public, o_acts_made, o_over, o_nominee_count;
     int32_t o_count_len, o_count_next;
@@ -490,6 +500,15 @@ static void obs_public(const Config *c, Game *g, int kind, int actor, int target
         pub[POFF(c, P_ALIVE) + target] = 0;
         int col = value == C_REMOVED ? C_FOUL : (int)value;
         if (col < c->elim_cols) pub[POFF(c, P_ELIMINATED) + target * c->elim_cols + col] = 1;
+        if (c->off[P_GESTURES] >= 0) /* ONLINE-D6: a camera that goes dark shows no gesture */
+            memset(pub + POFF(c, P_GESTURES) + target * 3, 0, sizeof(float) * 3);
+        break;
+    }
+    case E_GESTURE: {
+        if (c->off[P_GESTURES] < 0) break;
+        float *row = pub + POFF(c, P_GESTURES) + actor * 3;
+        memset(row, 0, sizeof(float) * 3);
+        if (value >= 0) row[value] = 1;
         break;
     }
     case E_DAY:
@@ -556,6 +575,13 @@ static void obs_private(const Config *c, Game *g, int seat, int kind, int actor,
         if (c->off[P_TEAM_SHOTS] >= 0) v[c->off[P_TEAM_SHOTS] + actor * n + target] = 1;
         if (c->off[P_MY_NIGHT] >= 0 && seat == actor) v[c->off[P_MY_NIGHT] + target] = 1;
         break;
+    case E_PROPOSE: { /* SPORT-N3: the team's meeting */
+        if (c->off[P_TEAM_PLAN] < 0) break;
+        float *row = v + c->off[P_TEAM_PLAN] + actor * n;
+        memset(row, 0, sizeof(float) * n);
+        if (target >= 0) row[target] = 1;
+        break;
+    }
     case E_EXECUTOR:
         if (target < 0 || c->off[P_TEAM_EXECUTORS] < 0) break;
         v[c->off[P_TEAM_EXECUTORS] + actor * n + target] = 1;
@@ -792,6 +818,7 @@ static void queue_count(const Config *c, Game *g) {
 }
 
 static void decide_vote(const Config *c, Game *g);
+static void barred_votes(const Config *c, Game *g);
 
 /* Game._end_count: one nominee's hands go public; after the last, the votes not given */
 static void end_count(const Config *c, Game *g) {
@@ -816,7 +843,25 @@ static void end_count(const Config *c, Game *g) {
         g->b_silent[k] = last >= 0;
         log_ev(c, g, E_BALLOT, s, last, last >= 0, PUBLIC);
     }
+    barred_votes(c, g);
     decide_vote(c, g);
+}
+
+/* Game._barred_votes (CLUB-E8): a nominee keeps his one vote: it goes to the last nominee */
+static void barred_votes(const Config *c, Game *g) {
+    if (c->nominees_vote || c->nominee_votes != NVOTE_LAST_NOMINEE) return;
+    const int8_t *barred = c->nominee_ban == BAN_DAY ? g->nominees : g->cands;
+    int nb = c->nominee_ban == BAN_DAY ? g->n_nominees : g->n_cands;
+    int last = g->cands[g->n_cands - 1];
+    for (int i = 0; i < nb; i++) { /* in nomination order */
+        int s = barred[i];
+        if (!g->alive[s]) continue;
+        int k = g->n_ballots++;
+        g->b_voter[k] = (int8_t)s;
+        g->b_target[k] = (int8_t)last;
+        g->b_silent[k] = 1;
+        log_ev(c, g, E_BALLOT, s, last, 2, PUBLIC);
+    }
 }
 
 static void after_nominations(const Config *c, Game *g) {
@@ -838,7 +883,38 @@ static void after_nominations(const Config *c, Game *g) {
     }
 }
 
+/* Game._discussion_round (ONLINE-D5): every living player, from the day's first speaker */
+static void discussion_round(const Config *c, Game *g) {
+    g->rounds++;
+    g->spoken = 0;
+    int n = c->n, first = next_alive(c, g, (g->first_speaker - 1 + n) % n);
+    for (int k = 0; k < n; k++) {
+        int s = (first + k) % n;
+        if (g->alive[s] && g->silenced_on[s] != g->day) q_append(g, s, T_DISCUSSION);
+    }
+}
+
+static void after_speeches(const Config *c, Game *g);
+
 static void end_speeches(const Config *c, Game *g) {
+    if (c->discussion > 0) { /* ONLINE-D5: every living player may speak */
+        g->stage = S_DISCUSSION;
+        g->rounds = 0;
+        discussion_round(c, g);
+    } else {
+        after_speeches(c, g);
+    }
+}
+
+/* Game._end_discussion: another round while rounds are left and someone spoke */
+static void end_discussion(const Config *c, Game *g) {
+    if (g->spoken && g->rounds < c->discussion)
+        discussion_round(c, g);
+    else
+        after_speeches(c, g);
+}
+
+static void after_speeches(const Config *c, Game *g) {
     if (c->nominations == NOM_ROUND) { /* CLUB-E1: every player, from seat 1, names one */
         g->stage = S_NAMING;
         memset(g->named, 0, sizeof(g->named));
@@ -880,6 +956,7 @@ static void resolve_vote(const Config *c, Game *g) {
     for (int i = 0; i < g->n_ballots; i++)
         if (g->alive[g->b_voter[i]])
             log_ev(c, g, E_BALLOT, g->b_voter[i], g->b_target[i], g->b_silent[i], PUBLIC);
+    barred_votes(c, g);
     decide_vote(c, g);
 }
 
@@ -1033,21 +1110,32 @@ static void mafia_target(const Config *c, Game *g, int *victim, int *executor, i
     int ss[MAXN], st[MAXN], k = 0;
     *victim = *executor = -1;
     *forfeit = 0;
-    for (int i = 0; i < g->n_shots; i++)
-        if (g->alive[g->shot_seat[i]]) {
+    for (int i = 0; i < g->n_shots; i++) /* SPORT-N4: each shot as fired (knob) */
+        if (c->shots_judged == SJ_FIRED || g->alive[g->shot_seat[i]]) {
             ss[k] = g->shot_seat[i];
             st[k] = g->shot_target[i];
             k++;
         }
     if (k == 0) return;
+    int none_forfeits = c->mafia_no_number == NN_FORFEIT; /* CITY-N10: no number shown */
     if (c->mafia_kill == KILL_DON) { /* CITY-N3: while the don is alive his choice is theirs */
         for (int i = 0; i < k; i++)
             if (g->roles[ss[i]] == R_DON) {
+                if (st[i] < 0 && none_forfeits) {
+                    *forfeit = 1;
+                    return;
+                }
                 *victim = st[i];
                 *executor = ss[i];
                 return;
             }
     }
+    if (none_forfeits)
+        for (int i = 0; i < k; i++)
+            if (st[i] < 0) {
+                *forfeit = 1;
+                return;
+            }
     for (int i = 1; i < k; i++)
         if (st[i] != st[0]) { /* SPORT-N1, CLUB-N1, ONLINE-N4: a miss; CITY-N4: a forfeit */
             *forfeit = c->mafia_split == SPLIT_FORFEIT;
@@ -1188,6 +1276,9 @@ static void end_stage(const Config *c, Game *g) {
     case S_SPEECHES:
         end_speeches(c, g);
         break;
+    case S_DISCUSSION:
+        end_discussion(c, g);
+        break;
     case S_NAMING:
         after_nominations(c, g);
         break;
@@ -1239,7 +1330,8 @@ static void advance(const Config *c, Game *g) {
             g->actor = seat;
             g->turn = turn;
             if (IS_SPEECH[turn]) {
-                g->acts_left = c->speech_acts;
+                /* ONLINE-D5: a word in the discussion is one act */
+                g->acts_left = turn == T_DISCUSSION ? 1 : c->speech_acts;
                 g->nominated = 0;
                 g->asked = 0;
                 log_ev(c, g, E_SPEAK, seat, -1, turn, PUBLIC);
@@ -1270,6 +1362,41 @@ static void resume_speech(const Config *c, Game *g) {
     log_ev(c, g, E_TURN, asker, -1, turn, PUBLIC);
 }
 
+/* Game._after_gesture: the next listener's gesture, or the speaker goes on */
+static void after_gesture(const Config *c, Game *g) {
+    while (g->qlen && g->qturn[g->qhead] == T_GESTURE && !g->alive[g->qseat[g->qhead]]) {
+        int seat, turn;
+        q_popleft(g, &seat, &turn);
+    }
+    if (g->qlen && g->qturn[g->qhead] == T_GESTURE)
+        advance(c, g);
+    else
+        resume_speech(c, g);
+}
+
+/* Game._open_gestures (ONLINE-D6): the listeners a speech act offers a gesture, before the
+   speaker goes on; 1 if any */
+static int open_gestures(const Config *c, Game *g, int named) {
+    int s = g->actor, n = c->n;
+    int8_t who[MAXN];
+    int k = 0;
+    if (c->gestures == G_NAMED) {
+        if (named < 0 || named == s || !g->alive[named]) return 0;
+        who[k++] = (int8_t)named;
+    } else {
+        for (int j = 1; j < n; j++) { /* from the speaker's left, in a circle */
+            int x = (s + j) % n;
+            if (g->alive[x]) who[k++] = (int8_t)x;
+        }
+        if (!k) return 0;
+    }
+    g->asker = s;
+    g->asker_turn = g->turn;
+    for (int i = k - 1; i >= 0; i--) q_appendleft(g, who[i], T_GESTURE);
+    advance(c, g);
+    return 1;
+}
+
 static void leave_at_once(const Config *c, Game *g, int seat, int cause) {
     if (g->alive[seat]) {
         eliminate(c, g, seat, cause);
@@ -1283,6 +1410,8 @@ static void leave_at_once(const Config *c, Game *g, int seat, int cause) {
     if (seat == g->actor) {
         if (g->turn == T_ANSWER) /* the speaker who asked him goes on */
             resume_speech(c, g);
+        else if (g->turn == T_GESTURE) /* the next listener's gesture, or the speaker */
+            after_gesture(c, g);
         else
             advance(c, g);
     }
@@ -1316,6 +1445,14 @@ static inline void opt(Opt *o, int *k, int act, int has, uint32_t bits) {
     (*k)++;
 }
 
+/* turns.shot_targets: the seats mafia member `s` may shoot (SPORT-N1, CITY-N3, ONLINE-N4) */
+static uint32_t shot_targets(const Config *c, Game *g, int s) {
+    uint32_t me = 1U << s;
+    uint32_t bits = g->alive_bits & ~me & (c->mafia_target_team ? ~0U : ~g->mafia_mask);
+    if (may_shoot_self(c, g)) bits |= me;
+    return bits;
+}
+
 static int legal_of(const Config *c, Game *g, int s, int t, Opt *o) {
     int k = 0;
     uint32_t me = 1U << s, alive = g->alive_bits, everyone = (1U << c->n) - 1;
@@ -1324,6 +1461,7 @@ static int legal_of(const Config *c, Game *g, int s, int t, Opt *o) {
     case T_LAST_WORD:
     case T_TIE_SPEECH:
     case T_MONOLOGUE:
+    case T_DISCUSSION:
         opt(o, &k, A_PASS, 0, 0);
         if (t == T_SPEECH) {
             if (c->nominations == NOM_SPEECH && !g->nominated) { /* SPORT-D3, ONLINE-D3 */
@@ -1342,6 +1480,16 @@ static int legal_of(const Config *c, Game *g, int s, int t, Opt *o) {
     case T_ANSWER:
         opt(o, &k, A_ANSWER, 0, 0);
         break;
+    case T_GESTURE: /* ONLINE-D6 */
+        opt(o, &k, A_PASS, 0, 0);
+        opt(o, &k, A_ANSWER, 0, 0);
+        break;
+    case T_MEETING: { /* SPORT-N3: a target he could shoot, or none */
+        uint32_t bits = shot_targets(c, g, s);
+        opt(o, &k, A_PASS, 0, 0);
+        if (bits) opt(o, &k, A_NIGHT, 1, bits);
+        break;
+    }
     case T_VOTE: {
         uint32_t bits = g->cand_bits & (c->self_vote ? ~0U : ~me);
         opt(o, &k, A_PASS, 0, 0);
@@ -1366,8 +1514,7 @@ static int legal_of(const Config *c, Game *g, int s, int t, Opt *o) {
             if (reveal) opt(o, &k, A_REVEAL_DON, 0, 0);
             break;
         }
-        uint32_t bits = alive & ~me & (c->mafia_target_team ? ~0U : ~g->mafia_mask);
-        if (may_shoot_self(c, g)) bits |= me;
+        uint32_t bits = shot_targets(c, g, s);
         if (c->mafia_pass || !bits) opt(o, &k, A_PASS, 0, 0);
         if (bits) opt(o, &k, A_NIGHT, 1, bits);
         if (reveal) opt(o, &k, A_REVEAL_DON, 0, 0); /* ONLINE-N2 */
@@ -1415,6 +1562,7 @@ static void turn_apply(const Config *c, Game *g, int act, int target, int value)
     case T_LAST_WORD:
     case T_TIE_SPEECH:
     case T_MONOLOGUE:
+    case T_DISCUSSION:
         if (act == A_PASS) {
             log_ev(c, g, E_END_SPEECH, s, -1, -1, PUBLIC);
             advance(c, g);
@@ -1435,8 +1583,12 @@ static void turn_apply(const Config *c, Game *g, int act, int target, int value)
             g->nominees[g->n_nominees++] = (int8_t)target;
             g->nominee_bits |= 1U << target;
             g->nominated = 1;
+        } else if (t == T_DISCUSSION) { /* ONLINE-D5: someone spoke in this round */
+            g->spoken = 1;
         }
-        if (--g->acts_left == 0) { /* COMMON-5: at most K acts; the K-th ends the speech */
+        --g->acts_left;
+        if (c->gestures != G_NONE && open_gestures(c, g, target)) return; /* ONLINE-D6 */
+        if (g->acts_left == 0) { /* COMMON-5: at most K acts; the K-th ends the speech */
             log_ev(c, g, E_END_SPEECH, s, -1, -1, PUBLIC);
             advance(c, g);
         }
@@ -1444,6 +1596,18 @@ static void turn_apply(const Config *c, Game *g, int act, int target, int value)
     case T_ANSWER:
         log_ev(c, g, E_ANSWER, s, g->asker, value, PUBLIC);
         resume_speech(c, g);
+        return;
+    case T_GESTURE: /* ONLINE-D6: the one he shows already, again: taken back */
+        if (act == A_ANSWER) {
+            int shown = g->gesture[s] == value ? -1 : value;
+            g->gesture[s] = (int8_t)shown;
+            log_ev(c, g, E_GESTURE, s, g->asker, shown, PUBLIC);
+        }
+        after_gesture(c, g);
+        return;
+    case T_MEETING: /* SPORT-N3: shown to the team */
+        log_ev(c, g, E_PROPOSE, s, act == A_NIGHT ? target : -1, -1, (int)g->mafia_mask);
+        advance(c, g);
         return;
     case T_VOTE: {
         int i = g->n_ballots++;
@@ -1756,7 +1920,7 @@ static void game_start(const Config *c, Game *g, uint64_t seed, const int *deal)
     g->heal_prev = -1;
     g->counted = -1;
     g->don_introduced = c->don_known;
-    for (int s = 0; s < n; s++) g->o_heals[s] = -2;
+    for (int s = 0; s < n; s++) g->o_heals[s] = -2, g->gesture[s] = -1;
     /* the observer's reset */
     memset(obs, 0, sizeof(float) * ((size_t)n * c->private_size + c->public_size));
     g->o_actor = g->o_turn = -1;
@@ -1778,16 +1942,16 @@ static void game_start(const Config *c, Game *g, uint64_t seed, const int *deal)
     }
     if (c->zero_night) { /* COMMON-3: the mafia meet; nobody shoots */
         log_ev(c, g, E_NIGHT, -1, -1, 0, PUBLIC);
-        if (c->zero_night_don && !g->don_introduced) { /* ONLINE-N1 */
-            int any = 0;
+        if (c->zero_night_meeting) { /* SPORT-N3: each shows a target, the don last */
             for (int s = 0; s < n; s++)
-                if (g->roles[s] == R_DON) any = 1;
-            if (any) {
-                g->stage = S_ZERO_NIGHT;
-                for (int s = 0; s < n; s++)
-                    if (g->roles[s] == R_DON) q_append(g, s, T_MAFIA_KILL);
-            }
+                if (g->teams[s] == TEAM_MAFIA && g->roles[s] != R_DON) q_append(g, s, T_MEETING);
+            for (int s = 0; s < n; s++)
+                if (g->roles[s] == R_DON) q_append(g, s, T_MEETING);
         }
+        if (c->zero_night_don && !g->don_introduced) /* ONLINE-N1 */
+            for (int s = 0; s < n; s++)
+                if (g->roles[s] == R_DON) q_append(g, s, T_MAFIA_KILL);
+        if (g->qlen) g->stage = S_ZERO_NIGHT;
     }
     advance(c, g);
 }
@@ -1856,7 +2020,9 @@ static int parse_config(Config *c, PyObject *d) {
     INT(heal_spent) INT(night_announce) INT(putana_self) INT(companion_heal) INT(questions)
     INT(naming_threshold) INT(nominee_speeches) INT(hunt) INT(hunt_status) INT(mafia_win)
     INT(hunt_ratio) INT(mafia_win_maniac) INT(vote_count) INT(fouls_take_last_word)
-    INT(hunted_reveal) INT(companion_reason) INT(heal_told) INT(heal_memory) INT(obs_size) INT(private_size) INT(elim_cols) INT(n_roles)
+    INT(hunted_reveal) INT(companion_reason) INT(heal_told) INT(mafia_no_number)
+    INT(zero_night_meeting) INT(shots_judged) INT(discussion) INT(gestures) INT(nominee_votes)
+    INT(heal_memory) INT(obs_size) INT(private_size) INT(elim_cols) INT(n_roles)
     INT(night_phase) INT(over_phase) INT(tonight_start) INT(tonight_end) INT(legacy_float)
     INT(action_size)
     if (c->n < 1 || c->n > MAXN) {

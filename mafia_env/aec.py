@@ -58,7 +58,7 @@ from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError, IllegalActionError, MafiaError
 from mafia_env.illegal import illegal_mode, warn_illegal
-from mafia_env.lang import DEFAULT, charset, check_lang
+from mafia_env.lang import DEFAULT, charset, check_lang, talk_text
 from mafia_env.narrate import narrate
 from mafia_env.observe import PHASES, ObsLayout, VectorObserver
 from mafia_env.record import make_record
@@ -87,7 +87,7 @@ class MafiaEnv(AECEnv):
     """Mafia as a PettingZoo AEC environment: one variant, one table size."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "mafia_v1",
+        "name": "mafia_v2",
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
     }
@@ -202,6 +202,29 @@ class MafiaEnv(AECEnv):
         """Yield the acting agent (`agent_selection`) until the game is over and every agent
         has been stepped; step once each time (as PettingZoo's `agent_iter`)."""
         return AgentIter(self, max_iter)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """As PettingZoo's `AECEnv.last`: the acting agent's observation, cumulative reward,
+        flags and info; after the game, once every agent has been stepped, an error saying so."""
+        agent = self.agent_selection
+        try:
+            return (
+                self.observe(agent) if observe else None,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
+        except KeyError:
+            raise self._game_done() from None
+
+    def _game_done(self) -> MafiaError:
+        """The error of a call that needs an acting agent when the game has none left."""
+        return MafiaError(
+            "the game is over and every agent has been stepped, so no agent is left to "
+            "report on: each got its final reward from env.last() at its last turn; "
+            f"env.winner is {self.winner!r}; call reset() for a new game"
+        )
 
     def observe(self, agent: str) -> dict[str, Any]:
         game = self.game
@@ -336,8 +359,9 @@ class MafiaEnv(AECEnv):
         """Add `agent`'s free-text remark to his speech (table talk, up to 280 characters).
 
         The remark is public: in every text observation, the narration and the record; the
-        vector observation never sees it. A character the text observation's charset lacks
-        reads as "?".
+        vector observation never sees it. It is kept as written, in any script (emoji too),
+        less its control characters (`talk_text`); in the text observation a character its
+        charset lacks reads as "?".
         """
         game = self._require_game()
         if game.over:
@@ -348,8 +372,7 @@ class MafiaEnv(AECEnv):
             )
         if not isinstance(text, str):
             raise IllegalActionError(f"table talk is text; got {text!r}")
-        allowed = charset()
-        text = "".join(c if c in allowed else "?" for c in text)
+        text = talk_text(text)
         try:
             game.say(text)
         except ValueError as e:

@@ -39,7 +39,7 @@ import numpy as np
 from mafia_env.actions import ActionLayout
 from mafia_env.engine.events import Outcome
 from mafia_env.engine.game import Game
-from mafia_env.engine.kinds import Act, Turn
+from mafia_env.engine.kinds import SPEECH_TURNS, Act, Turn
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import KNOBS, Rules
 from mafia_env.engine.spec import GameSpec
@@ -82,6 +82,8 @@ PIECES = (
     "answers",
     "named",
     "counting",
+    "team_plan",
+    "gestures",
 )
 # the knobs the core reads (_ccore.c Config), each as an int: a choice's index among the
 # knob's choices, a bool, a count; night_order as its steps, heal_self -1 for no limit
@@ -95,7 +97,8 @@ CORE_KNOBS = (
     "heal_spent", "night_announce", "putana_self", "companion_reason", "companion_heal",
     "questions", "naming_threshold", "nominee_speeches", "hunt", "hunt_status", "mafia_win",
     "hunt_ratio", "mafia_win_maniac", "vote_count", "fouls_take_last_word", "hunted_reveal",
-    "heal_told",
+    "heal_told", "mafia_no_number", "zero_night_meeting", "shots_judged", "discussion",
+    "gestures", "nominee_votes",
 )  # fmt: skip
 NIGHT_STEPS = ("putana", "mafia", "don", "sheriff", "doctor", "maniac", "hunt")
 # knobs the core does not read: the env plays them (illegal_action) or they shape the deal
@@ -559,7 +562,7 @@ def _unpickle_shadow(game: Game) -> Game:
     return game
 
 
-SPEECH = frozenset({Turn.SPEECH, Turn.LAST_WORD, Turn.TIE_SPEECH, Turn.MONOLOGUE})
+SPEECH = SPEECH_TURNS  # where table talk may come
 
 
 class CoreObserver:

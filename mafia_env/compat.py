@@ -1,14 +1,16 @@
-"""What earlier versions wrote, still read: records of formats 1 and 2, tasks of versions 2 and 3.
+"""What earlier versions wrote, still read: records of formats 1 to 3, tasks of versions 2 to 4.
 
-The seeds (the rule sets' source documents) were read again twice, and each reading changed
-some variants' rules. An *era* names the rules between two readings; a record or a task keeps
-the rules of its era, so that it replays move for move and its scores stay comparable:
+The seeds (the rule sets' source documents) were read again three times, and each reading
+changed some variants' rules. An *era* names the rules between two readings; a record or a
+task keeps the rules of its era, so that it replays move for move and its scores stay
+comparable:
 
 | era | the rules | records of | tasks of |
 |---|---|---|---|
 | 1 | before issue 16 read the seeds again | format 1 | version 2 |
 | 2 | before issue 25 read them a second time | format 2 | version 3 |
-| (none) | today's | format 3 | (a later version) |
+| 3 | before issue 47 read them a third time | format 3 | version 4 |
+| (none) | today's | format 4 | (a later version) |
 
 `earlier_rules(variant, era)` returns the knobs that give a variant an era's rules (the rule
 bots and PPO checkpoints use it to read observations of those rules). For records,
@@ -51,7 +53,31 @@ BEFORE_SECOND_READING_BY_VARIANT: dict[str, dict[str, Any]] = {
     "club": {"mafia_see_shots": False},
     "online": {"mafia_see_shots": False},
 }
-ERAS = (1, 2)  # the earlier eras `earlier_rules` knows
+# The knob values the games of record format 3 and the benchmark tasks of version 4 were
+# played with, where they differ now (issue 47 read the seeds a third time).
+BEFORE_THIRD_READING: dict[str, Any] = {
+    "mafia_no_number": "miss",
+    "zero_night_meeting": False,
+    "shots_judged": "morning",
+    "discussion": 0,
+    "gestures": "none",
+    "nominee_votes": "none",
+}
+BEFORE_THIRD_READING_BY_VARIANT: dict[str, dict[str, Any]] = {"city": {"mafia_pass": False}}
+# each era's end: the reading that closed it, as (its knobs' old values, by variant)
+READINGS: dict[int, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {
+    1: (BEFORE_SEED_READING, BEFORE_SEED_READING_BY_VARIANT),
+    2: (BEFORE_SECOND_READING, BEFORE_SECOND_READING_BY_VARIANT),
+    3: (BEFORE_THIRD_READING, BEFORE_THIRD_READING_BY_VARIANT),
+}
+ERAS = tuple(READINGS)  # the earlier eras `earlier_rules` knows
+
+
+def reading_rules(variant: str, era: int) -> dict[str, Any]:
+    """Return the old values of the knobs that the reading closing `era` changed (version 4's
+    tasks name era 2's in their definition)."""
+    common, by_variant = READINGS[era]
+    return {**common, **by_variant.get(variant, {})}
 
 
 def earlier_rules(variant: str, era: int = 1) -> dict[str, Any]:
@@ -59,19 +85,21 @@ def earlier_rules(variant: str, era: int = 1) -> dict[str, Any]:
 
     Era 1: before issue 16 read the seeds again (records of format 1, tasks of version 2).
     Era 2: before issue 25 read them a second time (records of format 2, tasks of version 3).
+    Era 3: before issue 47 read them a third time (records of format 3, tasks of version 4).
     An era's rules hold every later reading's old values too: those knobs did not exist yet.
     """
     if era not in ERAS:
         raise ConfigError(f"no earlier rules of era {era!r}; eras: {', '.join(map(str, ERAS))}")
-    knobs = {**BEFORE_SECOND_READING, **BEFORE_SECOND_READING_BY_VARIANT.get(variant, {})}
-    if era == 1:
-        knobs |= {**BEFORE_SEED_READING, **BEFORE_SEED_READING_BY_VARIANT.get(variant, {})}
+    knobs: dict[str, Any] = {}
+    for e in ERAS:
+        if e >= era:
+            knobs |= reading_rules(variant, e)
     return knobs
 
 
 # ---------------------------------------------------------------- records
 
-RECORD_ERAS = {1: 1, 2: 2}  # record format -> the era its games were played in (3: today)
+RECORD_ERAS = {1: 1, 2: 2, 3: 3}  # record format -> the era its games were played in (4: today)
 
 # The events a game of record format 1 logged (format 2 added TURN): its checksum covers these.
 FORMAT_1_KINDS = frozenset(range(Ev.TURN))
@@ -125,7 +153,7 @@ def recorded_rules(record: dict[str, Any], now: dict[str, Any]) -> dict[str, Any
 
 # ---------------------------------------------------------------- benchmark tasks
 
-TASK_ERAS = {2: 1, 3: 2}  # task version -> the era its games are played in
+TASK_ERAS = {2: 1, 3: 2, 4: 3}  # task version -> the era its games are played in
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -150,6 +178,7 @@ __all__ = [
     "earlier_rules",
     "format_1_bytes",
     "format_events",
+    "reading_rules",
     "record_knobs",
     "recorded_rules",
     "task_definition",

@@ -103,6 +103,8 @@ def load(cls: type[T], path: str | Path, what: str = "config") -> T:
 
 def parse(cls: type[T], data: Any, source: str = "config", what: str = "config") -> T:
     """Return `data` (a mapping) as a checked `cls`; every problem is a ConfigError."""
+    if data is None:
+        raise ConfigError(f"{source}: the {what} is empty; a {what} is a mapping of keys to values")
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: a {what} is a mapping of keys to values; got {data!r}")
     return _dataclass(cls, data, source, "")

@@ -73,13 +73,16 @@ class CoreMafiaEnv(MafiaEnv):
             obs = self.core.aec_obs_dict(0, self._seat[agent], self._mask)
         else:
             obs = self.observe(agent)
-        return (
-            obs,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        try:
+            return (
+                obs,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
+        except KeyError:  # after the game, every agent stepped: say so
+            raise self._game_done() from None
 
     def observe(self, agent: str) -> dict[str, Any]:
         game = self.game

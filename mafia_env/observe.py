@@ -54,6 +54,7 @@ class ObsLayout:
             or Turn.PUTANA in turns
             or Turn.HUNT in turns
             or rules.mafia_split == "forfeit"
+            or rules.mafia_no_number == "forfeit"  # CITY-N10
         )
         # pieces a variant cannot fill are left out, so SPORT and MINIMAL keep their size
         optional = {
@@ -67,6 +68,8 @@ class ObsLayout:
             "answers": Turn.ANSWER in turns,
             "named": Turn.NAMING in turns,
             "counting": Turn.OPEN_VOTE in turns,
+            "team_plan": Turn.MEETING in turns,
+            "gestures": Turn.GESTURE in turns,
             "belief": belief is not None,
         }
         self.private = [
@@ -81,6 +84,7 @@ class ObsLayout:
             ("blocked", (1,)),  # blocked by the putana tonight (CITY-N2)
             ("last_heal", (n,)),  # the doctor's last heal that counts (no repeat, CITY-N7)
             ("self_heals", (1,)),  # the doctor's self-heals used / his limit
+            ("team_plan", (n, n)),  # the zero-night meeting's proposals seen: member -> target
         ]
         self.public = [
             ("phase", (t + 2,)),  # the kind of public turn, "night" or "over"
@@ -105,6 +109,7 @@ class ObsLayout:
             ("questions", (n, r)),  # the latest "do you claim role R?" put to each player
             ("answers", (n, len(ANSWER_NAMES))),  # each player's latest answer
             ("named", (n,)),  # times named in today's nomination round / (n - 1)
+            ("gestures", (n, len(ANSWER_NAMES))),  # each player's gesture shown now (ONLINE-D6)
             # option belief="deduction": P(seat holds role), as this agent can deduce (last)
             ("belief", (n, r)),
         ]
@@ -184,6 +189,7 @@ class VectorObserver(FollowsTurns, Perceiver):
         self._my_night = "my_night" in layout.offsets
         self._named = "named" in layout.offsets
         self._counting = "counting" in layout.offsets
+        self._gestures = "gestures" in layout.offsets
         self._count_order: list[int] = []  # an open count's nominees, in order (CLUB-E7)
         self._count_next = 0
         # ONLINE-N9: no morning word on the heal; the doctor's row keeps his own last heal
@@ -376,6 +382,14 @@ class VectorObserver(FollowsTurns, Perceiver):
         pub = self.pub_views
         pub["alive"][target] = 0
         pub["eliminated"][target, Cause.FOUL if value == Cause.REMOVED else value] = 1
+        if self._gestures:  # ONLINE-D6: a camera that goes dark shows no gesture
+            pub["gestures"][target] = 0
+
+    def _on_gesture(self, actor, target, value):
+        row = self.pub_views["gestures"][actor]
+        row[:] = 0
+        if value >= 0:
+            row[value] = 1
 
     def _on_day(self, actor, target, value):
         pub = self.pub_views
@@ -415,6 +429,12 @@ class VectorObserver(FollowsTurns, Perceiver):
             v[piece][actor, target] = 1
         if shot and self._my_night and seat == actor:
             v["my_night"][target] = 1
+
+    def _saw_propose(self, seat, actor, target, value):  # SPORT-N3: the team's meeting
+        row = self.priv_views[seat]["team_plan"][actor]
+        row[:] = 0
+        if target >= 0:
+            row[target] = 1
 
     def _saw_executor(self, seat, actor, target, value):
         self._saw_shot(seat, actor, target, value, "team_executors")

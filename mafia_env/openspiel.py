@@ -60,7 +60,13 @@ import random
 from typing import Any
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as e:  # the extra: one line that names it, not a bare ModuleNotFoundError
+    from mafia_env.errors import missing_extra
+
+    raise missing_extra(e, "mafia_env.openspiel") from None
 
 from mafia_env.actions import ActionLayout
 from mafia_env.engine.events import PUBLIC

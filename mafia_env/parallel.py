@@ -32,8 +32,10 @@ chooses in this step: `acting`), ``"illegal"`` (its illegal actions this game) a
 (the env defines its action), NaN for a seat that chooses. The vector (Dict) mode keeps
 ``infos`` to the mask, as the AEC env does (TorchRL's wrapper fails on more there); its
 observation's mask says who acts (a seat acts iff an action other than ``wait`` is legal) and
-`illegal_counts` the counts. About nine agent-steps in ten are a forced ``wait``; a trainer
-may drop those rows from its loss: scripts/recipes show how.
+`illegal_counts` the counts; ``acting_info=True`` puts ``"acting"`` in its ``infos`` too (not
+the default: TorchRL's wrapper then fails). About nine agent-steps in ten are a forced
+``wait``; a trainer may drop those rows from its loss (``infos[agent]["acting"]``, or the
+mask): scripts/recipes show how.
 
 Illegal actions (COMMON-7, `mafia_env.illegal`): by default (knob ``illegal_action`` unset)
 a round member's illegal action (``wait`` included) ends the game, -1 to the offender and 0
@@ -64,7 +66,7 @@ from mafia_env.engine.kinds import Turn
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError, IllegalActionError, MafiaError
-from mafia_env.illegal import illegal_mode
+from mafia_env.illegal import illegal_mode, warn_illegal
 from mafia_env.lang import DEFAULT
 
 PARALLEL_OBS_MODES = ("vector", "flat")
@@ -100,7 +102,7 @@ class MafiaParallelEnv(ParallelEnv):
     """Mafia as a PettingZoo ParallelEnv over the same engine as `MafiaEnv`."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "mafia_parallel_v1",
+        "name": "mafia_parallel_v2",
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": True,
     }
@@ -113,8 +115,11 @@ class MafiaParallelEnv(ParallelEnv):
         obs_mode: str = "vector",
         lang: str = DEFAULT,
         backend: str = "auto",
+        acting_info: bool | None = None,
         **knobs: Any,
     ):
+        """`acting_info`: whether ``infos[agent]`` holds ``"acting"`` (None: in the flat
+        mode only, where the libraries read infos; True: in the vector mode too)."""
         if obs_mode not in PARALLEL_OBS_MODES:
             raise ConfigError(
                 f"obs_mode {obs_mode!r} is not offered by the parallel view; its obs modes are: "
@@ -134,6 +139,9 @@ class MafiaParallelEnv(ParallelEnv):
         self.illegal_action = aec.illegal_action = illegal_mode(aec.rules, "parallel")
         self.spec = aec.spec
         self.obs_mode = obs_mode
+        self.acting_info = obs_mode == "flat" if acting_info is None else bool(acting_info)
+        if obs_mode == "flat" and not self.acting_info:
+            raise ConfigError("acting_info=False is not offered in the flat mode (its infos)")
         self.render_mode = render_mode
         self.possible_agents = aec.possible_agents[:]
         self.agents: list[str] = []
@@ -312,11 +320,8 @@ class MafiaParallelEnv(ParallelEnv):
         agents = self.possible_agents
         for seat, turn in self._round.items():
             agent = agents[seat]
-            if agent not in actions:
-                if strict:
-                    raise IllegalActionError(
-                        f"{agent} acts this step ({self.phase}) but has no action"
-                    )
+            if agent not in actions:  # the rare path: raise ("raise") or warn once, naming all
+                self._no_action([a for a in self.acting if a not in actions], strict)
                 index = self.wait  # nothing sent: an illegal move for the engine to judge
             else:
                 index = self._index(agent, actions[agent])
@@ -344,6 +349,19 @@ class MafiaParallelEnv(ParallelEnv):
                         f"{self.wait} (wait), got {action!r}"
                     )
 
+    def _no_action(self, missing: list[str], strict: bool) -> None:
+        """Name the acting agents a step sent no action for: an error under ``raise``, else
+        the env's one warning (the engine then judges the missing move illegal)."""
+        message = (
+            f"step() got no action for {', '.join(missing)}, which act{'s' * (len(missing) == 1)}"
+            f" this step ({self.phase}, day {self.day}); send an action for each agent of "
+            f"env.acting ({', '.join(self.acting)}); the others wait ({self.wait}) or may be "
+            "left out"
+        )
+        if strict:
+            raise IllegalActionError(message)
+        warn_illegal(self.aec, message, self.illegal_action)
+
     def _index(self, agent: str, action: Any) -> int:
         try:
             index = int(action)
@@ -360,6 +378,7 @@ class MafiaParallelEnv(ParallelEnv):
     def _observe(self) -> tuple[dict[str, Any], dict[str, dict]]:
         game, observer = self.aec.game, self.aec.observer
         flat = self.obs_mode == "flat"
+        acting = self.acting_info
         counts = self.aec.illegal_counts
         obs: dict[str, Any] = {}
         infos: dict[str, dict] = {}
@@ -377,6 +396,8 @@ class MafiaParallelEnv(ParallelEnv):
                     "illegal": counts[agent],
                     "env_defined_actions": self._waits if turn is None else CHOOSES,
                 }
+            elif acting:
+                infos[agent] = {"action_mask": mask, "acting": turn is not None}
             else:
                 infos[agent] = {"action_mask": mask}
         return obs, infos

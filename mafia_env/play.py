@@ -1,4 +1,5 @@
-"""Play one seat in the terminal against bots: ``python -m mafia_env.play --seat 3``.
+"""Play one seat in the terminal against bots: ``mafia play --seat 3`` (or ``python -m
+mafia_env.play``).
 
 The moderator's narration for your seat is printed as the game goes; on your turn the legal
 actions are a numbered list and you type a number (input can be piped, for tests and
@@ -8,15 +9,16 @@ that runs out of time does at the table.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 import mafia_env
+from mafia_env.commands import parse, parser
 from mafia_env.errors import MafiaError
 from mafia_env.match import Seating, default_action, play_until
+from mafia_env.policy import policy_names
 from mafia_env.table.view import languages, narration, seat_view
 
 
@@ -76,14 +78,17 @@ def play(
     seed: int | None = None,
     num_players: int | None = None,
     lang: str = "en",
-    inp: TextIO = sys.stdin,
-    out: TextIO = sys.stdout,
+    inp: TextIO | None = None,
+    out: TextIO | None = None,
     **knobs: Any,
 ) -> dict:
     """Play a game with a person in `seat` (1-based) and bots elsewhere; return its record.
 
-    `knobs` override the variant's rules (``roles=[...]`` deals the roles by seat).
+    `knobs` override the variant's rules (``roles=[...]`` deals the roles by seat); `inp` and
+    `out` default to the standard input and output of the time of the call.
     """
+    inp = sys.stdin if inp is None else inp
+    out = sys.stdout if out is None else out
     env = mafia_env.env(variant, num_players, **knobs)
     if not 1 <= seat <= env.n:
         raise MafiaError(f"seat must be 1..{env.n} for {variant} with {env.n} players; got {seat}")
@@ -93,6 +98,10 @@ def play(
     me = seat - 1
     seating = Seating.load(
         bots, {seat: None}, variant=variant, num_players=env.n, seed=0 if seed is None else seed
+    )
+    out.write(
+        f"{variant} rules, {env.n} players: you are player {seat}; the {bots} bots play the "
+        f"other {env.n - 1} seats.\n"
     )
     players = seating.players(env.unwrapped.game)
     said = 0
@@ -120,21 +129,49 @@ def play(
     return env.record()
 
 
-def main(argv: list[str] | None = None) -> int:
+def bot_names() -> list[str]:
+    """Return the policies a bot seat may name without options (``llm`` needs a model)."""
+    return [n for n in policy_names() if n not in ("checkpoint", "llm")]
+
+
+def record_refused(path: Path | None, force: bool) -> str | None:
+    """Return why the game cannot be saved at `path` (None: it can)."""
+    if path is None:
+        return None
+    if path.is_dir():
+        return f"--record {path} is a folder: name a file, such as {path / 'game.json'}"
+    if not path.parent.is_dir():
+        return f"--record {path}: the folder {path.parent} does not exist"
+    if path.exists() and not force:
+        return f"{path} exists (an earlier game): give another --record, or --force to overwrite it"
+    return None
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m mafia_env.play") -> int:
     """Parse the command line and play one game; return the exit status."""
-    p = argparse.ArgumentParser(
-        prog="python -m mafia_env.play", description="Play a seat of Mafia against bots."
+    p = parser(prog, "Play a seat of Mafia against bots, in the terminal.")
+    p.add_argument(
+        "--variant", default="sport", choices=sorted(mafia_env.VARIANTS), help="the rule set"
     )
-    p.add_argument("--variant", default="sport", choices=sorted(mafia_env.VARIANTS))
     p.add_argument("--seat", type=int, default=1, help="your seat number (1-based)")
     p.add_argument("--players", type=int, default=None, help="table size (variant default)")
     p.add_argument(
-        "--bots", default="random", help="policy of the bots: random, rule, ppo or a path"
+        "--bots",
+        default="rule",
+        metavar="POLICY",
+        help=f"the bots in the other seats: {', '.join(bot_names())}, or a checkpoint path",
     )
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--lang", default="en", help="narration language")
+    p.add_argument("--seed", type=int, default=None, help="the deal's seed (none: a random one)")
+    p.add_argument("--lang", default="en", choices=languages(), help="narration language")
     p.add_argument("--record", type=Path, default=None, help="save the finished game here")
-    args = p.parse_args(argv)
+    p.add_argument("--force", action="store_true", help="let --record overwrite an earlier file")
+    args = parse(p, argv)
+    if isinstance(args, int):
+        return args
+    refused = record_refused(args.record, args.force)
+    if refused:  # before the game: a player never plays one that cannot be saved
+        print(f"error: {refused}", file=sys.stderr)
+        return 2
     try:
         record = play(args.variant, args.seat, args.bots, args.seed, args.players, args.lang)
     except MafiaError as e:
@@ -150,4 +187,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from mafia_env.commands import run
+
+    sys.exit(run(main, what="mafia play"))

@@ -46,7 +46,7 @@ import numpy as np
 
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
-from mafia_env.errors import ConfigError
+from mafia_env.errors import ConfigError, missing_extra
 
 ENTRY_POINTS = "mafia_env.policies"
 Observes = Literal["vector", "text", "infoset"]
@@ -205,7 +205,7 @@ def load_policy(
     key = str(name)
     factory = _factory(key)
     if factory is not None:
-        return _call(factory, spec, n, seed, options)
+        return _call(factory, spec, n, seed, options, f"the policy {key!r}")
     path = Path(key)
     if path.exists():
         loader = _factory("checkpoint")
@@ -214,7 +214,7 @@ def load_policy(
                 f"cannot load checkpoint {path}: no checkpoint loader is installed "
                 "(install the 'train' extra)"
             )
-        return _call(loader, spec, n, seed, {"path": path, **options})
+        return _call(loader, spec, n, seed, {"path": path, **options}, f"checkpoint {path}")
     raise ConfigError(
         f"unknown policy {key!r}: not a policy name ({', '.join(policy_names())}) "
         "and no file at that path"
@@ -222,11 +222,15 @@ def load_policy(
 
 
 def _call(
-    factory: PolicyFactory, spec: GameSpec, n: int | None, seed: int, options: dict
+    factory: PolicyFactory, spec: GameSpec, n: int | None, seed: int, options: dict, what: str
 ) -> Policy:
+    """Build the policy; a module of an extra that is missing is a one-line error naming it."""
     if takes_spec(factory):
         options = {**options, "spec": spec}
-    return factory(variant=spec.rules.name, num_players=n, seed=seed, **options)
+    try:
+        return factory(variant=spec.rules.name, num_players=n, seed=seed, **options)
+    except ImportError as e:
+        raise missing_extra(e, what) from None
 
 
 __all__ = [

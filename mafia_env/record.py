@@ -1,8 +1,8 @@
 """Game records: the game so far as JSON-ready data (`mafia_env.replay` plays one back).
 
-A record (format 3) is a dict::
+A record (format 4) is a dict::
 
-    {"format": 3, "variant": "sport", "num_players": 10,
+    {"format": 4, "variant": "sport", "num_players": 10,
      "knobs": {...},            # the knobs the game overrode (as given to env())
      "rules": {...},            # every knob's value the game was played with
      "seed": 123, "deal": ["sheriff", "civilian", ...], "dealt": "seed" | "given",
@@ -14,15 +14,15 @@ A move is ``[seat 1..n, what]``: an action index of the variant's flat action sp
 ``"foul"`` (a foul the moderator called), ``"remove"`` (the moderator removed the player,
 SPORT-F2) or ``"illegal"`` (an illegal action that stopped the game, knob ``illegal_action:
 terminate``); or ``[seat, "say", text]``, a remark of table talk in the seat's speech
-(`Game.say`), whose text the checksum covers too. Formats 2 and 3 count and hash every event;
+(`Game.say`), whose text the checksum covers too. Formats 2 to 4 count and hash every event;
 format 1 (before the events that begin a turn, ``Ev.TURN``, were logged) counts and hashes
-the events of its time. Records of formats 1 and 2 still replay, under the rules of their time
-(`mafia_env.compat`: format 1 before the seeds were read again, issue 16;
-format 2 before their second reading, issue 25). ``mafia_env.replay`` plays a record back and checks
-every step; the optional keys (``rules``, ``dealt``, ``winner``, ``truncated``, ``events``,
-``checksum``, ``meta``) are checked when present; other keys (what a table server adds about
-its seats, say) are kept by the caller and ignored here. Every problem is a `RecordError` that
-names where (the key, or the index of the move) and why.
+the events of its time. Records of formats 1 to 3 still replay, under the rules of their time
+(`mafia_env.compat`: format 1 before the seeds were read again, issue 16; format 2 before
+their second reading, issue 25; format 3 before their third, issue 47). ``mafia_env.replay``
+plays a record back and checks every step; the optional keys (``rules``, ``dealt``,
+``winner``, ``truncated``, ``events``, ``checksum``, ``meta``) are checked when present; other
+keys (what a table server adds about its seats, say) are kept by the caller and ignored here.
+Every problem is a `RecordError` that names where (the key, or the index of the move) and why.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from typing import Any
 from mafia_env.compat import format_1_bytes, format_events
 from mafia_env.errors import RecordError
 
-FORMAT = 3
-FORMATS = (1, 2, 3)  # the formats `replay` reads
+FORMAT = 4
+FORMATS = (1, 2, 3, 4)  # the formats `replay` reads
 REQUIRED = ("format", "variant", "num_players", "knobs", "seed", "deal", "moves")
 OPTIONAL = ("rules", "dealt", "winner", "truncated", "events", "checksum", "meta")
 FOUL, ILLEGAL, REMOVE, SAY = "foul", "illegal", "remove", "say"
@@ -105,6 +105,10 @@ def load_record(source: str | bytes | Path) -> dict[str, Any]:
             source = source.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise RecordError(f"{where}: cannot read the record: {e}") from None
+    if isinstance(source, str | bytes) and not source.strip():
+        raise RecordError(
+            f"{where}: the file is empty; a record is the JSON object env.record() returns"
+        )
     try:
         data = json.loads(source)
     except json.JSONDecodeError as e:
@@ -123,7 +127,10 @@ def is_int(value: Any) -> bool:
 def check_shape(record: Any) -> None:
     """Check the keys and types of a record (not yet its meaning)."""
     if not isinstance(record, dict):
-        raise RecordError(f"a record must be a JSON object (dict); got {type(record).__name__}")
+        raise RecordError(
+            f"a record must be a JSON object (dict); got {type(record).__name__} (a record is "
+            "the JSON object env.record() returns)"
+        )
     missing = [k for k in REQUIRED if k not in record]
     if missing:
         raise RecordError(f"record is missing {missing}; a record has {list(REQUIRED)}")

@@ -1,21 +1,23 @@
 """A record's story, as the moderator told it, and the command line that prints it.
 
-    python -m mafia_env.replay game.json [--as player_3] [--lang ru]
+    mafia replay game.json [--as player_3] [--lang ru]     (python -m mafia_env.replay)
 
 prints the game's narration: what the whole table heard, or with ``--as`` what one player
 heard (the public events and that player's own private ones), or with ``--all`` every event
 as the moderator saw it. ``-`` reads the record from standard input. A bad record is reported
-with where and why, and exit status 2. (`mafia_env.replay` runs `main`; as a name in
-`mafia_env` it is the function that plays a record back, `mafia_env.playback.replay`.)
+with where and why, and exit status 2. ``mafia play --record game.json`` writes a record,
+as does ``env.unwrapped.record()`` saved with `json.dump`. (`mafia_env.replay` runs `main`;
+as a name in `mafia_env` it is the function that plays a record back,
+`mafia_env.playback.replay`.)
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
 
+from mafia_env.commands import parse, parser
 from mafia_env.errors import MafiaError
 from mafia_env.lang import LANGS
 from mafia_env.narrate import ALL, narrate
@@ -35,17 +37,21 @@ def story(record: Any, seat: str | None = None, lang: str = "en") -> list[str]:
     return narrate(env.game.events, listener, lang, env.game.talk)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m mafia_env.replay") -> int:
     """Run the command line; return the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="python -m mafia_env.replay", description="Print the narration of a game record."
+    p = parser(
+        prog,
+        "Print the narration of a game record (mafia play --record FILE writes one, as does "
+        "json.dump(env.unwrapped.record(), file)).",
     )
-    parser.add_argument("record", help="a record's JSON file (as env.record() returns), or -")
-    who = parser.add_mutually_exclusive_group()
+    p.add_argument("record", help="a record's JSON file (as env.record() returns), or -")
+    who = p.add_mutually_exclusive_group()
     who.add_argument("--as", dest="agent", metavar="player_N", help="one player's view")
     who.add_argument("--all", action="store_true", help="every event, as the moderator saw it")
-    parser.add_argument("--lang", default="en", choices=LANGS, help="language (default en)")
-    args = parser.parse_args(argv)
+    p.add_argument("--lang", default="en", choices=LANGS, help="language")
+    args = parse(p, argv)
+    if isinstance(args, int):
+        return args
     try:
         if args.record == "-":
             record = load_record(sys.stdin.read())

@@ -28,7 +28,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass
 
-from mafia_env.compat import earlier_rules, task_definition, task_knobs
+from mafia_env.compat import reading_rules, task_definition, task_knobs
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
@@ -59,7 +59,7 @@ class Task:
         A task keeps the rules it was defined under, so its scores stay comparable: version 2
         the rules before the seeds were read again (issue 16), version 3 the rules before their
         second reading (issue 25) changed some variants' defaults; version 4 names version 3's
-        rules in its own knobs.
+        rules in its own knobs, and plays the rules before the third reading (issue 47).
         """
         return {**task_knobs(self.variant, self.version), **dict(self.knobs)}
 
@@ -122,7 +122,8 @@ PINS_V3: dict[str, dict[str, str]] = {  # the files: V[-N].pt and league/V[-N].p
 
 def _pinned(version: int, opponents: tuple[str, ...], pins: dict, era: int | None = None) -> dict:
     """Every table of `_SIZES` as a task of `version` (from 3: pinned files, 500 games a pair),
-    played under the rules of `era` (`earlier_rules`) written into its knobs where given."""
+    with the knobs that the reading closing `era` changed written into its knobs where given
+    (`reading_rules`; the later readings' old values come with the version's era, `task_knobs`)."""
     return {
         f"{variant}-{n}": Task(
             name=f"{variant}-{n}",
@@ -132,7 +133,7 @@ def _pinned(version: int, opponents: tuple[str, ...], pins: dict, era: int | Non
             opponents=opponents,
             games=500,
             seed=_SEED,
-            knobs=() if era is None else tuple(sorted(earlier_rules(variant, era).items())),
+            knobs=() if era is None else tuple(sorted(reading_rules(variant, era).items())),
             version=version,
             pins=tuple(sorted(pins[f"{variant}-{n}"].items())),
         )

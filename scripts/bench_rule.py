@@ -1,20 +1,20 @@
 #!/usr/bin/env python
-"""Benchmark: the rule bots' batched decision, the vectorized pass against the row path.
+"""Benchmark: the rule bots' batched decision, against another checkout's bots.
 
 Plays lockstep games on the C core (the Python engine where it is not built) with the rule
 bot at every seat (a tenth of the moves random, for varied states) and records each step's
-observations and masks; then times `RulePolicy.act_batch` on those batches with the batch
-pass (``vectorized = True``, `baselines.rule.batch`) and with the row path (``False``: the
-rows decided one by one, in order), and with ``--against CHECKOUT`` the bots of another
-checkout too (e.g. main's, before a change: its ``baselines/rule`` is copied under another
-name and imported beside this one). The runs are interleaved in one process on the same
-batches and repeated, and the best of each is quoted (a shared machine only adds time);
-every run must give the same actions. ``--part`` passes each call a random share of the
-rows, as the trainer's opponents see only their own seats' games (about 32 rows a call at
-the shipped config). Prints CPU microseconds per decision (per row passed).
+observations and masks; then times `RulePolicy.act_batch` on those batches, and with
+``--against CHECKOUT`` the bots of another checkout too (e.g. main's, before a change: its
+``baselines/rule`` is copied under another name and imported beside this one; where its
+bots have a row path, ``vectorized = False``, that is timed as well). The runs are
+interleaved in one process on the same batches and repeated, and the best of each is quoted
+(a shared machine only adds time); every run must give the same actions. ``--part`` passes
+each call a random share of the rows, as the trainer's opponents see only their own seats'
+games (about 32 rows a call at the shipped config); ``--games 1`` is one game, a batch of
+one a call. Prints CPU microseconds per decision (per row passed).
 
     python scripts/bench_rule.py                                   # sport-10, city-13; 64, 256
-    python scripts/bench_rule.py --games 64 --part 0.5 --against ../main
+    python scripts/bench_rule.py --games 1 16 64 --part 0.5 --against ../main
 """
 
 from __future__ import annotations
@@ -22,11 +22,16 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import re
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+# one BLAS thread, as importing baselines sets where numpy is not loaded yet (rule v2's
+# posterior is ten times slower with OpenBLAS's own threads on a shared machine)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -74,7 +79,7 @@ def other_bots(checkout: Path, where: Path) -> dict[str, type]:
 
 def run(cls, variant: str, n: int, batches, vectorized: bool | None) -> tuple[float, list]:
     bot = cls(variant, n, seed=1)
-    if vectorized is not None:
+    if vectorized is not None:  # another checkout's bots, with a row path
         bot.vectorized = vectorized
     t = time.process_time()
     actions = [bot.act_batch(o, m) for o, m in batches]
@@ -102,9 +107,11 @@ def main(argv: list[str] | None = None) -> None:
                 backend, n, batches = collect(variant, size_n, games, args.steps, args.part)
                 rows = sum(len(o) for o, _ in batches)
                 for name in args.bots:
-                    paths = {"batch pass": (BOTS[name], True), "row path": (BOTS[name], False)}
+                    paths = {"this": (BOTS[name], None)}
                     if name in against:
                         paths["against"] = (against[name], None)
+                        if hasattr(against[name], "vectorized"):
+                            paths["against rows"] = (against[name], False)
                     best = dict.fromkeys(paths, float("inf"))
                     for _ in range(args.repeat):
                         first = None
@@ -119,7 +126,7 @@ def main(argv: list[str] | None = None) -> None:
                     results.append(row | {"us_per_decision": us})
                     line = ", ".join(f"{k} {x:6.1f}" for k, x in us.items())
                     if "against" in us:
-                        line += f" (x{us['against'] / us['batch pass']:.2f} against)"
+                        line += f" (x{us['this'] / us['against']:.2f} of against)"
                     print(
                         f"{row['table']:>8} {games:4d} games ({row['rows_per_call']:.0f} rows a "
                         f"call) {name:8s} us/decision: {line}",

@@ -73,7 +73,8 @@ FIRST: dict[str, tuple[str, list[str]]] = {
 
 
 def train_command(config: str, sets: list[str], run_dir: Path) -> list[str]:
-    cmd = [sys.executable, "-m", "baselines.train", "--config", config]
+    """The training run: `--force`, so that a rerun writes the same folder (over the last)."""
+    cmd = [sys.executable, "-m", "baselines.train", "--config", config, "--force"]
     for s in [*sets, f"run_dir={run_dir}"]:
         cmd += ["--set", s]
     return cmd

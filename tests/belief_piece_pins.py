@@ -16,16 +16,27 @@ import numpy as np
 
 from mafia_env.belief.bayes import BayesTracker
 from mafia_env.belief.track import Tracker
+from mafia_env.compat import earlier_rules
 from mafia_env.engine.game import Game
 from mafia_env.variants import VARIANTS
 from tests.test_game_data import random_move
 
 
 def piece_digest(
-    variant: str, n: int, seed: int, moves: int, knobs: dict | None = None, policy: str = "random"
+    variant: str,
+    n: int,
+    seed: int,
+    moves: int,
+    knobs: dict | None = None,
+    policy: str = "random",
+    era: int | None = 3,
 ) -> str:
-    """The digest of one case (`policy`: "random" moves, or the registry's bot of that name)."""
+    """The digest of one case (`policy`: "random" moves, or the registry's bot of that name),
+    under the rules of `era` (`earlier_rules`; None: today's): the pins were recorded before
+    issue 47's reading changed the games."""
     rules = VARIANTS[variant]
+    if era is not None:
+        rules = rules.with_knobs(**earlier_rules(variant, era))
     if knobs:
         rules = rules.with_knobs(**knobs)
     g = Game(rules, n, seed)
@@ -59,7 +70,7 @@ def _mover(g: Game, policy: str, seed: int):
     from mafia_env.policy import load_policy
 
     layout = ActionLayout(g.rules, g.n)
-    bot = load_policy(policy, variant=g.rules.name, num_players=g.n, seed=seed)
+    bot = load_policy(policy, variant=g.rules, num_players=g.n, seed=seed)
     obs = VectorObserver(g.rules, g.n)
     obs.reset(g)
 

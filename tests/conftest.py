@@ -75,14 +75,17 @@ def games(request: pytest.FixtureRequest) -> Callable[[int, int], int]:
 @pytest.fixture()
 def league_dir(tmp_path, monkeypatch):
     """A league folder holding a small untrained SPORT-10 file, and none for other variants;
-    no filler file anywhere (so the table's default bot gives way to the league bot)."""
+    no filler file anywhere (so the table's default bot gives way to the league bot). Like
+    the shipped files, it reads the observations of the rules before issue 47's reading (era
+    3), and today's through its column map."""
     pytest.importorskip("torch")
     import baselines.policy as shipped
     from baselines.ppo import make_agent, make_config, save_checkpoint
+    from mafia_env.compat import earlier_rules
     from mafia_env.vector import VectorMafia
 
     cfg = make_config({"variant": "sport", "hidden_size": 16, "run_dir": str(tmp_path)})
-    vec = VectorMafia("sport", 1, seed=0)
+    vec = VectorMafia("sport", 1, seed=0, **earlier_rules("sport", 3))
     folder = tmp_path / "league"
     save_checkpoint(folder / "sport.pt", make_agent(cfg, vec.obs_size, vec.action_size), cfg, vec)
     monkeypatch.setitem(shipped.SHIPPED_FOLDERS, "league", folder)

@@ -35,11 +35,12 @@ class Table:
     def __init__(
         self, variant: str, roles: list[str], seed: int = 0, skip_zero_night: bool = True, **knobs
     ):
-        """Deal and start; the don's zero-night turn (ONLINE-N1) is passed unless told not to."""
+        """Deal and start; the zero night's turns (the don's, ONLINE-N1; the mafia's meeting,
+        SPORT-N3) are passed unless told not to."""
         self.env = mafia_env.env(variant, len(roles), roles=roles, **knobs)
         self.env.reset(seed=seed)
         self.game = self.env.unwrapped.game
-        if skip_zero_night and self.game.day == 0 and self.phase == "mafia_kill":
+        while skip_zero_night and self.game.day == 0 and self.phase in ("mafia_kill", "meeting"):
             self.act(self.actor, "pass")
 
     @property
@@ -91,17 +92,28 @@ class Table:
         acts: dict[int, list[tuple]] | None = None,
         answers: dict[int, str] | None = None,
         stop_phase: str = "vote",
+        discussion: bool = True,
+        gestures: dict[int, str] | None = None,
     ) -> None:
         """Play today's speeches: each seat in `acts` does its acts, then ends the speech.
 
-        A seat asked a question answers from `answers` ("dont_know" if absent).
+        A seat asked a question answers from `answers` ("dont_know" if absent); a listener
+        offered a gesture (ONLINE-D6) shows the one `gestures` gives him (once), else keeps
+        his hands still; with `discussion`, every seat passes in the general discussion after
+        the round (ONLINE-D5).
         """
         pending = {s: list(a) for s, a in (acts or {}).items()}
         answers = dict(answers or {})
-        while not self.game.over and self.phase in (*SPEECH_PHASES, "answer"):
+        gestures = dict(gestures or {})
+        phases = (*SPEECH_PHASES, "answer", "gesture", *(("discussion",) if discussion else ()))
+        while not self.game.over and self.phase in phases:
             seat = self.actor
             if self.phase == "answer":
                 self.act(seat, "answer", value=answers.pop(seat, "dont_know"))
+                continue
+            if self.phase == "gesture":
+                shown = gestures.pop(seat, None)
+                self.act(seat, "answer", value=shown) if shown else self.act(seat, "pass")
                 continue
             todo = pending.get(seat)
             if todo:
@@ -214,6 +226,15 @@ class Table:
 
     def public_log(self) -> str:
         return "\n".join(mafia_env.narrate.narrate(self.game.events))
+
+
+def to_day_one(env):
+    """Pass the zero night's turns (the mafia's meeting, SPORT-N3; the don's, ONLINE-N1): the
+    env stands at day 1's first turn, as the game opened before those turns."""
+    game = env.unwrapped.game
+    while game.day == 0 and not game.over:
+        env.step(env.unwrapped.action_id("pass"))
+    return env
 
 
 def random_playout(env, rng: np.random.Generator, max_steps: int = 100_000):

@@ -399,7 +399,7 @@ def test_the_search_bot_draws_worlds_from_the_posterior():
 
     env = mafia_env.raw_env("sport", 10)
     env.reset(seed=4)
-    for _ in range(40):
+    for _ in range(43):  # the 40 moves of day 3's night, after SPORT-N3's meeting (3 moves)
         obs = env.observe(env.agent_selection)
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     seat = env.unwrapped.game.actor

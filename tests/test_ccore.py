@@ -270,7 +270,7 @@ def test_vector_core_steps_the_same_arrays(variant):
     ob, mb, ib = b.reset()
     rng = np.random.default_rng(0)
     ended = 0
-    for _ in range(400):
+    for _ in range(800):  # (ONLINE's games are longer since ONLINE-D5, D6)
         np.testing.assert_array_equal(oa, ob)
         np.testing.assert_array_equal(ma, mb)
         for k in ia:
@@ -426,6 +426,8 @@ def test_env_core_moderator_calls_talk_and_illegal_modes():
         b = mafia_env.env("sport", illegal_action=mode, backend="python")
         for env in (a, b):
             env.reset(seed=11)
+            while env.unwrapped.game.day == 0:  # SPORT-N3: the mafia's meeting
+                env.step(env.action_id("pass"))
             env.say(env.agent_selection, "I am  the sheriff.")
             env.foul("player_4")
             env.remove("player_9")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mafia_env.engine.events import Cause, Ev
-from mafia_env.engine.kinds import Turn
+from mafia_env.engine.kinds import Act, Turn
 from mafia_env.engine.roles import Role
 from mafia_env.variants import get_variant
 from tests.scripting import Table
@@ -93,11 +93,15 @@ def test_city_n2_blocked_maniac_and_doctor_cannot_act():
 
 
 def test_city_n3_mafia_cannot_target_their_team():
-    """CITY-N3: the mafia may not target a member of the mafia team (the maniac they may)."""
+    """CITY-N3: the mafia may not target a member of the mafia team (the maniac they may);
+    no number at all is CITY-N10's forfeit (under the earlier reading, no choice of none)."""
     t = table()
     t.to("mafia_kill")
     assert t.legal_targets("night") == {1, 2, 3, 5, 7, 9, 10}
-    assert "pass" not in t.mask_kinds()
+    earlier = table(mafia_pass=False, mafia_no_number="miss")
+    earlier.to("mafia_kill")
+    assert earlier.legal_targets("night") == {1, 2, 3, 5, 7, 9, 10}
+    assert "pass" not in earlier.mask_kinds()
 
 
 def test_city_n3_dons_choice_is_the_mafias_and_proposals_are_seen_by_teammates():
@@ -187,10 +191,13 @@ def test_city_n7_heal_saves_from_the_maniac_by_knob():
 def test_city_n8_maniac_kills_or_refuses():
     """CITY-N8: the maniac kills one player a night, or refuses to shoot."""
     t = table()
+    t.to("mafia_kill")
+    for seat in (4, 8, 6):  # (a timeout would show no number: CITY-N10's forfeit)
+        t.act(seat, "night", 1)
     t.to("maniac")
     assert "pass" in t.mask_kinds() and t.legal_targets("night") == set(range(1, 11)) - {9}
     t.act(9, "pass")
-    assert t.left() == [(1, Cause.NIGHT)]  # the default mafia choice (first target), alone
+    assert t.left() == [(1, Cause.NIGHT)]  # the mafia's choice, alone
     t2 = table()
     t2.night({3: 1, 4: 2, 8: 2, 6: 2, 9: 7})
     assert t2.left() == [(2, Cause.MAFIA), (7, Cause.MANIAC)]
@@ -312,3 +319,72 @@ def test_city_n2_putana_blocks_another_player_by_default():
     t2 = table(putana_self=True)
     t2.to("putana")
     assert t2.legal_targets("night") == set(range(1, 11))
+
+
+# ------------------------------------------------------------ the third reading (issue 47)
+
+
+def test_city_n10_a_dons_timeout_shows_no_number_and_the_mafia_forfeit():
+    """CITY-N10: «не смогла в течение одной минуты ... показать Ведущему номер участника ...
+    присуждается поражение»: the don whose time runs out has shown no number (the turn's
+    default is no number, never a shot at a seat he did not choose): the team forfeits."""
+    t = table()
+    t.to("mafia_kill")
+    t.act(4, "night", 2)
+    t.act(8, "night", 2)
+    assert t.actor == 6 and "pass" in t.mask_kinds()
+    assert t.game.default_action() == (Act.PASS, -1, -1)
+    t.default()  # the don's time runs out
+    t.night({})
+    assert t.left() == [(4, Cause.FORFEIT), (6, Cause.FORFEIT), (8, Cause.FORFEIT)]
+    assert 2 in t.alive
+
+
+def test_city_n10_without_a_don_a_members_timeout_is_the_forfeit():
+    """CITY-N10, CITY-N4: without a don, a member who shows no number leaves the team without
+    an agreement: the whole mafia leave at morning."""
+    t = Table("city", DEAL)
+    t.speeches({1: [("nominate", 6)]})
+    t.vote({s: 6 for s in t.alive if s != 6})
+    t.speeches()  # the don's last word
+    t.to("mafia_kill")
+    t.act(4, "night", 2)
+    t.default()  # 8's time runs out
+    t.night({})
+    assert t.left() == [(6, Cause.VOTE), (4, Cause.FORFEIT), (8, Cause.FORFEIT)]
+
+
+def test_city_n10_a_members_no_number_beside_a_living_don_changes_nothing():
+    """CITY-N10, CITY-N3: with the don alive his word is the mafia's: a member who shows no
+    number only made no proposal."""
+    t = table()
+    t.to("mafia_kill")
+    t.default()  # 4's time runs out
+    t.act(8, "night", 2)
+    t.act(6, "night", 5)
+    t.night({})
+    assert t.left() == [(5, Cause.NIGHT)]
+
+
+def test_city_n10_the_tables_turn_timer_takes_the_same_default():
+    """CITY-N10: the table's turn timer plays `match.default_action`, the same default: no
+    number (a legal move, so the table and its record take it)."""
+    from mafia_env.match import default_action
+
+    t = table()
+    t.to("mafia_kill")
+    index = default_action(t.env)
+    assert t.env.describe_action(index) == "pass"
+    assert t.env.observe("player_4")["action_mask"][index]
+
+
+def test_city_n10_the_earlier_reading_is_a_knob():
+    """CITY-N10 is the seed's; the earlier reading (a timeout shoots the lowest legal seat, no
+    choice of none) is knobs mafia_pass=False, mafia_no_number="miss"."""
+    rules = get_variant("city")
+    assert rules.mafia_pass and rules.mafia_no_number == "forfeit"
+    assert "mafia_pass" not in rules.defaults and "mafia_no_number" not in rules.defaults
+    t = table(mafia_pass=False, mafia_no_number="miss")
+    t.to("mafia_kill")
+    assert "pass" not in t.mask_kinds()
+    assert t.game.default_action() == (Act.NIGHT, 0, -1)

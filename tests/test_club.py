@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mafia_env.engine.events import Cause, Ev, NoVote, Spared, seat_sequence
 from mafia_env.engine.roles import Role
+from mafia_env.variants import get_variant
 from tests.scripting import Table
 
 # seats 1..10: commissar (sheriff) 1, mafia 3, 6 and 9, the rest civilians
@@ -79,9 +80,9 @@ def test_club_e2_monologues_in_nomination_order():
 
 def test_club_e3_nominees_do_not_vote_and_silence_goes_to_the_last_nominee():
     """CLUB-E3: nominees may not vote, nobody for himself; a missing vote: the last nominee."""
-    t = table(
-        vote_count="hidden"
-    )  # (the hidden ballot: knob vote_count; the open count: tests/test_second_reading.py)
+    # (the hidden ballot: knob vote_count; the open count: tests/test_second_reading.py; the
+    # nominees' votes kept out, knob nominee_votes: CLUB-E8 gives them to the last nominee)
+    t = table(vote_count="hidden", nominee_votes="none")
     t.naming(NAMES)
     t.speeches()
     voters = []
@@ -110,9 +111,9 @@ def test_club_e4_executed_player_reveals_card_without_last_word():
 
 def test_club_e5_second_tie_cancels_the_execution():
     """CLUB-E5: a tie: a re-vote among the tied; a second tie: nobody is executed."""
-    t = table(
-        vote_count="hidden"
-    )  # (the hidden ballot: knob vote_count; the open count: tests/test_second_reading.py)
+    # (the hidden ballot: knob vote_count; the open count: tests/test_second_reading.py; the
+    # nominees' votes kept out, knob nominee_votes: CLUB-E8 gives them to the last nominee)
+    t = table(vote_count="hidden", nominee_votes="none")
     t.naming({1: 5, 2: 5, 3: 7, 4: 7, 5: 7, 6: 5, 7: 1, 8: 2, 9: 3, 10: 4})
     t.speeches()
     ballots = {1: 7, 2: 7, 3: 7, 4: 7, 6: 5, 8: 5, 9: 5, 10: 5}
@@ -170,3 +171,59 @@ def test_club_n3_night_victim_reveals_card_and_civilians_sleep():
     assert t.left() == [(1, Cause.NIGHT)]
     assert [e[2:4] for e in t.events(Ev.REVEAL)] == [(0, Role.SHERIFF)]
     assert (t.phase, t.actor) == ("speech", 2)  # no last word
+
+
+# ------------------------------------------------------------ the third reading (issue 47)
+
+# 7 (named by 3, 4, 5) and 5 (by 1, 2, 6) are nominated, 5 last
+TWO = {1: 5, 2: 5, 3: 7, 4: 7, 5: 7, 6: 5, 7: 1, 8: 2, 9: 3, 10: 4}
+
+
+def test_club_e8_a_nominees_vote_goes_to_the_last_nominee():
+    """CLUB-E8, CLUB-E3: «выдвинутые ... не имеют права голосовать», «каждый игрок имеет право
+    одного голоса», «голос автоматически начисляется игроку, находящемуся в списке выдвижения
+    последним» (the last nominee's own too: the seed's exception): a 4:4 count is 4:6."""
+    t = table()
+    t.naming(TWO)
+    t.speeches()
+    t.vote({1: 7, 2: 7, 3: 7, 4: 7, 6: 5, 8: 5, 9: 5, 10: 5})
+    barred = [(e[1] + 1, e[2] + 1) for e in t.events(Ev.BALLOT) if e[3] == 2]
+    assert barred == [(7, 5), (5, 5)]
+    assert t.left() == [(5, Cause.VOTE)] and not t.events(Ev.TIE)
+    log = t.public_log()
+    assert "Player 7 may not vote: his vote goes to player 5, the last nominee." in log
+    assert t.obs(2)["votes"][6, 4] == 1 and t.obs(2)["votes"][4, 4] == 1
+
+
+def test_club_e8_in_every_ballot_of_the_day_and_the_earlier_reading_is_a_knob():
+    """CLUB-E8: the earlier reading (a nominee has no vote at all) is knob
+    nominee_votes="none": the same hands tie 4:4 and go to a re-vote."""
+    rules = get_variant("club")
+    assert rules.nominee_votes == "last_nominee" and "nominee_votes" not in rules.defaults
+    t = table(nominee_votes="none")
+    t.naming(TWO)
+    t.speeches()
+    t.vote({1: 7, 2: 7, 3: 7, 4: 7, 6: 5, 8: 5, 9: 5, 10: 5})
+    assert t.events(Ev.TIE)[0][3] == (1 << 6) | (1 << 4)
+    assert not [e for e in t.events(Ev.BALLOT) if e[3] == 2]
+
+
+def test_club_e8_the_voter_is_told_a_withheld_hand_counts_for_the_last_nominee():
+    """CLUB-E8, CLUB-E7: at the last nominee's count a voter is told that keeping his hand
+    down gives that nominee his vote («Keep your hand down: it counts for player N»); at an
+    earlier count, only to keep it down."""
+    from mafia_env.table.view import action_groups
+
+    t = table()
+    t.naming(TWO)
+    t.speeches()
+    assert t.counted == 7
+    text = t.env.unwrapped.text_observer.observe(t.game, t.actor - 1, t.env.unwrapped._legal_mask())
+    assert "Keep your hand down." in text and "counts for" not in text
+    while t.counted == 7:
+        t.act(t.actor, "pass")
+    assert t.counted == 5
+    text = t.env.unwrapped.text_observer.observe(t.game, t.actor - 1, t.env.unwrapped._legal_mask())
+    assert "Keep your hand down: it counts for player 5." in text
+    labels = [a["label"] for g in action_groups(t.env, t.actor - 1) for a in g["actions"]]
+    assert "Keep my hand down: it counts for player 5" in labels

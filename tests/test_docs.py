@@ -180,17 +180,24 @@ SHELL = [(p, c) for p in written_pages() for b in blocks(p, "bash") for c in com
 
 
 def test_commands_in_the_guides_name_real_modules_scripts_and_files():
-    """Each `python -m M` names a module that exists, each script and `--config` file too."""
+    """Each `python -m M` names a module that exists, each `mafia C` a command, each script
+    and `--config` file too (a config by path, or by a shipped config's name)."""
+    from baselines.cli import COMMANDS
+    from baselines.resources import config_path
+
     assert SHELL
     for path, words in SHELL:
         where = f"{path.relative_to(ROOT)}: {' '.join(words)}"
         for i, w in enumerate(words):
             if w == "-m" and i > 0 and words[i - 1].endswith(("python", "python3")):
                 assert importlib.util.find_spec(words[i + 1]) is not None, where
+            if w == "mafia" and i + 1 < len(words) and not words[i + 1].startswith("-"):
+                assert words[i + 1] in COMMANDS, where
             if re.fullmatch(r"scripts/[\w/]+\.py", w):
                 assert (ROOT / w).exists(), where
             if w in ("--config", "--readme") and i + 1 < len(words):
-                assert (ROOT / words[i + 1]).exists(), where
+                name = words[i + 1]
+                assert (ROOT / name).exists() or config_path(name).is_file(), where
 
 
 # ------------------------------------------------------------------ README and versions
@@ -205,38 +212,76 @@ def test_readme_fits_two_screens_and_links_to_the_site():
         assert (ROOT / link).exists(), f"README links to {link}, which is not committed"
 
 
-def version_table() -> dict[str, str]:
-    """Return the CHANGELOG's version table's row of the current code (scheme -> version)."""
+@pytest.mark.parametrize("page", ["README.md", "docs/index.md"])
+def test_a_headline_table_is_the_shipped_results(page):
+    """Every headline the README and the site's home page show is results/v4's, as the
+    benchmark wrote it, for every policy of results/v4 and every task."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    lines = text.split("## Headline results", 1)[1].split("\n## ", 1)[0].splitlines()
+    (head,) = [ln for ln in lines if ln.startswith("| policy |")]
+    tasks = [c.strip() for c in head.strip("|").split("|")][1:]
+    rows = [ln for ln in lines if ln.startswith("| `")]
+    assert len(rows) == len(list((ROOT / "results" / "v4").glob("*.json")))
+    for line in rows:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        policy = cells[0].strip("`")
+        shipped = json.loads((ROOT / "results" / "v4" / f"{policy}.json").read_text())
+        by_task = {r["task"]: r["headline"] for r in shipped}
+        assert set(tasks) == set(by_task) == set(mafia_env.TASKS)
+        for task, cell in zip(tasks, cells[1:], strict=True):
+            assert cell == f"{by_task[task]:.3f}", (policy, task)
+
+
+def release_table() -> dict[str, dict[str, str]]:
+    """Return the CHANGELOG's table of releases: release -> column -> cell (no backticks)."""
     text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     lines = [ln for ln in text.splitlines() if ln.startswith("|")]
     head = [c.strip() for c in lines[0].strip("|").split("|")]
-    for line in lines[2:]:
+    rows = {}
+    for line in lines[2:]:  # after the head and its rule
         cells = [c.strip().strip("`") for c in line.strip("|").split("|")]
-        if "unreleased" in cells[0]:
-            return dict(zip(head, cells, strict=False))
-    raise AssertionError("CHANGELOG.md's version table has no unreleased row")
+        rows[cells[0]] = dict(zip(head, cells, strict=True))
+    return rows
 
 
-def test_changelog_row_of_the_current_code_names_its_versions():
-    """The version table's newest row says what the code carries now."""
-    from mafia_env.record import FORMAT
-    from mafia_env.tasks import LATEST
+def test_the_release_table_names_the_formats_the_code_writes_and_reads():
+    """The CHANGELOG's row of this package version says what the code carries: the env's
+    name and, per saved file, the format written and (in brackets) the formats read."""
+    from mafia_env.record import FORMAT, FORMATS
+    from mafia_env.tasks import LATEST, TASKS_BY_VERSION
 
-    row = version_table()
-    got = {
-        "env": mafia_env.MafiaEnv.metadata["name"],
-        "parallel env": mafia_env.MafiaParallelEnv.metadata["name"],
-        "package": mafia_env.__version__,
-        "records": f"format {FORMAT}",
-        "tasks": f"v{LATEST}",
-    }
+    row = release_table().get(mafia_env.__version__)
+    assert row, f"CHANGELOG.md's table has no row for {mafia_env.__version__}"
+    name = mafia_env.MafiaEnv.metadata["name"]
+    assert mafia_env.MafiaParallelEnv.metadata["name"] == name.replace("mafia_", "mafia_parallel_")
     source = (ROOT / "baselines" / "ppo" / "checkpoint.py").read_text()
-    got["observation format"] = "v" + re.search(r"OBS_FORMAT_VERSION = (\d+)", source).group(1)
-    got["checkpoints"] = re.search(r'CHECKPOINT_FORMAT = "([^"]+)"', source).group(1)
     sidecar = (ROOT / "baselines" / "rllib" / "policy.py").read_text()
-    got["RLlib sidecar"] = "v" + re.search(r"SIDECAR_VERSION = (\d+)", sidecar).group(1)
-    for scheme, value in got.items():
-        assert row.get(scheme) == value, (scheme, row.get(scheme), value)
+    got = {
+        "environment": name,
+        "game records": f"{FORMAT} ({', '.join(map(str, FORMATS))})",
+        "benchmark tasks": f"{LATEST} ({', '.join(map(str, sorted(TASKS_BY_VERSION)))})",
+        "observation layout": re.search(r"OBS_FORMAT_VERSION = (\d+)", source).group(1),
+        "PPO checkpoints": re.search(r'CHECKPOINT_FORMAT = "([^"]+)"', source).group(1),
+        "RLlib sidecar": re.search(r"SIDECAR_VERSION = (\d+)", sidecar).group(1),
+    }
+    for column, value in got.items():
+        assert row.get(column) == value, (column, row.get(column), value)
+
+
+def test_the_package_version_is_written_once_and_heads_the_changelog():
+    """pyproject.toml reads the version from `mafia_env.__version__` (written nowhere else),
+    the newest release of the CHANGELOG is that version, and every release in its table has
+    its section of notes."""
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    project = pyproject.split("[project]", 1)[1].split("\n[", 1)[0]
+    assert not re.search(r"^version\s*=", project, re.M), "pyproject.toml sets a version"
+    assert re.search(r'^dynamic = \[[^]]*"version"', project, re.M)
+    assert re.search(r'^version = \{attr = "mafia_env.__version__"\}', pyproject, re.M)
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    sections = re.findall(r"^## \[([\d.]+)\]", text, re.M)
+    assert sections and sections[0] == mafia_env.__version__, sections
+    assert list(release_table()) == sections
+    assert re.fullmatch(r"\d+\.\d+\.\d+", mafia_env.__version__)
 
 
 def test_the_recipes_table_names_every_recipe_and_the_versions_pinned():

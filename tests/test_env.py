@@ -130,6 +130,9 @@ def replay_public(b: Game, obs_b: VectorObserver, watcher: int, day_inputs, vict
     victims, inputs = iter(victims), iter(day_inputs)
     trace = []
     while not b.over:
+        if b.turn in NIGHT_TURNS and b.day == 0:  # SPORT-N3's meeting: no victim, unseen
+            b.apply(Act.PASS)
+            continue
         if b.turn in NIGHT_TURNS:
             victim = next(victims, None)
             if victim is None:  # A ended before this night: the histories part here

@@ -260,7 +260,7 @@ def test_exploit_runs_end_to_end_and_writes_json(tmp_path, capsys):
     assert r["exploitability"] == pytest.approx(np.mean(rates))
     assert Path(r["clone"]).exists()
     # a second policy reuses the cached clone: the same start for every P
-    assert exploit_main([*args[:1], "rule", *args[2:]]) == 0
+    assert exploit_main([*args[:1], "rule", *args[2:], "--force"]) == 0  # over r.json
     assert "(cached)" in capsys.readouterr().out
     assert json.loads(out.read_text())["clone"] == r["clone"]
 

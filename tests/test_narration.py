@@ -199,8 +199,12 @@ def night(t: Table, plan: dict[tuple[str, int], Any]) -> None:
 
 
 def sport_game() -> Table:
-    """A SPORT game: a miss, checks, claims, a tie, a re-vote, a car crash, fouls, a kill."""
-    t = Table("sport", SPORT_DEAL)
+    """A SPORT game: the mafia's meeting, a miss, checks, claims, a tie, a re-vote, a car
+    crash, fouls, a kill."""
+    t = Table("sport", SPORT_DEAL, skip_zero_night=False)
+    t.act(4, "night", 2)  # SPORT-N3: the meeting; 8 shows no number, the don his word
+    t.act(8, "pass")
+    t.act(6, "night", 2)
     t.speeches({1: [("claim_role", None, "sheriff")], 2: [("accuse", 8)]})  # no nominee
     kill = "mafia_kill"  # split shots: a miss; the don checks 2, the sheriff 4
     night(
@@ -307,7 +311,11 @@ def online_game() -> Table:
     deal = ["sheriff", "doctor", "mafia", "civilian", "civilian", "don", "civilian", "mafia"]
     t = Table("online", [*deal, "civilian", "civilian"])
     talk = ("say", None, "Six, you hesitated: I do not believe you.")
-    t.speeches({1: [("ask", 6, "sheriff"), talk, ("nominate", 3)]}, answers={6: "no"})
+    t.speeches(
+        {1: [("ask", 6, "sheriff"), talk, ("nominate", 3)], 5: [("accuse", 6)]},
+        answers={6: "no"},
+        gestures={3: "no", 6: "dont_know"},  # ONLINE-D6: the named listeners' gestures
+    )
     vote_all(t, 3)
     t.speeches()  # his last word
     kill = "mafia_kill"

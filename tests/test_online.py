@@ -7,7 +7,9 @@ import numpy as np
 from mafia_env.engine.events import Cause, Ev, Spared
 from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Role
-from tests.scripting import Table, compare_views
+from mafia_env.narrate import narrate
+from mafia_env.variants import get_variant
+from tests.scripting import Table, compare_views, random_playout
 
 # seats 1..10: sheriff 1, doctor 2, mafia 3 and 8, don 6, the rest civilians
 DEAL = [
@@ -358,3 +360,149 @@ def test_online_n3_shots_are_simultaneous_hidden_from_teammates():
     assert "team_shots" not in t.obs(6)  # no piece for teammates' choices here
     assert t.obs(6)["my_night"].sum() == 0 and t.obs(3)["my_night"][3] == 1
     assert [e[4] for e in t.events(Ev.SHOT)] == [1 << 2]
+
+
+# ------------------------------------------------------------ the third reading (issue 47)
+
+
+def test_online_n4_a_shot_is_judged_when_it_is_fired():
+    """ONLINE-N4, SPORT-N4: «Постріл відбувається, лише якщо вся мафія обрала одного гравця»:
+    the shot is judged as it was fired; a member removed for fouls later that night does not
+    turn a mismatch into a kill."""
+    t = table()
+    t.to("mafia_kill")
+    for seat, target in ((3, 4), (6, 4), (8, 5)):
+        t.act(seat, "night", target)
+    for _ in range(3):
+        t.env.foul("player_8")  # ONLINE-F1: three fouls remove him at once
+    t.night({2: 1})
+    assert 4 in t.alive and 5 in t.alive and t.events(Ev.MISS)
+    later = Table("online", DEAL, shots_judged="morning")
+    later.speeches()
+    later.to("mafia_kill")
+    for seat, target in ((3, 4), (6, 4), (8, 5)):
+        later.act(seat, "night", target)
+    for _ in range(3):
+        later.env.foul("player_8")
+    later.night({2: 1})
+    assert 4 not in later.alive  # the earlier reading: only the shooters alive at morning
+
+
+def test_online_d5_a_general_discussion_follows_the_speech_round():
+    """ONLINE-D5: «Після кола промов усі живі гравці можуть говорити»: after the speech round
+    every living player, from the day's first speaker, may speak (a speech act or nothing;
+    no nominations) before the vote; one round (our default, knob discussion)."""
+    t = Table("online", DEAL)
+    t.speeches({1: [("nominate", 6)]}, stop_phase="discussion", discussion=False)
+    turns = []
+    while t.phase == "discussion":
+        turns.append(t.actor)
+        kinds = t.mask_kinds()
+        assert "nominate" not in kinds and "ask" not in kinds
+        assert {"pass", "claim_role", "accuse", "vouch", "claim_check"} <= kinds
+        if t.actor == 6:
+            t.act(6, "claim_role", value="sheriff")
+        elif t.actor == 3:
+            t.act(3, "say", value="I trust player 6.")
+            t.act(3, "vouch", 6)
+        else:
+            t.act(t.actor, "pass")
+        while t.phase == "gesture":
+            t.act(t.actor, "pass")
+    assert turns == list(range(1, 11))
+    assert t.phase == "open_vote"
+    log = "\n".join(narrate(t.game.events, None, talk=t.game.talk))
+    assert "Player 6: I am the sheriff." in log and 'Player 3 says: "I trust player 6."' in log
+    assert get_variant("online").discussion == 1 and "discussion" in get_variant("online").defaults
+
+
+def test_online_d5_more_rounds_end_at_a_round_of_silence_and_none_is_a_knob():
+    """ONLINE-D5: knob discussion bounds the rounds; a round in which nobody spoke ends the
+    discussion early; discussion=0 goes to the vote at once."""
+    t = Table("online", DEAL, discussion=3, gestures="none")
+    t.speeches({1: [("nominate", 6)]}, stop_phase="discussion", discussion=False)
+    rounds = 0
+    while t.phase == "discussion":
+        first = t.actor
+        rounds += first == 1
+        if rounds == 1 and first == 2:
+            t.act(2, "accuse", 6)
+        else:
+            t.act(first, "pass")
+    assert rounds == 2 and t.phase == "open_vote"
+    none = Table("online", DEAL, discussion=0)
+    none.speeches({1: [("nominate", 6)]})
+    assert none.phase == "open_vote"
+
+
+def test_online_d6_a_named_listener_gestures_during_the_speech():
+    """ONLINE-D6: «Під час чужої промови доступні три жести: «Так», «Ні», «Не знаю»»: the
+    player a speech act names may show yes, no or don't know at once (our bound, knob
+    gestures="named"); everyone sees it; the speaker goes on."""
+    t = Table("online", DEAL)
+    t.act(1, "accuse", 6)
+    assert (t.phase, t.actor) == ("gesture", 6)
+    assert t.mask_kinds() == {"pass", "answer"}
+    t.act(6, "answer", value="no")
+    assert (t.phase, t.actor) == ("speech", 1)
+    assert [(e[1] + 1, e[2] + 1, e[3], e[4]) for e in t.events(Ev.GESTURE)] == [(6, 1, 1, -1)]
+    for seat in (1, 4, 6, 8):
+        assert t.obs(seat)["gestures"][5].tolist() == [0, 1, 0]
+    assert "Player 6 gestures: no." in t.public_log()
+    t.act(1, "claim_role", value="sheriff")  # names nobody: no gesture
+    assert (t.phase, t.actor) == ("speech", 1)
+
+
+def test_online_d6_a_gesture_is_changed_or_withdrawn():
+    """ONLINE-D6: «натисніть ще раз, щоб прибрати»: showing one's gesture again takes it
+    back, another replaces it, pass keeps it."""
+    t = Table("online", DEAL)
+    t.act(1, "accuse", 6)
+    t.act(6, "answer", value="no")
+    t.act(1, "vouch", 6)
+    t.act(6, "pass")  # keeps "no"
+    assert t.obs(2)["gestures"][5].tolist() == [0, 1, 0]
+    t.act(1, "claim_check", 6, "black")
+    words = dict(t.env.unwrapped.text_observer.choices(t.game, t.env.unwrapped._legal_mask()))
+    assert any("Take back" in w for w in words.values())
+    t.act(6, "answer", value="no")  # the same again: withdrawn
+    assert t.obs(2)["gestures"][5].sum() == 0
+    assert [e[3] for e in t.events(Ev.GESTURE)] == [1, -1]
+    assert "Player 6 takes back his gesture." in t.public_log()
+
+
+def test_online_d6_every_listener_after_every_act_is_a_knob():
+    """ONLINE-D6: knob gestures="all" offers every living listener a gesture after each act
+    of a speech (from the seat after the speaker); "none" offers none."""
+    t = Table("online", DEAL, gestures="all")
+    t.act(1, "claim_role", value="sheriff")
+    turns = []
+    while t.phase == "gesture":
+        turns.append(t.actor)
+        t.act(t.actor, "answer", value="yes") if t.actor == 4 else t.act(t.actor, "pass")
+    assert turns == list(range(2, 11)) and (t.phase, t.actor) == ("speech", 1)
+    assert t.obs(9)["gestures"][3].tolist() == [1, 0, 0]
+    none = Table("online", DEAL, gestures="none")
+    none.act(1, "accuse", 6)
+    assert (none.phase, none.actor) == ("speech", 1)
+    assert (
+        get_variant("online").gestures == "named" and "gestures" in get_variant("online").defaults
+    )
+
+
+def test_online_d6_d5_random_play_stays_short():
+    """ONLINE-D5, D6: our bounds keep a random game within 1.6 times the moves it took without
+    the discussion and the gestures (the knob "all" is for those who want every window)."""
+    rng = np.random.default_rng(0)
+    import mafia_env
+
+    def moves(**knobs) -> float:
+        total = 0
+        for seed in range(30):
+            env = mafia_env.env("online", 10, **knobs)
+            env.reset(seed=seed)
+            total += random_playout(env, rng)[0]
+        return total / 30
+
+    plain = moves(discussion=0, gestures="none")
+    assert moves() < 1.6 * plain

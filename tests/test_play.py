@@ -15,6 +15,7 @@ from mafia_env.engine.events import PUBLIC
 from mafia_env.narrate import narrate, say
 from mafia_env.play import choices, play
 from mafia_env.table.view import seat_view
+from tests.scripting import to_day_one
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,6 +46,7 @@ def test_bad_input_is_asked_again_and_the_end_of_input_takes_default_actions():
     assert text.count("The input has ended: your turns take the default action.") == 1
     env = mafia_env.env("sport")
     env.reset(seed=2)
+    to_day_one(env)  # (seat 1 is town: SPORT-N3's meeting is not his)
     first = choices(seat_view(env, 0))
     mine = [what for seat, what in record["moves"] if seat == 1]
     assert mine[0] == first[1][0]  # the choice "2" that was finally read

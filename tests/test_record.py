@@ -14,8 +14,10 @@ import pytest
 
 import mafia_env
 from mafia_env import replay
+from mafia_env.engine.events import Cause, Ev
 from mafia_env.errors import RecordError
 from mafia_env.narrate import ALL, narrate
+from mafia_env.record import FORMAT
 
 ROOT = Path(__file__).parent.parent
 VARIANTS = sorted(mafia_env.VARIANTS)
@@ -91,7 +93,8 @@ def test_mafia_env_replay_is_callable_after_importing_the_cli_module():
 def test_record_of_a_foul_and_of_a_terminating_illegal_move():
     """COMMON-7: an illegal action as a foul, or as the end of the game, replays too."""
     for mode, last in (("foul", None), ("terminate", "illegal")):
-        env = mafia_env.raw_env("sport", illegal_action=mode)
+        # (the game opening with the first speech: SPORT-N3's meeting left out)
+        env = mafia_env.raw_env("sport", illegal_action=mode, zero_night_meeting=False)
         env.reset(seed=4)
         env.step(env.action_id("vote", 3))  # no vote during a speech
         if mode == "foul":
@@ -136,7 +139,7 @@ def test_bad_json_says_where():
     ("changes", "message"),
     [
         ({"seed": KeyError}, r"record is missing \['seed'\]"),
-        ({"format": 4}, r"'format' is 4; supported: 1, 2, 3"),
+        ({"format": 5}, r"'format' is 5; supported: 1, 2, 3, 4"),
         ({"variant": 7}, r"'variant' must be a string; got 7"),
         ({"variant": "nonesuch"}, r"unknown variant 'nonesuch'; variants are: .*sport"),
         ({"num_players": "10"}, r"'num_players' must be a non-negative integer; got '10'"),
@@ -269,3 +272,28 @@ def test_cli_reports_a_bad_record(tmp_path):
     path.write_text(json.dumps(env.record()), encoding="utf-8")
     out = run_cli(str(path), "--as", "player_99")
     assert out.returncode == 2 and "unknown agent 'player_99'" in out.stderr
+
+
+RECORDS_V3 = Path(__file__).parent / "records" / "v3"
+
+
+@pytest.mark.parametrize("path", sorted(RECORDS_V3.glob("*.json")), ids=lambda p: p.stem)
+def test_records_of_format_3_replay_under_the_rules_of_their_time(path):
+    """Records written before issue 47 (format 3, made by the engine of that time) replay to
+    the same events, checksum included, and again as format 4. Among them the games that the
+    third reading plays otherwise: a CITY don whose time ran out (his default shot the lowest
+    seat, CITY-N10 forfeits), a CLUB 4:4 of two nominees (CLUB-E8 makes it 4:6), a SPORT split
+    shot whose dissenter was removed that night (SPORT-N4 makes it a miss)."""
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["format"] == 3
+    env = mafia_env.replay(record)
+    assert env.winner == record["winner"]
+    again = mafia_env.replay(env.record())
+    assert again.record()["format"] == FORMAT and again.game.events == env.game.events
+    gone = [(e[2] + 1, Cause(e[3])) for e in env.game.events if e[0] == Ev.ELIMINATED]
+    if path.stem == "city-10-timeout":
+        assert gone == [(1, Cause.NIGHT)]  # the lowest legal seat, not the team's choice
+    elif path.stem == "club-10-nominees":
+        assert [e for e in env.game.events if e[0] == Ev.TIE]
+    elif path.stem == "sport-10-removed-shooter":
+        assert gone == [(8, Cause.REMOVED), (2, Cause.NIGHT)]

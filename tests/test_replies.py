@@ -8,6 +8,7 @@ import pytest
 import mafia_env
 from mafia_env.errors import ConfigError
 from mafia_env.text import Defer, ReplyError, TextPolicy, parse_reply, read_reply
+from tests.scripting import to_day_one
 
 
 @pytest.fixture
@@ -15,6 +16,7 @@ def speech():
     """Seat 1's first speech in SPORT: 1 ends it, 2.. nominate, then claims."""
     env = mafia_env.env("sport", obs_mode="text")
     env.reset(seed=1)
+    to_day_one(env)  # past SPORT-N3's meeting
     u = env.unwrapped
     choices = u.text_observer.choices(u.game, u._legal_mask())
     return env, choices
@@ -85,6 +87,7 @@ def test_a_reply_naming_none_is_rejected(speech, reply):
 def test_labels_and_talk_in_russian():
     env = mafia_env.env("sport", obs_mode="text", lang="ru")
     env.reset(seed=1)
+    to_day_one(env)  # past SPORT-N3's meeting
     u = env.unwrapped
     choices = u.text_observer.choices(u.game, u._legal_mask())
     got = read_reply("Мой выбор: 2. Скажу: игрок 1 слишком тихий.", choices, lang="ru")

@@ -82,8 +82,9 @@ def test_club_e1_the_nomination_round_announces_in_crossing_order():
 
 
 def club_revote(**knobs) -> list[int]:
-    """CLUB: 7, 5 and 2 nominated; 7 and 5 tie 3:3; return who votes in the re-vote."""
-    t = Table("club", CLUB_DEAL, **knobs)
+    """CLUB: 7, 5 and 2 nominated; 7 and 5 tie 3:3; return who votes in the re-vote (the
+    nominees' votes kept out, knob nominee_votes: CLUB-E8 gives them to the last nominee)."""
+    t = Table("club", CLUB_DEAL, **{"nominee_votes": "none", **knobs})
     t.speeches()
     t.naming({1: 5, 2: 5, 3: 7, 4: 7, 5: 7, 6: 5, 7: 2, 8: 2, 9: 2, 10: 1})
     t.speeches()  # the monologues

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import mafia_env.narrate
 from mafia_env.engine.events import Cause, Ev
+from mafia_env.engine.kinds import Turn
+from mafia_env.variants import get_variant
 from tests.scripting import SPORT_DEAL, Table
 
 DEAL = SPORT_DEAL
@@ -332,3 +335,84 @@ def test_sport_f1_fourth_foul_in_last_word_ends_it():
     for _ in range(4):
         t.env.foul("player_5")
     assert (t.phase, t.actor) == ("speech", 2)
+
+
+# ------------------------------------------------------------ the third reading (issue 47)
+
+MAFIA_MASK = (1 << 3) | (1 << 5) | (1 << 7)
+
+
+def test_sport_n3_the_mafia_meet_on_the_zero_night_seen_by_the_team_only():
+    """SPORT-N3: «в кого мафия договорилась стрелять», «ставить своих игроков в договорку»: on
+    the zero night each black player shows a proposed target (or none), the don last, his
+    word; the team sees it, nobody else does; nobody is shot."""
+    t = Table("sport", DEAL, skip_zero_night=False)
+    turns = []
+    plan = {4: 2, 8: None, 6: 8}  # the don puts a teammate in the agreement: allowed
+    while t.game.day == 0:
+        turns.append((t.phase, t.actor))
+        assert t.mask_kinds() == {"pass", "night"}
+        assert t.legal_targets("night") == set(range(1, 11))  # SPORT-N1: own players too
+        target = plan[t.actor]
+        t.act(t.actor, "night", target) if target else t.act(t.actor, "pass")
+    assert turns == [("meeting", 4), ("meeting", 8), ("meeting", 6)]
+    shown = [(e[1] + 1, e[2] + 1, e[4]) for e in t.events(Ev.PROPOSE)]
+    assert shown == [(4, 2, MAFIA_MASK), (8, 0, MAFIA_MASK), (6, 8, MAFIA_MASK)]
+    for seat in (4, 6, 8):
+        plan_seen = t.obs(seat)["team_plan"]
+        assert plan_seen[3, 1] == 1 and plan_seen[5, 7] == 1 and plan_seen.sum() == 2
+    for seat in (1, 2, 10):
+        assert t.obs(seat)["team_plan"].sum() == 0
+    assert (t.phase, t.actor, t.game.day) == ("speech", 1, 1)
+    assert t.alive == set(range(1, 11)) and not t.events(Ev.SHOT)
+    town = "\n".join(mafia_env.narrate.narrate(t.game.events, 0))
+    assert "shows" not in town and "the team" not in town
+
+
+def test_sport_n3_the_town_sees_only_that_night_falls():
+    """SPORT-N3, COMMON-8: during the meeting a town player's view says "night", no speaker."""
+    t = Table("sport", DEAL, skip_zero_night=False)
+    assert t.phase == "meeting"
+    o = t.obs(1)
+    layout = t.env.unwrapped.obs_layout
+    assert o["phase"][layout.phases.index("night")] == 1 and o["speaker"].sum() == 0
+    assert t.obs(4)["my_turn"][layout.turns.index(Turn.MEETING)] == 1
+
+
+def test_sport_n3_the_meeting_is_the_seeds_and_a_knob():
+    """SPORT-N3 is the seed's (knob zero_night_meeting); off, day 1 follows the zero night."""
+    rules = get_variant("sport")
+    assert rules.zero_night_meeting and "zero_night_meeting" not in rules.defaults
+    t = Table("sport", DEAL, skip_zero_night=False, zero_night_meeting=False)
+    assert (t.phase, t.game.day) == ("speech", 1)
+    assert not any(
+        get_variant(v).zero_night_meeting for v in ("city", "club", "online", "forum", "minimal")
+    )
+
+
+def test_sport_n4_a_shot_is_judged_when_it_is_fired():
+    """SPORT-N4: «каждый чёрный игрок за столом совершил выстрел только в него»: a kill needs
+    every black player at the table at the shot on one seat; a shooter removed later that
+    night (SPORT-F2) does not turn the split into a kill."""
+    t = table()
+    t.speeches()
+    for seat, target in ((4, 2), (6, 2), (8, 3)):
+        t.act(seat, "night", target)
+    assert t.phase == "don_check"
+    t.env.unwrapped.remove("player_8")  # eyes opened at night: removed at once
+    t.night({})
+    assert 2 in t.alive and t.events(Ev.MISS)
+    assert t.left() == [(8, Cause.REMOVED)]
+
+
+def test_sport_n4_judged_at_morning_is_a_knob():
+    """SPORT-N4's earlier reading (the shooters alive at morning count): knob
+    shots_judged="morning"."""
+    assert get_variant("sport").shots_judged == "fired"
+    t = table(shots_judged="morning")
+    t.speeches()
+    for seat, target in ((4, 2), (6, 2), (8, 3)):
+        t.act(seat, "night", target)
+    t.env.unwrapped.remove("player_8")
+    t.night({})
+    assert 2 not in t.alive

@@ -47,12 +47,18 @@ def client(tmp_path):
 
 def new_table(client, **config):
     # night_turn None: a person's night turn lasts as long as he takes (tests/test_table_night.py
-    # times the fixed slots of two people)
+    # times the fixed slots of two people). Two people must have a night turn (issue 49, point
+    # 6): 30 s on a virtual clock, so a night lasts as long as its people take
     body = {"variant": "sport", "bot_delay": 0, "turn_timeout": None, "seed": 11}
-    body = {**body, "night_turn": None, **config}
+    two = len(config.get("humans", [1])) >= 2
+    body = {**body, "night_turn": 30.0 if two else None, **config}
     r = client.post("/api/tables", json=body)
     assert r.status_code == 200, r.text
     links = r.json()
+    if two:
+        from tests.test_table_night import VirtualClock
+
+        client.app.state.tables.live[links["table"]].clock = VirtualClock()
     seats = {}
     for seat, link in links["seats"].items():
         q = parse_qs(urlparse(link).query)
@@ -149,7 +155,7 @@ def test_full_game_with_one_person_and_bots(client):
     assert record["table"]["humans"] == [3]
     env = mafia_env.replay(record)
     assert env.winner == end["winner"]
-    assert sum(1 for seat, _ in record["moves"] if seat == 3) == me.acted
+    assert sum(1 for seat, *_ in record["moves"] if seat == 3) == me.acted  # bots talk too
     # every state the person got said only what seat 3 may know, as seat_view builds it
     final = seat_view(env, 2)
     assert end["narration"] == final["narration"]
@@ -198,10 +204,11 @@ def test_bad_messages_get_errors_and_the_table_goes_on(client):
         client.websocket_connect(ws_url(table, 2, seats[2])) as ws2,
     ):
         p1, p2 = Player(ws1), Player(ws2)
-        # seat 1 opens day 1, and the game waits for it: nothing else moves meanwhile
-        state = p2.play(until=lambda s: s["started"])
+        # seat 1 opens day 1 (after the bots' zero-night meeting, SPORT-N3), and the game
+        # waits for it: nothing else moves meanwhile
+        state = p2.play(until=lambda s: s["started"] and s["day"] == 1)
         assert state["day"] == 1 and state["actor"] == 1 and not state["your_turn"]
-        first = p1.play(until=lambda s: s["started"])
+        first = p1.play(until=lambda s: s["started"] and s["day"] == 1)
         assert first["your_turn"]
         legal = [a["id"] for g in first["actions"] for a in g["actions"]]
         bad = [
@@ -265,7 +272,7 @@ def test_a_person_who_does_not_act_gets_the_default_action_when_the_turn_runs_ou
     assert timed is not None and 0 <= timed["time_left"] <= 0.01
     record = json.loads((client.records / msg["record"]).read_text())
     env = mafia_env.env("minimal")
-    mine = [what for seat, what in record["moves"] if seat == 2]
+    mine = [what for seat, what, *_ in record["moves"] if seat == 2]  # bots talk too
     # every turn of seat 2 was the default action: pass (end the speech, abstain)
     assert mine and set(mine) == {env.action_id("pass")}
 
@@ -305,7 +312,8 @@ def test_raw_messages_to_a_seat_hold_nothing_private_of_another_seat(client, me)
             assert msg["actor"] is None
             assert not any(c["acting"] for c in msg["seats"])
         # narration: exactly the public lines and this seat's own, as a prefix of the game's
-        assert msg["narration"] == narrate(events, me - 1)[: len(msg["narration"])]
+        talk = env.unwrapped.game.talk  # the bots' table talk (issue 49)
+        assert msg["narration"] == narrate(events, me - 1, talk=talk)[: len(msg["narration"])]
     # at night a civilian hears nothing until morning: one message when night falls
     if DEAL[me - 1] == "civilian":
         states = [json.loads(r) for r in p.raw]
@@ -463,7 +471,7 @@ class Talker(Player):
 
 
 def test_a_person_types_table_talk_with_a_speech_act(client):
-    table, seats, _ = new_table(client, humans=[3])
+    table, seats, _ = new_table(client, humans=[3], bot_talk=False)  # the person's talk
     with client.websocket_connect(ws_url(table, 3, seats[3])) as ws:
         me = Talker(ws, random.Random(2))
         end = me.play()

@@ -126,7 +126,15 @@ def test_person_plays_a_seat_through_the_page_to_the_end(server):
                     clicks += 1
                 except sync_api.Error:
                     continue  # the buttons were redrawn under the click: look again
-            page.locator("#me", has_text="saved as").wait_for(timeout=5000)
+            # the end says why, and offers the record as a download (issue 49, point 11:
+            # it named the server's file, "saved as table-....json", before)
+            link = page.locator("#me a.download")
+            link.wait_for(timeout=5000)
+            assert page.inner_text("#me .ending").startswith("Winner: ")
+            with page.expect_download() as got:
+                link.click()
+            downloaded = json.loads(Path(got.value.path()).read_text())
+            download_name = got.value.suggested_filename
             page.screenshot(path=str(ARTIFACTS / "table_end.png"))
             assert clicks >= 1
             assert page.locator(".card .role:not(:empty)").count() == 10  # all revealed
@@ -141,6 +149,7 @@ def test_person_plays_a_seat_through_the_page_to_the_end(server):
     import mafia_env
 
     record = json.loads(saved[0].read_text())
+    assert downloaded == record and download_name == saved[0].name
     env = mafia_env.replay(record)
     assert env.winner == record["winner"]
     assert (ARTIFACTS / "table_end.png").stat().st_size > 10_000
@@ -357,5 +366,235 @@ def test_the_log_stays_in_view_messages_are_translated_and_a_lost_link_shows(ser
                 assert not passing.is_disabled() and not page.locator("#say").is_disabled()
                 assert page.locator("#clock.stopped").count() == 0
                 page.close()
+        finally:
+            browser.close()
+
+
+# ------------------------------------------------------------------ issue 49: people's table
+
+
+def seat_state(variant, until, seat, lang="en", n=None, knobs=None, seed=0, people=(1,)):
+    """Return the state message the server sends `seat` (0-based; None: the host) at the
+    first point of a random game of `variant` where `until(game)` holds (the first seed
+    whose game gets there), with the whole log, as a connection's first message."""
+    import asyncio
+
+    import mafia_env
+    from mafia_env.table.config import TableConfig
+    from mafia_env.table.core import Table
+
+    for s in range(seed, seed + 300):
+        env = mafia_env.env(variant, n, **(knobs or {}))
+        env.reset(seed=s)
+        rng, u = random.Random(s), env.unwrapped
+        while not u.game.over and not until(u.game):
+            env.step(rng.choice(u.legal_actions()))
+        if until(u.game):
+            break
+    else:
+        raise AssertionError("no game got there")
+
+    async def view():
+        config = TableConfig(variant=variant, humans=people, knobs=knobs or {})
+        t = Table(config, bots={}, env=env)
+        t._all_joined.set()  # everyone sat down; the turn of `seat` is open
+        t._awaiting = seat if seat is not None and u.game.actor == seat else None
+        return t.message(seat, lang)
+
+    return json.loads(json.dumps(asyncio.run(view())))
+
+
+MOVES_IN_VIEW = """() => {
+    // every move button shown (not in a folded group) and every fold's title: inside the
+    // viewport and not covered, where a finger or a mouse lands on its centre
+    const out = [];
+    for (const b of document.querySelectorAll('#actions button, #actions summary')) {
+        if (!b.checkVisibility()) continue;
+        const r = b.getBoundingClientRect();
+        const x = r.left + r.width / 2, y = r.top + r.height / 2;
+        const inside = r.top >= 0 && r.bottom <= innerHeight && r.left >= 0
+            && r.right <= innerWidth;
+        const hit = document.elementFromPoint(x, y);
+        out.push({what: b.textContent, inside, free: !!hit && (hit === b || b.contains(hit)),
+                  hit: hit ? (hit.id || hit.className || hit.tagName) : null, y});
+    }
+    return out;
+}"""
+
+
+def moves_in_view(page, what):
+    """Assert every move of the turn is in view and uncovered; return how many there are."""
+    found = page.evaluate(MOVES_IN_VIEW)
+    bad = [m for m in found if not (m["inside"] and m["free"])]
+    assert found and not bad, (what, bad)
+    return len(found)
+
+
+def show(page, state):
+    """Render a state as the page does a connection's first message."""
+    page.evaluate("(s) => { log = []; turnKey = null; render(s); }", state)  # a new turn
+    page.wait_for_timeout(50)
+
+
+def no_overlap(page, what):
+    cards = [c.bounding_box() for c in page.locator(".card").all()]
+    center = [page.locator(s).bounding_box() for s in ("#phase", "#outcome")]
+    width = page.viewport_size["width"]
+    for i, a in enumerate(cards):
+        assert a["x"] >= 0 and a["x"] + a["width"] <= width, (what, i, a)
+        for b in cards[i + 1 :] + center:
+            assert not boxes_overlap(a, b), (what, i, a, b)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, what
+
+
+@pytest.mark.parametrize("viewport", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_every_move_of_a_turn_is_in_view_and_the_vote_shows_the_count(server, viewport):
+    """Issue 49, points 1, 2, 5, 8: when a turn comes, the page brings its moves into view,
+    none under the moderator's panel, in a speech, a vote, an open count and at night, at 13
+    and 20 seats; the count per nominee in nomination order, the voter's own vote; long words
+    wrap, and the log's numbers of 100 and more show whole."""
+    from mafia_env.engine.kinds import Turn
+
+    base, _ = server
+    width, height = viewport
+    tag = f"{width}x{height}"
+    ARTIFACTS.mkdir(exist_ok=True)
+    sheriff = ["sheriff", "mafia", "civilian", "civilian", "civilian", "civilian", "mafia"]
+    sheriff += ["civilian", "don", "civilian"]
+    states = {
+        "vote": seat_state("sport", lambda g: g.turn == Turn.VOTE and g.actor == 0, 0),
+        "count": seat_state(
+            "club", lambda g: g.turn == Turn.OPEN_VOTE and g.actor == 0 and g.vote.counted, 0
+        ),
+        "night": seat_state(
+            "sport",
+            lambda g: g.turn == Turn.SHERIFF_CHECK and g.actor == 0,
+            0,
+            knobs={"roles": sheriff},
+        ),
+        "city13": seat_state("city", lambda g: g.turn == Turn.SPEECH and g.actor == 0, 0, n=13),
+        "city20": seat_state(
+            "city", lambda g: g.turn == Turn.SPEECH and g.actor == 0, 0, n=20, lang="ru"
+        ),
+    }
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": width, "height": height})
+        try:
+            link, _ = new_seat_link(base, seed=7)
+            page.goto(f"{base}{link}")
+            page.locator("#actions .group[data-kind=pass] button").wait_for()
+            page.wait_for_timeout(200)
+            assert moves_in_view(page, "speech") >= 11  # end, nominate 1..10, the folds
+            page.screenshot(path=str(ARTIFACTS / f"table49_speech_{tag}.png"))
+            for name, state in states.items():
+                show(page, state)
+                moves_in_view(page, name)
+                no_overlap(page, name)
+                page.screenshot(path=str(ARTIFACTS / f"table49_{name}_{tag}.png"))
+            # the vote: nominees in nomination order, who nominated each; buttons in order
+            show(page, states["vote"])
+            rows = page.locator("#ballot .row .nominee").all_inner_texts()
+            order = [f"Player {r['seat']}" for r in states["vote"]["vote"]["rows"]]
+            assert rows == order and len(order) >= 2
+            buttons = page.locator("#actions .group[data-kind=vote] button").all_inner_texts()
+            assert [f"Player {b}" for b in buttons] == [r for r in order if r[7:] in buttons]
+            assert all(page.locator("#ballot .by").all_inner_texts())
+            voted = json.loads(json.dumps(states["vote"]))  # the state after a vote: his own
+            voted["vote"]["mine"] = {"kind": "vote", "seat": int(buttons[0])}
+            voted["your_turn"], voted["actions"] = False, []
+            show(page, voted)
+            assert page.inner_text("#ballot .mine") == f"Your vote: player {buttons[0]}"
+            # the open count: the nominees counted show their hands, the one counted now
+            show(page, states["count"])
+            vote = states["count"]["vote"]
+            counting = page.locator("#ballot .row.counting .nominee").inner_text()
+            assert counting == f"Player {vote['counting']}"
+            first = vote["rows"][0]
+            assert first["hands"] is not None and first["seat"] != vote["counting"]
+            shown = page.locator("#ballot .row .hands").first.inner_text()
+            assert shown.startswith(f"hands: {len(first['hands'])} (")
+            # a long word wraps in the log, and numbers of 100 and more show whole
+            long = json.loads(json.dumps(states["city13"]))
+            line = {
+                "text": "Player 2 ends the speech.",
+                "mark": "",
+                "mine": False,
+                "private": False,
+            }
+            long["log"] += [line] * 120 + [{**line, "text": "Player 2 says: " + "ж" * 280}]
+            show(page, long)
+            fits = page.evaluate(
+                """() => {
+                    // each line inside the log's width; its number's column as wide as the
+                    // number written in it (the number is the line's ::before)
+                    const ctx = document.createElement('canvas').getContext('2d');
+                    return [...document.querySelectorAll('#narration li')].every((li, i) => {
+                        const n = getComputedStyle(li, '::before');
+                        ctx.font = `${n.fontWeight} ${n.fontSize} ${n.fontFamily}`;
+                        const need = ctx.measureText(String(i + 1)).width;
+                        return li.scrollWidth <= li.clientWidth + 1
+                            && parseFloat(n.width) + 0.5 >= need && li.offsetLeft >= 0;
+                    });
+                }"""
+            )
+            assert fits and len(long["log"]) >= 100
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+        finally:
+            browser.close()
+
+
+def test_the_host_gives_fouls_from_the_page_and_every_seat_sees_them(server):
+    """Issue 49, point 3 (SPORT-F1, SPORT-F2): the host's view is the moderator's: a foul
+    button per seat and, folded, a removal; the seat's page shows the counts, the silenced
+    day, and the player removed. And talk in any script (5), the night's countdown (4), the
+    waiting screen (7)."""
+    base, _ = server
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            link, watch = new_seat_link(base, seed=7)
+            seat = browser.new_page(viewport={"width": 390, "height": 844})
+            host = browser.new_page(viewport={"width": 1280, "height": 800})
+            seat.goto(f"{base}{link}&lang=ru")
+            seat.locator("#actions .group[data-kind=pass] button").wait_for()
+            # point 5: what a person types, in any script, reaches the table as typed
+            typed = "¿Qué? 🙂 пʼять 你好 مرحبا"
+            seat.fill("#say", typed)
+            seat.press("#say", "Enter")
+            said = seat.locator("#narration li").last
+            said.filter(has_text="你好").wait_for()
+            assert said.inner_text() == f"Игрок 1 говорит: «{typed}»."
+            host.goto(f"{base}{watch}")
+            fouls = host.locator("#calls .group[data-kind=foul] button[data-seat='4']")
+            fouls.wait_for()
+            assert "3 fouls take the next day's speech, 4 remove" in host.inner_text("#referee")
+            for k in range(1, 4):
+                fouls.click()
+                card = seat.locator(".card[data-seat='4'] .fouls")
+                card.locator(f"xpath=self::*[@data-fouls='{k}']").wait_for()
+            assert card.inner_text() == "фолов: 3"
+            silent = seat.locator(".card.silent[data-seat='4']")
+            assert silent.get_attribute("data-silent") == "без речи в день 2"
+            host.locator(".card[data-seat='4'] .fouls[data-fouls='3']").wait_for()
+            host.click("#calls .group[data-kind=remove] summary")
+            host.click("#calls .group[data-kind=remove] button[data-seat='5']")
+            seat.locator(".card.out[data-seat='5']").wait_for()
+            assert not host.locator("#calls button[data-seat='5']").count()
+            host.screenshot(path=str(ARTIFACTS / "table49_host_1280x800.png"))
+            seat.screenshot(path=str(ARTIFACTS / "table49_fouls_390x844.png"))
+            # point 4: at night a seat with nothing to do sees the time to morning
+            night = seat.evaluate(
+                """() => ({...state, phase: 'night', your_turn: false, actions: [],
+                           may_talk: false, time_left: null, night_left: 12.0, log: [],
+                           log_from: log.length})"""
+            )
+            seat.evaluate("(s) => render(s)", night)
+            assert seat.inner_text("#clock") == "Утро через 12 с"
+            # point 7: the waiting screen names the one seat it waits for, and has no talk box
+            two, _ = new_seat_link(base, seed=7, humans=[1, 2], night_turn=5)
+            seat.goto(f"{base}{two}")
+            seat.locator("#phase", has_text="Waiting for seat 2").wait_for()
+            assert seat.is_hidden("#talk") and not seat.locator("#actions button").count()
         finally:
             browser.close()

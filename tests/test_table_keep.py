@@ -38,7 +38,7 @@ def read_until(player: Player, cond) -> dict:
 def test_table_talk_is_stored_and_replayed_after_a_restart(tmp_path):
     db, records = tmp_path / "tables.sqlite3", tmp_path / "records"
     body = {"variant": "sport", "humans": [1], "default_bot": "rule", "seed": 5}
-    body |= {"bot_delay": 0, "turn_timeout": None}
+    body |= {"bot_delay": 0, "turn_timeout": None, "bot_talk": False}  # the person's talk
     with TestClient(create_app(records_dir=records, db=db)) as client:
         links = client.post("/api/tables", json=body).json()
         token = links["seats"]["1"].split("token=")[1]

@@ -65,12 +65,12 @@ class VirtualClock:
         await self.sleep_until(self.t + seconds)
 
 
-async def play_nights(deal, humans=(1,), nights=2, bot_delay=0.3, night_turn=None, clock=None):
+async def play_nights(deal, humans=(1,), nights=2, bot_delay=0.3, night_turn="default", clock=None):
     """Play until the morning after night `nights`; return each person's timed messages."""
     env = mafia_env.env("sport", roles=deal)
     env.reset(seed=1)
     env.unwrapped.remove("player_9")  # no role shown (SPORT-D2)
-    extra = {} if night_turn is None else {"night_turn": night_turn}
+    extra = {} if night_turn == "default" else {"night_turn": night_turn}
     config = TableConfig(
         humans=tuple(humans), bot_delay=bot_delay, turn_timeout=None, knobs={"roles": deal}, **extra
     )

@@ -201,7 +201,15 @@ def test_nobody_is_shown_acting_before_the_game_begins():
     from mafia_env.table.config import TableConfig
 
     async def go():
-        t = Table(TableConfig(humans=(1, 2), seed=1, bot_delay=0, turn_timeout=None))
+        # (a table that opens with day 1's first speech: SPORT-N3's meeting is a night)
+        config = TableConfig(
+            humans=(1, 2),
+            seed=1,
+            bot_delay=0,
+            turn_timeout=None,
+            knobs={"zero_night_meeting": False},
+        )
+        t = Table(config)
         t.connect(0, None)
         view = t.view(0)
         assert not view["started"] and view["actor"] is None and not view["your_turn"]

@@ -13,6 +13,7 @@ from mafia_env.engine.events import TALK_LIMIT, Ev
 from mafia_env.errors import IllegalActionError, RecordError
 from mafia_env.lang import LANGS
 from mafia_env.narrate import narrate
+from tests.scripting import to_day_one
 
 VARIANTS = sorted(mafia_env.VARIANTS)
 WORDS = {"en": 'Player {a} says: "{text}".', "ru": "Игрок {a} говорит: «{text}».",
@@ -97,6 +98,7 @@ def test_talk_is_recorded_and_replays():
 def test_talk_only_in_a_speech_and_short():
     env = mafia_env.env("sport")
     env.reset(seed=0)
+    to_day_one(env)  # past SPORT-N3's meeting: day 1's first speech
     u = env.unwrapped
     with pytest.raises(IllegalActionError, match="player_4 is not speaking now"):
         u.say("player_4", "hello")
@@ -116,6 +118,7 @@ def test_talk_only_in_a_speech_and_short():
 def test_a_copy_keeps_its_own_talk_and_resampling_ignores_it():
     env = mafia_env.env("sport", obs_mode="text")
     env.reset(seed=4)
+    to_day_one(env)  # past SPORT-N3's meeting: day 1's first speech
     u = env.unwrapped
     u.say(env.agent_selection, "first")
     twin = u.clone()

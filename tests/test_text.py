@@ -17,12 +17,34 @@ from mafia_env.engine.roles import Role, Team
 from mafia_env.lang import LANGS, describe, table
 from mafia_env.narrate import narrate
 from mafia_env.text import MAX_LENGTH, ReplyError, TextObserver, TextPolicy, parse_reply
+from tests.scripting import to_day_one
 
 VARIANTS = sorted(mafia_env.VARIANTS)
 
 
 def menu(text: str) -> list[str]:
     return re.findall(r"^\d+\. (.*)$", text, re.M)
+
+
+def words_now(env, index: int, lang: str) -> str:
+    """An action's words, read from the live game where they depend on the moment (the text
+    observer reads them from the events): a vote not given goes to the last nominee (SPORT-D3,
+    CLUB-E8), no number forfeits (CITY-N10), a gesture shown again is taken back (ONLINE-D6)."""
+    u = env.unwrapped
+    game, rules, ui = u.game, u.rules, table(lang).UI
+    act, target, value = u.layout.decoded[index]
+    v, turn = game.vote, game.turn
+    last = v.candidates[-1] + 1 if v.candidates else 0
+    if act is Act.PASS and rules.silent_vote == "last_nominee" and last:
+        if turn is Turn.VOTE:
+            return ui["silent_vote_counts"].format(t=last)
+        if turn is Turn.OPEN_VOTE and v.counted == len(v.candidates) - 1:
+            return ui["hand_down_counts"].format(t=last)
+    if act is Act.PASS and turn is Turn.MAFIA_KILL and rules.mafia_no_number == "forfeit":
+        return ui["no_number"]
+    if act is Act.ANSWER and turn is Turn.GESTURE and game.gestures[game.actor] == value:
+        return ui["take_back"].format(answer=table(lang).ANSWERS[value])
+    return describe(act, target, value, turn, lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -48,7 +70,7 @@ def test_text_observation_is_the_story_so_far_and_the_legal_actions(variant, lan
             head = ui["you_are"].format(a=seat + 1, n=env.unwrapped.n)
             story = "\n".join([head, *narrate(game.events, seat, lang)])
             legal = np.flatnonzero(mask)
-            words = [describe(*env.unwrapped.layout.decoded[i], game.turn, lang) for i in legal]
+            words = [words_now(env, i, lang) for i in legal]
             assert obs["observation"] == "\n".join(
                 [
                     story,
@@ -225,7 +247,7 @@ def test_a_mafia_member_is_told_his_team_and_a_civilian_only_his_own_role():
 def speech_env():
     env = mafia_env.env("sport", obs_mode="text")
     env.reset(seed=1)
-    return env
+    return to_day_one(env)
 
 
 def test_parse_reply_takes_a_number_or_the_words(speech_env):
@@ -262,9 +284,11 @@ def test_replies_in_russian_and_ukrainian():
     for lang, nominate in (("ru", "Выставить игрока 1"), ("uk", "виставити гравця 1")):
         env = mafia_env.env("sport", obs_mode="text", lang=lang)
         env.reset(seed=1)
+        to_day_one(env)
         assert parse_reply(env, nominate) == env.action_id("nominate", 1)
     env = mafia_env.env("sport", obs_mode="text", lang="ru")
     env.reset(seed=1)
+    to_day_one(env)
     claim = "сказать: «я проверил игрока 4: черный»"  # ё written as е, any case
     assert parse_reply(env, claim) == env.action_id("claim_check", 4, "black")
     with pytest.raises(ReplyError, match=r"'танцевать' — не допустимое действие.*\n1\. Закончить"):

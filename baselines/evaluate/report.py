@@ -14,7 +14,8 @@ from baselines.evaluate.config import EvalConfig
 
 
 def write_reports(cfg: EvalConfig, reports: list[dict], out: Path) -> list[Path]:
-    """Write report.json, report.csv and winrates.png under `out`; return the paths."""
+    """Write report.json, report.csv and winrates.png under `out`; return the paths (no
+    chart without matplotlib, the ``train`` extra)."""
     out.mkdir(parents=True, exist_ok=True)
     settings = asdict(cfg)
     settings.pop("teams")
@@ -71,7 +72,10 @@ def write_reports(cfg: EvalConfig, reports: list[dict], out: Path) -> list[Path]
                         *extra,
                     ]
                 )
-    plot(cfg, reports, paths[2])
+    try:
+        plot(cfg, reports, paths[2])
+    except ImportError:  # matplotlib: the train extra
+        return paths[:2]
     return paths
 
 

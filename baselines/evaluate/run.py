@@ -11,14 +11,15 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import sys
 import zlib
 from dataclasses import dataclass
 from typing import Any
 
 from baselines.evaluate.config import EvalConfig
 from baselines.evaluate.metrics import report_matchup, summarize
-from mafia_env.errors import ConfigError
+from mafia_env.commands import progress as progress_bar
+from mafia_env.commands import showing_progress
+from mafia_env.errors import ConfigError, missing_extra
 from mafia_env.match import Seating, play_game
 from mafia_env.policy import load_policy
 
@@ -64,7 +65,8 @@ def run_tasks(tasks: list[Task], workers: int, progress: bool, desc: str) -> lis
     workers = workers or os.cpu_count() or 1
     total = sum(t.games for t in tasks)
     results: list[list[dict]] = [[] for _ in tasks]
-    bar = _progress(total, desc) if progress else _NoBar()
+    with showing_progress(progress):
+        bar = progress_bar(total, desc, "game")
     if workers == 1 or len(tasks) == 1:
         for i, t in enumerate(tasks):
             results[i] = play_chunk(t)
@@ -78,21 +80,6 @@ def run_tasks(tasks: list[Task], workers: int, progress: bool, desc: str) -> lis
                 bar.update(tasks[i].games)
     bar.close()
     return results
-
-
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress(total: int, desc: str) -> Any:
-    """Return a progress bar on stderr (tqdm: the train extra)."""
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, unit="game", file=sys.stderr)
 
 
 def _indexed(item: tuple[int, Task]) -> tuple[int, list[dict]]:
@@ -126,7 +113,10 @@ def evaluate(cfg: EvalConfig, progress: bool = True) -> list[dict]:
 
 def rate_policies(cfg: EvalConfig, progress: bool = True) -> list[dict[str, Any]]:
     """Play the pooled games of `cfg.ratings`; return the rating table, best first."""
-    from openskill.models import PlackettLuce
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError as e:
+        raise missing_extra(e, "rating policies (a config's ratings section)") from None
 
     if cfg.ratings is None:
         raise ConfigError("the config has no 'ratings' section (policies: [...], games: N)")

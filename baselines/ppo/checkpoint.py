@@ -67,6 +67,36 @@ def save_checkpoint(
     )
 
 
+# what every checkpoint holds (`save_checkpoint`)
+CHECKPOINT_KEYS = ("variant", "num_players", "obs_size", "action_size", "config", "model")
+
+
+def _is_zip(path: Path) -> bool:
+    """Whether the file starts as a zip archive does (torch.save's format)."""
+    with path.open("rb") as f:
+        return f.read(4) == b"PK\x03\x04"
+
+
+def _damage(path: Path, error: Exception) -> str:
+    """Say what is wrong with a file torch.load could not read."""
+    size = path.stat().st_size
+    if size == 0:
+        return "the file is empty (0 bytes)"
+    if _is_zip(path):
+        return (
+            f"the file is truncated or damaged ({size:,} bytes of a torch zip archive whose end "
+            f"cannot be read: {str(error).split('. ')[0]})"
+        )
+    return "it is not a torch file"
+
+
+def _unreadable(path: Path, what: str) -> str:
+    return (
+        f"cannot read checkpoint {path}: {what}; expected a PPO checkpoint written by "
+        "baselines.ppo.save_checkpoint (a training run's checkpoint.pt or agent.pt)"
+    )
+
+
 def checkpoint_obs_options(ckpt: dict[str, Any]) -> dict[str, Any]:
     """The observation options a checkpoint's network reads ({} before the belief piece)."""
     opts = ckpt.get("obs_options")
@@ -92,10 +122,14 @@ def read_checkpoint(
     belief piece, `Config.belief`); a checkpoint made for another one is refused.
     """
     path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"no checkpoint at {path}" + (" (a folder)" if path.is_dir() else ""))
     try:  # weights only: unpickling anything else could run code from the file
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as e:
         found = re.search(r"Unsupported global: GLOBAL (\S+)", str(e))
+        if not found and not _is_zip(path):  # text, an image, random bytes: not torch's
+            raise ConfigError(_unreadable(path, "it is not a torch file")) from None
         raise ConfigError(
             f"cannot read checkpoint {path}: it is not a weights-only file"
             + (
@@ -106,10 +140,20 @@ def read_checkpoint(
             + "; checkpoints are loaded with torch.load(weights_only=True), which reads "
             "tensors and plain data only: save one with baselines.ppo.save_checkpoint"
         ) from None
-    except Exception as e:  # a truncated file, not a torch file
-        raise ConfigError(f"cannot read checkpoint {path}: {e}") from None
+    except Exception as e:  # an empty or truncated file, not a torch file
+        raise ConfigError(_unreadable(path, _damage(path, e))) from None
     if not isinstance(ckpt, dict) or ckpt.get("format") != CHECKPOINT_FORMAT:
-        raise ConfigError(f"{path} is not a mafia_env PPO checkpoint ({CHECKPOINT_FORMAT})")
+        raise ConfigError(
+            f"{path} is not a mafia_env PPO checkpoint: a torch file, but not a dict with "
+            f"format {CHECKPOINT_FORMAT!r} (a file of baselines.ppo.save_checkpoint: a "
+            "training run's checkpoint.pt or agent.pt)"
+        )
+    missing = [k for k in CHECKPOINT_KEYS if k not in ckpt]
+    if missing:
+        raise ConfigError(
+            f"checkpoint {path} lacks {', '.join(missing)}: it is damaged or was not written "
+            "by baselines.ppo.save_checkpoint"
+        )
     trained = f"variant {ckpt['variant']!r} with {ckpt['num_players']} players"
     if variant is not None and variant != ckpt["variant"]:
         raise ConfigError(
@@ -170,7 +214,8 @@ def _rules_of(ckpt: dict[str, Any]) -> tuple[Any, ObsLayout]:
 def column_map(old: ObsLayout, new: ObsLayout) -> np.ndarray | None:
     """Return the columns of a `new` observation that make up an `old` one (None: some old
     piece is missing): pieces by name, the turn one-hots by turn (a layout that gained a turn
-    or a piece since a checkpoint was trained, as CLUB's and ONLINE's did with issue 25)."""
+    or a piece since a checkpoint was trained, as CLUB's and ONLINE's did when the rules were
+    read again)."""
     cols: list[int] = []
     for name, shape in old.private + old.public:
         if name not in new.offsets:

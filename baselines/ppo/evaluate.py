@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from baselines.stats import wilson
+from mafia_env.commands import progress
 from mafia_env.errors import ConfigError
 from mafia_env.match import Seating
 from mafia_env.match import play_games as play_in_lockstep
@@ -56,15 +57,19 @@ def evaluate(
     the policy's interval lies wholly above the bots'.
     """
     out = {}
+    bar = progress(games * (3 if baseline else 2), "evaluation", "game", leave=baseline)
     for team in ("town", "mafia"):
         counts = play_games(variant, num_players, {team: policy}, bots, games, seed, knobs=knobs)
         out[team] = _rate(counts[team], games)
+        bar.update(games)
     if baseline:
         counts = play_games(variant, num_players, {}, bots, games, seed, knobs=knobs)
         for team in ("town", "mafia"):
             bot = _rate(counts[team], games)
             out[team].update({f"bot_{k}": v for k, v in bot.items()})
             out[team]["better"] = out[team]["lo"] > bot["hi"]
+        bar.update(games)
+    bar.close()
     return out
 
 

@@ -14,6 +14,7 @@ from baselines.ppo.config import Config
 from baselines.ppo.evaluate import opponent_policy
 from baselines.ppo.rollout import Opponents
 from mafia_env.actions import ActionLayout
+from mafia_env.commands import progress
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.observe import ObsLayout
 from mafia_env.seat_obs import fit, vector_env
@@ -100,6 +101,7 @@ def _record(
     obs, masks, info = vec.reset()
     for b in range(B):
         opp.assign(b, info["teams"][b])
+    bar = progress(N, "imitation data" if student is None else f"DAgger round {r}", "decision")
     i = pending = 0
     actions = np.zeros(B, dtype=np.int64)
     while i < N or pending:  # then play on until every recorded game has its result
@@ -130,6 +132,7 @@ def _record(
                 rows[b][int(seat[b])].append(i + j)
             i += k
             pending += k
+            bar.update(k)
         obs, masks, rewards, dones, info = vec.step(actions)
         for b in np.flatnonzero(dones):
             for s, seat_rows in enumerate(rows[b]):
@@ -139,6 +142,7 @@ def _record(
                 seat_rows.clear()
             opp.record(b, rewards[b], info["done_teams"][b])
             opp.assign(b, info["teams"][b])
+    bar.close()
     player = "the clone" if student is not None else "the teacher"
     for (name, side), w in opp.windows.items():
         if w and opp.players.get(name) is not None:
@@ -173,6 +177,7 @@ def _fit(
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.imitate_lr, eps=1e-5)
     tx, tm, ty, tg = map(torch.from_numpy, (X, M, Y, G))
     acc = 0.0
+    bar = progress(cfg.imitate_epochs * -(-N // 1024), "imitation fit", "batch")
     for epoch in range(cfg.imitate_epochs):
         order = torch.randperm(N)
         loss_sum = hits = 0.0
@@ -187,6 +192,7 @@ def _fit(
             optimizer.step()
             loss_sum += pi_loss.item() * len(mb)
             hits += (dist.logits.argmax(1) == ty[mb]).sum().item()
+            bar.update(1)
         acc = hits / N
         log(
             f"imitation epoch {epoch + 1}/{cfg.imitate_epochs}: loss {loss_sum / N:.4f}, "
@@ -195,6 +201,7 @@ def _fit(
         if writer is not None:
             writer.add_scalar("imitation/loss", loss_sum / N, epoch + 1)
             writer.add_scalar("imitation/accuracy", acc, epoch + 1)
+    bar.close()
     return acc
 
 

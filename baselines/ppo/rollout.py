@@ -23,6 +23,7 @@ import torch.nn as nn
 
 from baselines.ppo.agent import Agent
 from baselines.ppo.config import Config
+from mafia_env.commands import progress
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError
 from mafia_env.policy import Policy, observes
@@ -420,6 +421,7 @@ def train_against(
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5)
     rollout = Rollout(vec, cfg.num_steps, opp)
     agent.train()
+    bar = progress(updates, tag, "update")
     for update in range(1, updates + 1):
         if cfg.anneal_lr:
             optimizer.param_groups[0]["lr"] = (1.0 - (update - 1.0) / updates) * cfg.learning_rate
@@ -431,6 +433,8 @@ def train_against(
         if log is not None and (update % 10 == 0 or update == updates):
             done = "no game ended yet" if rate is None else f"win rate {rate:.3f}"
             log(f"{tag}: update {update}/{updates}, {done}")
+        bar.update(1)
+    bar.close()
     return opp.winrate("target")
 
 

@@ -33,9 +33,12 @@ import torch
 from baselines.ppo.agent import Agent, make_agent
 from baselines.ppo.checkpoint import PPOPolicy, load_weights, read_checkpoint, save_checkpoint
 from baselines.ppo.config import Config
+from baselines.ppo.curve import draw_curve
 from baselines.ppo.evaluate import evaluate, opponent_policy
 from baselines.ppo.imitate import imitate
 from baselines.ppo.rollout import Opponents, Rollout, ppo_update
+from baselines.runs import claim_dir, fresh_dir
+from mafia_env.commands import progress
 from mafia_env.errors import ConfigError
 from mafia_env.seat_obs import vector_env
 
@@ -104,21 +107,43 @@ def init_path(name: str, variant: str, num_players: int | None) -> Path:
     return path
 
 
-def train(
-    cfg: Config,
-    resume: str | Path | None = None,
-    log: Any = print,
-) -> dict[str, Any]:
-    """Train as `cfg` says; return the run's paths, final evaluation and learning curve."""
+def run_folder(cfg: Config, resume: str | Path | None = None, force: bool = False) -> Path:
+    """Return the folder the run writes: a resumed run's own (the checkpoint's folder, where
+    a run wrote its TensorBoard events beside it); else ``run_dir/<run_name>``, or ``-2``,
+    ``-3``, ... after it where an earlier run is there (`baselines.runs.fresh_dir`; `force`:
+    that folder, emptied when the run starts writing). A checkpoint outside a run's folder
+    (a shipped file, a copy) is read, never written beside."""
+    if resume is not None and any(Path(resume).parent.glob("events.out.tfevents.*")):
+        return Path(resume).parent
+    return fresh_dir(Path(cfg.run_dir) / cfg.run_name(), force)
+
+
+def open_writer(run_dir: Path, cfg: Config, force: bool = False) -> Any:
+    """Make the run's folder (`force`: emptied first) and its TensorBoard writer, the
+    hyperparameters logged."""
     from torch.utils.tensorboard import SummaryWriter
 
-    run_name = cfg.run_name()
-    run_dir = Path(cfg.run_dir) / run_name
+    claim_dir(run_dir, force)
     writer = SummaryWriter(str(run_dir))
     writer.add_text(
         "hyperparameters",
         "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in asdict(cfg).items()),
     )
+    return writer
+
+
+def train(
+    cfg: Config,
+    resume: str | Path | None = None,
+    log: Any = print,
+    force: bool = False,
+) -> dict[str, Any]:
+    """Train as `cfg` says; return the run's paths, final evaluation and learning curve.
+
+    The run writes a new folder (`run_folder`): an earlier run's is never overwritten unless
+    `force`; nothing is written before the config, the checkpoint to resume and the starting
+    weights have been read."""
+    run_dir = run_folder(cfg, resume, force)
 
     # TRY NOT TO MODIFY: seeding
     random.seed(cfg.seed)
@@ -137,6 +162,7 @@ def train(
     num_updates = max(1, cfg.total_timesteps // (B * T))
     start_update, global_step = 1, 0
     curve: list[dict[str, Any]] = []  # the evaluations during training
+    returns: list[tuple[int, float]] = []  # (step, the learner's mean episodic return)
     opponents = make_opponents(cfg, n, B, rng, agent)
     if resume is not None:
         ckpt = read_checkpoint(resume, cfg.variant, vec.n, cfg.obs_options())
@@ -161,6 +187,10 @@ def train(
             f"starting from the weights of {path}"
             + (" (input widened by the belief piece, zero weights)" if widened else "")
         )
+    if run_dir.parent == Path(cfg.run_dir) and run_dir.name != cfg.run_name():
+        log(f"{cfg.run_dir}/{cfg.run_name()} holds an earlier run: this one writes {run_dir}")
+    resumed_here = resume is not None and run_dir == Path(resume).parent
+    writer = open_writer(run_dir, cfg, force and not resumed_here)  # every check is behind us
     if (
         resume is None
         and cfg.imitate_steps
@@ -201,6 +231,7 @@ def train(
             writer.add_scalar(f"eval/winrate_{team}_vs_{eval_name}", r["rate"], global_step)
             point[team] = r["rate"]
         curve.append(point)
+        draw_curve(run_dir, curve, returns, eval_name, run_dir.name)
         log(
             f"eval @ step {global_step}: town {res['town']['rate']:.3f}, "
             f"mafia {res['mafia']['rate']:.3f} vs {eval_name} ({cfg.eval_games} games each)"
@@ -223,6 +254,7 @@ def train(
         run_eval(0)
     start_time, start_step, start_cpu = time.time(), global_step, time.process_time()
     update = start_update - 1
+    bar = progress(num_updates - start_update + 1, "PPO", "update")
     for update in range(start_update, num_updates + 1):
         # Annealing the rate if instructed to do so.
         if cfg.anneal_lr:
@@ -247,6 +279,7 @@ def train(
         writer.add_scalar("charts/learner_decisions", losses.pop("batch_size"), global_step)
         if rollout.returns:
             writer.add_scalar("charts/episodic_return", np.mean(rollout.returns), global_step)
+            returns.append((global_step, float(np.mean(rollout.returns))))
         if rollout.lengths:
             writer.add_scalar("charts/episodic_length", np.mean(rollout.lengths), global_step)
         for (member, team), w in opponents.opp.windows.items():
@@ -268,6 +301,9 @@ def train(
             log(f"update {update}/{num_updates} step {global_step} SPS {sps} win: {wr}")
         if update % cfg.checkpoint_every == 0:
             checkpoint(run_dir / "checkpoint.pt", update)
+        bar.update(1)
+        bar.set_postfix_str(f"step {global_step:,}, {sps:,} steps/s")
+    bar.close()
 
     checkpoint(run_dir / "checkpoint.pt", update)
     save_checkpoint(run_dir / "agent.pt", agent, cfg, vec)  # weights only: small, to ship
@@ -275,6 +311,7 @@ def train(
     cpu_sps = int((global_step - start_step) / max(time.process_time() - start_cpu, 1e-9))
 
     # the final evaluation, beside the bots' own results against each other
+    log(f"final evaluation: {cfg.final_eval_games} games a team vs {eval_name}, and theirs")
     agent.eval()
     final = evaluate(
         PPOPolicy.from_agent(agent, cfg.seed, cfg.greedy),
@@ -289,10 +326,14 @@ def train(
     for team, r in final.items():
         writer.add_scalar(f"eval/final_winrate_{team}_vs_{eval_name}", r["rate"], global_step)
     writer.close()
+    picture = draw_curve(run_dir, curve, returns, eval_name, run_dir.name)
+    if picture is None:
+        log("no learning-curve picture: it needs matplotlib (pip install 'mafia-env[train]')")
     return {
         "run_dir": str(run_dir),
         "checkpoint": str(run_dir / "checkpoint.pt"),
         "agent": str(run_dir / "agent.pt"),
+        "curve_png": None if picture is None else str(picture),
         "eval_opponent": eval_name,
         "final": final,
         "curve": curve,
@@ -302,4 +343,4 @@ def train(
     }
 
 
-__all__ = ["Mixture", "make_opponents", "train"]
+__all__ = ["Mixture", "make_opponents", "open_writer", "run_folder", "train"]

@@ -1,6 +1,6 @@
 """Train mafia_env agents with RLlib's PPO (new API stack), on one machine or a Ray cluster.
 
-python -m baselines.rllib.train --config configs/rllib/sport.yaml
+    mafia rllib --config configs/rllib/sport.yaml      (python -m baselines.rllib.train ...)
 
 Every iteration prints the mean return of each module; checkpoints are RLlib algorithm
 checkpoints plus `mafia_rllib.json` (the run config), which `baselines.load_policy(path)`
@@ -9,7 +9,6 @@ turns into a `Policy`.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from pathlib import Path
@@ -22,9 +21,11 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
 import mafia_env
+from baselines.resources import config_path
 from baselines.rllib.config import RLlibConfig, load_config
 from baselines.rllib.env import MafiaRLlibEnv, register, team_of_agent_id
 from baselines.rllib.policy import SIDECAR, SIDECAR_VERSION
+from mafia_env.commands import parse, parser, run
 from mafia_env.engine.roles import TEAM_NAMES
 
 SHARED = "shared"
@@ -151,10 +152,13 @@ def train(cfg: RLlibConfig, log: bool = True) -> Path:
     return final
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Train mafia_env agents with RLlib PPO.")
-    parser.add_argument("--config", default="configs/rllib/sport.yaml")
-    cfg = load_config(parser.parse_args(argv).config)
+def main(argv: list[str] | None = None, prog: str = "python -m baselines.rllib.train") -> int:
+    p = parser(prog, "Train mafia_env agents with RLlib PPO.")
+    p.add_argument("--config", default="rllib/sport", help="a path, or a shipped config's name")
+    args = parse(p, argv)
+    if isinstance(args, int):
+        return args
+    cfg = load_config(config_path(args.config))
     final = train(cfg)
     if cfg.eval_games:
         from baselines.policy import load_policy
@@ -165,7 +169,8 @@ def main(argv: list[str] | None = None) -> None:
         for team in variant_teams(cfg):
             result = team_match(policy, opponent, team, cfg.eval_games, cfg, seed=cfg.seed)
             print(f"trained {team} vs random: {result.summary()}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(run(main, what="mafia rllib"))

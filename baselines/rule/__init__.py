@@ -1,16 +1,16 @@
 """Rule-based bots that play as a sensible club player would (v1; v2 reads the belief).
 
-`RulePolicy` serves every seat of every role: each call reads one observation through its
-named views (`mafia_env.observe.ObsLayout.views`) and the action mask, and never the
+`RulePolicy` serves every seat of every role: each call reads a batch of observations through
+their named views (`mafia_env.observe.ObsLayout.views`) and the action masks, and never the
 environment's hidden state. It keeps no memory between calls: everything it needs (what it
 said in this speech, its own checks, the claims on the table) is in the observation, so one
 policy object can play any number of seats and games at once.
 
 A decision is made in two steps. The kind of turn the agent is taking (the `my_turn` view:
-"speech", "vote", "mafia_kill", ...) picks a handler from `RulePolicy.turns`; a turn kind with
-no handler (a variant's new turn) falls back to ``pass`` where it is legal, else a uniformly
-random legal action. Speech handlers are chosen by role (`RulePolicy.speakers`, then by team).
-Whatever a handler returns is checked against the mask; an illegal or missing choice takes
+"speech", "vote", "mafia_kill", ...) picks a decision from `RulePolicy.turns`; a turn kind with
+no decision (a variant's new turn) falls back to ``pass`` where it is legal, else a uniformly
+random legal action. Speech plans are chosen by role (`RulePolicy.speakers`, then by team).
+Whatever a decision chooses is checked against the mask; an illegal or missing choice takes
 the same fallback, so a bot never plays an illegal action.
 
 Strategies (seats are 0-based inside, as in the engine):
@@ -45,6 +45,9 @@ Strategies (seats are 0-based inside, as in the engine):
   teammate counter-claims is not shot (it would prove the teammate a liar), and players the
   mafia nominated or voted against are shot last (no trail). Where they are awake together
   and all must agree (CLUB-N4, ONLINE-N8) a member shoots where a teammate already points.
+  At SPORT's zero-night meeting (SPORT-N3) each shows the team that same top-ranked player,
+  and on the first night they shoot the don's word. Listeners do not gesture (ONLINE-D6) and
+  say nothing in the general discussion (ONLINE-D5): those turns take the fallback, pass.
   By day they blend in: they nominate only with a public reason (the town's own suspicion,
   or a player who acted against them), vote for the town player the town suspects most, vote
   out with the town a teammate it has exposed, and vote yes in a car crash only when no
@@ -70,31 +73,41 @@ Randomness: the bot's own choices among equals come from a generator seeded by `
 games replay. Choices the mafia must share (kills, the designated counter-claimer) use a hash
 of the public table instead, which every teammate computes alike.
 
+Every call decides a batch (one game is a batch of one): each decision is computed once
+over the batch's rows, and the bot's draws among equals are made afterwards in row order, so
+a batch plays as its rows would one by one. How the bot plays is its `Style`: knobs that
+name a habit at a decision point or set a number (the defaults are the rule bots v1 above;
+`RULE_V2`, the bots v2, reads the belief over the deal).
+
 The package's modules say what they are: `reading` (what a bot sees, decoded from the
-observation), `suspicion` (the town's reading of the table), `plan` (the mafia's shared
-plan), `handlers` (each turn's and role's decision), `policy` (`RulePolicy`, the protocol),
-and `v2` (the rule bots on the belief, `RulePolicyV2`, registered as ``rule_v2``).
+observations), `suspicion` (the town's reading of the table), `posterior` (the posterior
+over the deal), `plan` (the mafia's shared plan), `handlers` (each turn's decision and each
+role's speech, over the batch), `draws` (the draws among equals: in row order, or every way
+for `probs`), `style` (`Style`), `policy` (`RulePolicy`, the protocol), and `v2`
+(`RulePolicyV2`, registered as ``rule_v2``).
 """
 
 from __future__ import annotations
 
-from baselines.rule.plan import mafia_day_scores, mafia_ranking, public_hash, public_noise
+from baselines.rule.plan import mafia_day_scores, mafia_ranking, public_noise
 from baselines.rule.policy import BLACK_ROLES, RulePolicy
 from baselines.rule.reading import Seen, SeenBatch
-from baselines.rule.suspicion import public_credible, town_suspicion
+from baselines.rule.style import RULE, RULE_V2, Style
+from baselines.rule.suspicion import town_suspicion
 
-for _public in (RulePolicy, Seen, SeenBatch):  # their home is the package (pickles, reprs)
+for _public in (RulePolicy, Seen, SeenBatch, Style):  # their home is the package (pickles, reprs)
     _public.__module__ = __name__
 
 __all__ = [
     "BLACK_ROLES",
+    "RULE",
+    "RULE_V2",
     "RulePolicy",
     "Seen",
     "SeenBatch",
+    "Style",
     "mafia_day_scores",
     "mafia_ranking",
-    "public_credible",
-    "public_hash",
     "public_noise",
     "town_suspicion",
 ]

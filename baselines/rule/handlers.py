@@ -1,315 +1,675 @@
-"""The per-role handlers: what a rule bot does at each kind of turn, and what each role says.
+"""The rule bots' decisions: what they do at each kind of turn, over a whole batch at once.
 
-`RoleHandlers` is the half of `RulePolicy` that decides: a handler takes a `Seen` (one agent's
-reading of its observation) and returns an action index or None (the policy's fallback then).
-Speech is a plan (a list of choices; the first legal one not done yet is played), by role
-(`RulePolicy.speakers`) or by team (`RulePolicy.team_speakers`).
+A decision takes a `SeenBatch` and the rows that take it ([R] bool) and returns a `Draws`
+(`baselines.rule.draws`): the picks among equals it makes and, once they are drawn, each
+row's choice (NONE: none, the fallback then: pass, else a random legal action). `TURNS` maps
+each kind of turn to its decision (the bot's `turns`). Speech is a plan (`Plan`: choices in
+order, the first legal one is said), by role (`SPEAKERS`), else by team (`TEAM_SPEAKERS`).
+
+Where the bot's `Style` names a habit, the decision reads it from a table of habits
+(`CHECKS`, `HEALS`, ...: one function each, over the batch); numbers (`counterclaim_p`,
+`fake_claim_p`) are read where they are used.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 import numpy as np
 
-from baselines.rule.plan import (
-    COUNTERCLAIM_P,
-    FAKE_CLAIM_P,
-    coin,
-    mafia_day_scores,
-    mafia_ranking,
-)
-from baselines.rule.reading import Choice, Seen
-from baselines.rule.suspicion import STRONG, W_SHERIFF_RED, public_credible
+from baselines.rule.draws import Draws, Places, Tie, combine, fixed
+from baselines.rule.plan import coin, mafia_day_scores, mafia_ranking
+from baselines.rule.posterior import binary_entropy
+from baselines.rule.reading import NONE, SeenBatch, row_dots
+from baselines.rule.suspicion import STRONG, W_SHERIFF_RED
 from mafia_env.engine.kinds import Act
-from mafia_env.engine.roles import Role
+from mafia_env.engine.roles import Role, Team
+
+Decision = Callable[[SeenBatch, np.ndarray], Draws]
+
+SURE = 0.85  # hunt ``sure``: P(black) worth a hunt (a wrong one kills the hunter)
+CLEARED = 0.03  # abstain ``posterior``: below this P(black) a candidate counts as town
+INFO = 0.05  # check ``information``: suspicion + INFO * the answer's entropy in bits
+
+# ------------------------------------------------------------------ helpers
 
 
-class RoleHandlers:
-    """The turn handlers and speech planners of `RulePolicy` (a mixin: it holds no state)."""
+def first(x: np.ndarray) -> np.ndarray:
+    """The first set entry of each row of a bool [R, W] (NONE where none is)."""
+    k = x.argmax(axis=1)
+    return np.where(x[np.arange(len(x)), k], k, NONE)
 
-    # -------------------------------------------------------------- speech
 
-    def speech(self, seen: Seen) -> Choice:
-        """Do the first act of the role's plan that is legal and not yet done, else end."""
-        planner = self.speakers.get(seen.role) or self.team_speakers.get(seen.team)
-        plan = planner(seen) if planner is not None else []
-        for choice in plan:
-            if choice is not None and seen.mask[choice]:
-                return choice
-        return seen.can(Act.PASS)
+def best_of(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """The allowed seats within 1e-9 of the best allowed score: the ties of a pick."""
+    top = np.where(allowed, scores, -np.inf).max(axis=1, keepdims=True)
+    return allowed & (scores >= top - 1e-9)
 
-    def claim(self, seen: Seen, role: Role) -> Choice:
-        if seen.claimed[seen.me] is role:
-            return None
-        return seen.can(Act.CLAIM_ROLE, -1, int(role))
 
-    def say_check(self, seen: Seen, target: int, black: bool) -> Choice:
-        said = seen.claimed_black if black else seen.claimed_red
-        if said[seen.me, target]:
-            return None
-        return seen.can(Act.CLAIM_CHECK, target, int(black))
+def arg_first_max(
+    scores: np.ndarray, allowed: np.ndarray, order: np.ndarray | None = None
+) -> np.ndarray:
+    """The first allowed seat of highest score (NONE: none is allowed), first in seat order
+    or, given `order` [R, n], of lowest order."""
+    x = np.where(allowed, scores, -np.inf)
+    if order is None:
+        k = x.argmax(axis=1)
+    else:
+        top = allowed & (x == x.max(axis=1)[:, None])
+        k = np.where(top, order, np.iinfo(np.int64).max).argmin(axis=1)
+    return np.where(allowed[np.arange(len(k)), k], k, NONE)
 
-    def accuse(self, seen: Seen, target: int) -> Choice:
-        return None if seen.accused[seen.me, target] else seen.can(Act.ACCUSE, target)
 
-    def nominate(self, seen: Seen, scores: np.ndarray, floor: float) -> Choice:
-        """Nominate the highest-scored seat above `floor` that may be nominated."""
-        sc = scores.tolist()
-        allowed = [t for t in seen.targets(Act.NOMINATE) if sc[t] > floor and t != seen.me]
-        if not allowed:
-            return None
-        top = max(sc[t] for t in allowed)
-        if any(sc[t] >= top for t in seen.nominees):
-            return None  # the top suspect is already up for the vote
-        return seen.can(Act.NOMINATE, self.pick(scores, allowed))
+def one(b: SeenBatch, act: Act, seat: np.ndarray, value: int = 0) -> np.ndarray:
+    """[R] action indices of `act` on `seat` (NONE where the seat is NONE)."""
+    off = b.off(act)
+    if off < 0:
+        return np.full(seat.shape, NONE, dtype=np.int64)
+    return np.where(seat >= 0, off + value * b.n + seat, NONE)
 
-    def town_speech(self, seen: Seen) -> list[Choice]:
-        """Civilian: accuse a strong suspect, nominate the top suspect."""
-        sus = seen.suspicion()
-        plan: list[Choice] = []
-        alive = [s for s in seen.alive.nonzero()[0].tolist() if s != seen.me]
-        if alive:
-            top = self.pick(sus, alive)
-            if top is not None and sus[top] >= STRONG:
-                plan.append(self.accuse(seen, top))
-        # someone must be put up for the vote: with nobody nominated yet, the top suspect
-        plan.append(self.nominate(seen, sus, 0.0 if seen.nominees else -1e8))
-        return plan
 
-    def sheriff_speech(self, seen: Seen) -> list[Choice]:
-        """Sheriff: claim and announce checks once black is found or in danger; nominate black."""
-        me = seen.me
-        blacks = [s for s in seen.checked_yes.nonzero()[0]]
-        reds = [s for s in seen.checked_no.nonzero()[0]]
-        live_black = [int(s) for s in blacks if seen.alive[s]]
-        danger = (
-            seen.turn in ("last_word", "tie_speech")
-            or me in seen.nominees
-            or me in seen.candidates
-            or seen.claimed[me] is Role.SHERIFF
-            or seen.claimed_black[:, me].any()  # a false sheriff calls me black
+def block(b: SeenBatch, act: Act, on: np.ndarray, value: int = 0) -> np.ndarray:
+    """[R, n] action indices of `act` on each seat where `on` (NONE elsewhere), seat order."""
+    off = b.off(act)
+    if off < 0:
+        return np.full(on.shape, NONE, dtype=np.int64)
+    return np.where(on, off + value * b.n + b.seats, NONE)
+
+
+def can(b: SeenBatch, act: Act, seat: np.ndarray) -> np.ndarray:
+    """[R]: `act` on `seat` where it is legal, else NONE."""
+    idx = one(b, act, seat)
+    return np.where(b.legal(idx), idx, NONE)
+
+
+def first_legal(b: SeenBatch, plan: np.ndarray) -> np.ndarray:
+    """The first legal choice of each row of a plan [R, k] (NONE where none is)."""
+    ok = b.legal(plan)
+    k = ok.argmax(axis=1)
+    return np.where(ok[b.rows, k], plan[b.rows, k], NONE)
+
+
+def pick(b: SeenBatch, act: Act, scores: np.ndarray, options: np.ndarray) -> Draws:
+    """`act` on the option of best score, drawn among equals (the choice is legal: the
+    options are `act`'s legal targets, or fewer)."""
+    tie = Tie(best_of(scores, options))
+    return Draws([tie.count], lambda places: one(b, act, tie.seat(places[0])), sure=True)
+
+
+def others_or_all(b: SeenBatch, options: np.ndarray) -> np.ndarray:
+    """The options other than the reader, or all of them where he is the only one."""
+    others = options & b.not_me
+    return np.where(others.any(axis=1, keepdims=True), others, options)
+
+
+def fresh_or_all(b: SeenBatch, options: np.ndarray) -> np.ndarray:
+    """The options not checked yet, or all of them where every one is."""
+    fresh = options & ~(b.checked_yes | b.checked_no)
+    return np.where(fresh.any(axis=1, keepdims=True), fresh, options)
+
+
+def rounded(x: np.ndarray, places: int = 4) -> np.ndarray:
+    """`x` rounded, so that seats the evidence holds alike tie exactly, whatever the BLAS
+    kernel's float32 sums in the posterior (OpenBLAS's Haswell and SkylakeX ones differ)."""
+    return np.round(x, places)
+
+
+def no_choice(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """A turn with no decision: the fallback (pass, else a random legal action)."""
+    return fixed(np.full(b.R, NONE, dtype=np.int64))
+
+
+# ------------------------------------------------------------------ speech
+
+
+class Plan:
+    """A speech plan for the rows `on`: choices in order, the first legal one is said (a
+    choice is NONE where it is done already). `pick` draws a seat among equals; its choice
+    is made once the places are drawn."""
+
+    def __init__(self, b: SeenBatch, on: np.ndarray, every: bool = False):
+        self.b, self.on, self.every = b, on, every  # every: `on` holds every row
+        self.cols: list[np.ndarray | Callable[[Places], np.ndarray]] = []
+        self.ties: list[Tie] = []
+
+    def say(self, *choices: np.ndarray) -> None:
+        """Add choices ([R] or [R, k] action indices, NONE: none) to the plan."""
+        self.cols += choices
+
+    def pick(self, tied: np.ndarray, act: Act, ok: np.ndarray | None = None) -> None:
+        """Draw a seat among `tied` [R, n] (legal targets of `act`), then add `act` on it to
+        the plan, where `ok` [R, n] allows it."""
+        b, j = self.b, len(self.ties)
+        tie = Tie(tied if self.every else tied & self.on[:, None])
+        self.ties.append(tie)
+
+        def choice(places: Places) -> np.ndarray:
+            seat = tie.seat(places[j])
+            x = one(b, act, seat)
+            return x if ok is None else np.where(b.at(ok, seat), x, NONE)
+
+        self.cols.append(choice)
+
+    def draws(self) -> Draws:
+        b = self.b
+        # the plan in runs: each run of fixed choices reduced to its first legal one at once
+        runs: list[np.ndarray | Callable[[Places], np.ndarray]] = []
+        fixed_run: list[np.ndarray] = []
+        for c in [*self.cols, None]:
+            if (c is None or callable(c)) and fixed_run:
+                runs.append(first_legal(b, np.column_stack(fixed_run)))
+                fixed_run = []
+            if callable(c):
+                runs.append(c)
+            elif c is not None:
+                fixed_run.append(c)
+
+        def choose(places: Places) -> np.ndarray:
+            out = None
+            for run in reversed(runs):  # the first choice wins: fill from the back
+                x = run(places) if callable(run) else run
+                out = x if out is None else np.where(x >= 0, x, out)
+            return np.full(b.R, NONE, dtype=np.int64) if out is None else out
+
+        return Draws([t.count for t in self.ties], choose)
+
+
+def speech(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """Each row's speech: the plan of its role's planner (the bot's `speakers`, else its
+    team's, `team_speakers`); a role with neither ends its speech."""
+    bot = b.bot
+    parts = []
+    roles = set(b.role[rows].tolist())
+    planners: dict[Callable[[Plan], None] | None, np.ndarray] = {}
+    for r in roles:
+        role = bot.roles[r]
+        planner = bot.speakers.get(role) or bot.team_speakers.get(role.team)
+        on = rows & (b.role == r) if len(roles) > 1 else rows
+        planners[planner] = planners[planner] | on if planner in planners else on
+    for planner, on in planners.items():
+        if planner is None:
+            parts.append((no_choice(b, on), on))
+            continue
+        plan = Plan(b, on, len(planners) == 1 and bool(on.all()))
+        planner(plan)
+        parts.append((plan.draws(), on))
+    return combine(parts, b.R)
+
+
+def claim_sheriff(b: SeenBatch, on: np.ndarray) -> np.ndarray:
+    """[R]: claim sheriff where `on`, unless the reader's latest claim is sheriff."""
+    off = b.off(Act.CLAIM_ROLE)
+    index = b.layout._role_index.get(Role.SHERIFF)
+    if off < 0 or index is None:
+        return np.full(b.R, NONE, dtype=np.int64)
+    return np.where(on & ~b.me_claimant, off + index, NONE)
+
+
+def nominate_ties(b: SeenBatch, scores: np.ndarray, floor: np.ndarray | float) -> np.ndarray:
+    """The seats tied for the best score above `floor` (a number, or [R, 1]) that the reader
+    may nominate; none where a seat of that score is up for the vote already."""
+    allowed = b.seg(Act.NOMINATE) & (scores > floor) & b.not_me
+    x = np.where(allowed, scores, -np.inf)
+    top = x.max(axis=1, keepdims=True)
+    up = (b.nominee & (scores >= top)).any(axis=1, keepdims=True)  # the top suspect is up
+    return allowed & (x >= top - 1e-9) & ~up
+
+
+def town_speech(p: Plan) -> None:
+    """Civilian: accuse a strong suspect, nominate the top suspect (with nobody nominated
+    yet, the top-scored seat: someone must be put up for the vote)."""
+    b = p.b
+    sus = b.sus
+    strong = (sus >= STRONG) & ~b.my_accused & b.seg(Act.ACCUSE)
+    p.pick(best_of(sus, b.alive & b.not_me), Act.ACCUSE, strong)
+    floor = np.where(b.nominee.any(axis=1, keepdims=True), 0.0, -1e8)
+    p.pick(nominate_ties(b, sus, floor), Act.NOMINATE)
+
+
+def sheriff_speech(p: Plan) -> None:
+    """Sheriff: once a check is black, or in danger, claim and announce the checks (black
+    ones first) and nominate a black one; accuse every other sheriff claimant (he knows they
+    lie); nominate the top suspect."""
+    b, on = p.b, p.on
+    blacks, alive = b.checked_yes, b.alive
+    live_black = blacks & alive
+    danger = (
+        b.turn_is("last_word")
+        | b.turn_is("tie_speech")
+        | (b.nominee | b.candidates)[b.rows, b.me]
+        | b.me_claimant
+        | b.called_me_black.any(axis=1)  # a false sheriff calls me black
+    )
+    go = on & (live_black.any(axis=1) | danger)
+    if go.any():
+        gon = go[:, None]
+        p.say(
+            claim_sheriff(b, go),
+            block(b, Act.CLAIM_CHECK, gon & live_black & ~b.my_black, 1),
+            block(b, Act.CLAIM_CHECK, gon & blacks & ~alive & ~b.my_black, 1),
+            np.where(go, one(b, Act.NOMINATE, first(live_black)), NONE),
+            block(b, Act.CLAIM_CHECK, gon & b.checked_no & ~b.my_red, 0),
         )
-        plan: list[Choice] = []
-        if live_black or danger:
-            plan.append(self.claim(seen, Role.SHERIFF))
-            plan += [self.say_check(seen, int(s), True) for s in live_black]
-            plan += [self.say_check(seen, int(s), True) for s in blacks if not seen.alive[s]]
-            if live_black:
-                plan.append(seen.can(Act.NOMINATE, live_black[0]))
-            plan += [self.say_check(seen, int(s), False) for s in reds]
-        sus = seen.suspicion()
-        for c in seen.sheriff_claimants():  # a false sheriff: I know he lies
-            if c != me and seen.alive[c]:
-                plan.append(self.accuse(seen, c))
-        plan.append(self.nominate(seen, sus, 0.0))
-        return plan
-
-    def mafia_speech(self, seen: Seen) -> list[Choice]:
-        """Mafia: now and then counter-claim sheriff; nominate the mafia's top target."""
-        plan: list[Choice] = []
-        if self.has_sheriff and seen.bot.rules.claims:
-            plan += self.counterclaim(seen)
-        if seen.turn == "speech":  # nominate as the town would: with a public reason
-            me = seen.me
-            scores = mafia_day_scores(seen)
-            provoked = (seen.nominations[:, me] + seen.accused[:, me] + seen.votes[:, me]) > 0
-            plan.append(self.nominate(seen, scores + provoked, 0.1))
-        return plan
-
-    def don_speech(self, seen: Seen) -> list[Choice]:
-        """Don: accuse the sheriff he found (the mafia's signal), then speak as mafia."""
-        plan: list[Choice] = []
-        for s in seen.checked_yes.nonzero()[0]:
-            if seen.alive[s] and not public_credible(seen, int(s)):
-                plan.append(self.accuse(seen, int(s)))
-        return plan + self.mafia_speech(seen)
-
-    def counterclaim(self, seen: Seen) -> list[Choice]:
-        """Claim sheriff with a false black check, if this member is the one to do it today."""
-        me = seen.me
-        team = [me, *seen.mates]
-        if seen.claimed[me] is Role.SHERIFF:  # keep the story going: call the sheriff black
-            return [
-                self.say_check(seen, c, True)
-                for c in seen.sheriff_claimants()
-                if c not in team and int(seen.claimed_black[me].sum()) < seen.day - 1
-            ]
-        if (
-            any(seen.claimed[m] is Role.SHERIFF for m in seen.mates)
-            or seen.day < 2
-            or not seen.alive[me]  # a last word: too late to start a story
-        ):
-            return []
-        live = [m for m in team if seen.alive[m]]
-        exposers = [
-            c
-            for c in seen.sheriff_claimants()
-            if c not in team
-            and seen.alive[c]
-            and public_credible(seen, c)
-            and seen.claimed_black[c][team].any()
-        ]
-        if exposers:
-            exposed = {m for m in team if seen.claimed_black[exposers[0]][m]}
-            speaker = min([m for m in live if m not in exposed] or live)
-            if speaker != me or coin(seen, 1) >= COUNTERCLAIM_P:
-                return []
-            target = exposers[0]
-        elif not seen.sheriff_claimants() and coin(seen, 2) < FAKE_CLAIM_P:
-            if min(live) != me:
-                return []
-            rank = mafia_ranking(seen)
-            target = int(np.argmax(rank))
-        else:
-            return []
-        return [
-            self.claim(seen, Role.SHERIFF),
-            self.say_check(seen, target, True),
-            seen.can(Act.NOMINATE, target),
-        ]
-
-    # ---------------------------------------------------------------- vote
-
-    def vote(self, seen: Seen) -> Choice:
-        """Town: the most suspected candidate; mafia: the top-ranked town candidate."""
-        target = self.ballot(seen, seen.targets(Act.VOTE))
-        return seen.can(Act.PASS) if target is None else seen.can(Act.VOTE, target)
-
-    def open_vote(self, seen: Seen) -> Choice:
-        """An open count (CLUB-E7, ONLINE-V7): raise the hand at the count of the candidate
-        `vote` would choose among those not counted yet, keep it down at the others."""
-        now = seen.targets(Act.VOTE)  # the nominee being counted
-        if not now:
-            return seen.can(Act.PASS)
-        counted = now[0]
-        order = [s for s in seen.nominees if s in seen.candidates] or now
-        left = order[order.index(counted) :] if counted in order else now
-        target = self.ballot(seen, left)
-        return seen.can(Act.VOTE, counted) if target == counted else seen.can(Act.PASS)
-
-    def ballot(self, seen: Seen, options: list[int]) -> int | None:
-        """Return the candidate of `options` to vote for (None: abstain or pass)."""
-        if not options:
-            return None
-        order = {s: i for i, s in enumerate(seen.nominees)}
-        if seen.black_team:
-            town = [s for s in options if not seen.is_mafia(s)]
-            sus = seen.suspicion()
-            doomed = max(options, key=lambda s: sus[s])
-            if not town or (seen.is_mafia(doomed) and sus[doomed] >= STRONG):
-                return doomed  # a teammate the town has exposed goes anyway: vote with the town
-            rank = mafia_day_scores(seen)
-            return max(town, key=lambda s: rank[s])
-        sus = seen.suspicion()
-        options = [s for s in options if s != seen.me] or options
-        best = max(sus[s] for s in options)
-        if best < 0 and self.rules.silent_vote == "abstain":
-            return None
-        # the earliest nominee among the most suspected, so that the town's votes meet
-        top = [s for s in options if sus[s] >= best - 1e-9]
-        return min(top, key=lambda s: order.get(s, seen.n))
-
-    def crash_vote(self, seen: Seen) -> Choice:
-        """Remove every tied player? Town: yes if one is suspected and none cleared."""
-        tied = seen.candidates
-        if seen.black_team:
-            yes = not any(seen.is_mafia(s) for s in tied)
-        else:
-            sus = seen.suspicion()
-            yes = seen.me not in tied and max(sus[tied]) > 0 and min(sus[tied]) > W_SHERIFF_RED
-        return seen.can(Act.VOTE_YES if yes else Act.VOTE_NO)
-
-    # --------------------------------------------------------------- night
-
-    def mafia_kill(self, seen: Seen) -> Choice:
-        """Shoot the mafia's top-ranked town player (the same for every member)."""
-        targets = seen.targets(Act.NIGHT)
-        town = [s for s in targets if not seen.is_mafia(s)]
-        if not town:
-            return seen.can(Act.NIGHT, targets[0]) if targets else None
-        shots = seen.v.get("team_shots")
-        if shots is not None and self.rules.mafia_kill == "unanimous":
-            # CLUB-N4, ONLINE-N8: awake together, they shoot where a teammate already points
-            for mate in seen.mates:
-                if shots[mate].any() and int(shots[mate].argmax()) in town:
-                    return seen.can(Act.NIGHT, int(shots[mate].argmax()))
-        rank = mafia_ranking(seen, night=True)
-        return seen.can(Act.NIGHT, max(town, key=lambda s: rank[s]))
-
-    def sheriff_check(self, seen: Seen) -> Choice:
-        """Check the most suspected player not checked yet."""
-        targets = seen.targets(Act.NIGHT)
-        fresh = [s for s in targets if not (seen.checked_yes[s] or seen.checked_no[s])]
-        return seen.can(Act.NIGHT, self.pick(seen.suspicion(), fresh or targets))
-
-    def putana(self, seen: Seen) -> Choice:
-        """Putana: block the most suspected player."""
-        return seen.can(Act.NIGHT, self.pick(seen.suspicion(), seen.targets(Act.NIGHT)))
-
-    def doctor(self, seen: Seen) -> Choice:
-        """Doctor: protect the trusted sheriff, else the player the town trusts most."""
-        targets = seen.targets(Act.NIGHT)
-        trusted = seen.trusted()
-        if trusted is not None and trusted != seen.me and trusted in targets:
-            return seen.can(Act.NIGHT, trusted)
-        others = [s for s in targets if s != seen.me]
-        return seen.can(Act.NIGHT, self.pick(-seen.suspicion(), others or targets))
-
-    def maniac(self, seen: Seen) -> Choice:
-        """Maniac: pick off players who claimed a role, else anyone (seeded random)."""
-        targets = seen.targets(Act.NIGHT)
-        score = np.array([10.0 if c not in (None, Role.CIVILIAN) else 0.0 for c in seen.claimed])
-        return seen.can(Act.NIGHT, self.pick(score, targets))
-
-    def executor(self, seen: Seen) -> Choice:
-        """Mafia: the member the town suspects least carries out the shot (lowest seat on ties)."""
-        team = seen.targets(Act.EXECUTOR)
-        if not team:
-            return None
-        sus = seen.suspicion()
-        return seen.can(Act.EXECUTOR, min(team, key=lambda s: (sus[s], s)))
-
-    def hunt(self, seen: Seen) -> Choice:
-        """Town: request the free hunt on a strong suspect, else hold it."""
-        targets = seen.targets(Act.HUNT)
-        if targets:
-            sus = seen.suspicion()
-            top = self.pick(sus, targets)
-            if top is not None and sus[top] >= STRONG:
-                return seen.can(Act.HUNT, top)
-        return seen.can(Act.PASS)
-
-    def answer(self, seen: Seen) -> Choice:
-        """Answer "do you claim role R?": yes iff R is the role this player shows the table.
-
-        A player shows his public role claim, else civilian: the mafia and the hidden town
-        roles pass for civilians.
-        """
-        questions = seen.v.get("questions")
-        if questions is None or not questions[seen.me].any():
-            return None
-        asked = self.roles[int(questions[seen.me].argmax())]
-        shown = seen.claimed[seen.me] or Role.CIVILIAN
-        return seen.can(Act.ANSWER, -1, 0 if asked is shown else 1)  # Answer: 0 yes, 1 no
-
-    def naming(self, seen: Seen) -> Choice:
-        """Nomination round: name the top suspect (mafia: the top-ranked town player)."""
-        targets = [s for s in seen.targets(Act.NOMINATE) if s != seen.me]
-        scores = mafia_ranking(seen) if seen.black_team else seen.suspicion()
-        return seen.can(Act.NOMINATE, self.pick(scores, targets))
-
-    def don_check(self, seen: Seen) -> Choice:
-        """Look for the sheriff among unchecked town players, likeliest first."""
-        if seen.checked_yes[seen.alive].any():
-            return seen.can(Act.PASS) or self.fallback(seen.mask)  # found him already
-        targets = [s for s in seen.targets(Act.NIGHT) if not seen.is_mafia(s)]
-        fresh = [s for s in targets if not (seen.checked_yes[s] or seen.checked_no[s])]
-        black = [seen.me, *seen.mates]
-        score = seen.accused[:, black].sum(axis=1) + seen.claimed_black[:, black].sum(axis=1)
-        score = score.astype(float)
-        for c in seen.sheriff_claimants():
-            if public_credible(seen, c):
-                score[c] -= 10.0  # already a target; the sheriff may be hiding elsewhere
-        return seen.can(Act.NIGHT, self.pick(score, fresh or targets))
+    liars = on[:, None] & b.claimant & b.not_me & alive & ~b.my_accused
+    if liars.any():
+        p.say(block(b, Act.ACCUSE, liars))
+    p.pick(nominate_ties(b, b.sus, 0.0), Act.NOMINATE)
 
 
-__all__ = ["RoleHandlers"]
+def mafia_speech(p: Plan) -> None:
+    """Mafia: the don accuses the sheriff he found (the mafia's signal); now and then a
+    member counter-claims sheriff (`counterclaim`); in a day speech they nominate as the town
+    would, with a public reason: the town's own suspicion, or a player who acted against
+    them."""
+    b, on = p.b, p.on
+    don = on & b.bot.don_role[b.role]
+    if don.any():
+        found = don[:, None] & b.checked_yes & b.alive & ~b.public_credible & ~b.my_accused
+        if found.any():
+            p.say(block(b, Act.ACCUSE, found))
+    if b.bot.has_sheriff and b.bot.rules.claims:
+        p.say(*counterclaim(b, on))
+    said = on & b.turn_is("speech")
+    if said.any():
+        scores = mafia_day_scores(b, said) + (b.against_me > 0)  # provoked: a public reason
+        p.pick(nominate_ties(b, scores, 0.1) & said[:, None], Act.NOMINATE)
+
+
+def counterclaim(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
+    """A mafia member claims sheriff with a false black check: on the credible sheriff who
+    exposed a teammate (chance `counterclaim_p`, by the lowest live member not exposed), or
+    on the mafia's top target where nobody claimed sheriff yet (`fake_claim_p`, by the
+    lowest live member), from day 2, alive; once claimed he calls each sheriff claimant
+    black, a check a night. The chances are coins every member flips alike (`coin`)."""
+    me, day = b.me, b.day
+    team, claimant, alive = b.team, b.claimant, b.alive
+    cols = []
+    # the story goes on: call each sheriff claimant black, a check a night
+    keep = on & b.me_claimant
+    if keep.any():
+        keep &= b.my_black.sum(axis=1) < day - 1
+        cols.append(block(b, Act.CLAIM_CHECK, keep[:, None] & claimant & ~team & ~b.my_black, 1))
+    # a new story, by the member to speak, today
+    start = on & ~b.me_claimant & ~(b.mate & claimant).any(axis=1) & (day >= 2) & b.me_alive
+    if not start.any():
+        return cols
+    target = np.full(b.R, NONE, dtype=np.int64)
+    live = team & alive
+    lowest = first(live)
+    rivals = claimant & ~team & alive & b.public_credible
+    if (start & rivals.any(axis=1)).any():
+        calls_team = row_dots([b.claimed_black], [team])[0, 0] > 0  # [R, claimer]
+        exposer = first(rivals & calls_team)
+        exposed = team & b.claimed_black[b.rows, np.maximum(exposer, 0)]
+        unexposed = live & ~exposed
+        speaker = np.where(unexposed.any(axis=1), first(unexposed), lowest)
+        counter = start & (exposer >= 0) & (speaker == me)
+    else:
+        exposer = target
+        counter = np.zeros(b.R, dtype=bool)
+    fake = start & (exposer < 0) & ~claimant.any(axis=1) & (lowest == me)
+    style = b.style
+    for i in np.flatnonzero(counter | fake).tolist():
+        if counter[i]:
+            if coin(b, i, 1) < style.counterclaim_p:
+                target[i] = exposer[i]
+        elif coin(b, i, 2) < style.fake_claim_p:
+            target[i] = -2  # the mafia's top-ranked target, below
+    ranked = target == -2
+    if ranked.any():
+        target = np.where(ranked, mafia_ranking(b, ranked).argmax(axis=1), target)
+    told = target >= 0
+    if not told.any():
+        return cols
+    check = np.where(told & ~b.at(b.my_black, target), one(b, Act.CLAIM_CHECK, target, 1), NONE)
+    return [*cols, claim_sheriff(b, told), check, one(b, Act.NOMINATE, target)]
+
+
+# -------------------------------------------------------------------- votes
+
+
+def vote(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """Vote for the `ballot`'s candidate, else pass (abstain)."""
+    target = ballot(b, rows, b.seg(Act.VOTE))
+    return fixed(np.where(target >= 0, one(b, Act.VOTE, target), b.pass_choice))
+
+
+def open_vote(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """An open count (CLUB-E7, ONLINE-V7): raise the hand at the count of the candidate
+    `ballot` would choose among those not counted yet, keep it down at the others."""
+    now = b.seg(Act.VOTE)  # the nominee being counted
+    counted = first(now)
+    order = b.nominee & b.candidates  # counted in the order of nomination
+    at_order = (counted >= 0) & b.at(order, counted)
+    left = order & (b.nominee_pos >= b.at(b.nominee_pos, counted)[:, None])
+    options = np.where(at_order[:, None], left, now)
+    ranks = np.where(at_order[:, None], b.nominee_pos, b.seats)  # the order of `options`
+    target = ballot(b, rows & (counted >= 0), options, ranks)
+    choice = np.where((counted >= 0) & (target == counted), one(b, Act.VOTE, counted), b.pass_idx)
+    return fixed(np.where(b.legal(choice), choice, NONE))
+
+
+def ballot(
+    b: SeenBatch, rows: np.ndarray, options: np.ndarray, order: np.ndarray | None = None
+) -> np.ndarray:
+    """[R]: the candidate of `options` to vote for (NONE: abstain). Town: the most suspected
+    (the earliest nominee among equals, so that the town's votes meet), abstaining where
+    the rules allow it and `Style.abstain` clears every candidate; mafia: the town player
+    the town suspects most, or with the town a teammate it has exposed (the first among
+    equals in seat order, or in `order` [R, n])."""
+    sus, n = b.sus, b.n
+    has = options.any(axis=1)
+    out = np.full(b.R, NONE, dtype=np.int64)
+    black = b.black & has & rows
+    if black.any():
+        mafia = b.mafia_of
+        town = options & ~mafia
+        doomed = arg_first_max(sus, options, order)
+        with_town = ~town.any(axis=1) | (b.at(mafia, doomed) & (b.at(sus, doomed) >= STRONG))
+        push = black & ~with_town
+        rank = mafia_day_scores(b, push) if push.any() else sus
+        pushed = arg_first_max(rank, town, order)
+        out = np.where(black, np.where(with_town, doomed, pushed), out)
+    town_rows = ~b.black & has & rows
+    if town_rows.any():
+        opt = others_or_all(b, options)
+        best = np.where(opt, sus, -np.inf).max(axis=1)
+        top = opt & (sus >= (best - 1e-9)[:, None])
+        got = np.where(top, b.nominee_pos, n + 1).argmin(axis=1)
+        if b.bot.rules.silent_vote == "abstain":
+            got = np.where(ABSTAIN[b.style.abstain](b, opt, best), NONE, got)
+        out = np.where(town_rows, got, out)
+    return out
+
+
+def abstain_below_zero(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Abstain ``suspicion``: every candidate scores below zero (cleared by the reading)."""
+    return best < 0
+
+
+def abstain_cleared(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Abstain ``posterior``: the posterior clears every candidate (a score below the prior
+    is no alibi)."""
+    return np.where(options, rounded(b.own_p), -np.inf).max(axis=1) < CLEARED
+
+
+ABSTAIN = {"suspicion": abstain_below_zero, "posterior": abstain_cleared}
+
+
+def crash_vote(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """Remove every tied player? Town: yes if one is suspected and none is cleared (and the
+    reader is not among them); mafia: yes when no teammate is among them."""
+    tied, sus = b.candidates, b.sus
+    in_tie = b.at(tied, b.me)
+    hi = np.where(tied, sus, -np.inf).max(axis=1)
+    lo = np.where(tied, sus, np.inf).min(axis=1)
+    town_yes = ~in_tie & (hi > 0) & (lo > W_SHERIFF_RED)
+    yes = np.where(b.black, ~(tied & b.mafia_of).any(axis=1), town_yes)
+    y, no = b.off(Act.VOTE_YES), b.off(Act.VOTE_NO)
+    idx = np.where(yes, y if y >= 0 else NONE, no if no >= 0 else NONE)
+    return fixed(np.where(b.legal(idx), idx, NONE))
+
+
+def naming(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """Nomination round: name the top suspect (mafia: their top-ranked town player)."""
+    need = rows & b.black
+    scores = b.sus
+    if need.any():
+        scores = np.where(b.black[:, None], mafia_ranking(b, need), scores)
+    return pick(b, Act.NOMINATE, scores, b.seg(Act.NOMINATE) & ~b.is_me)
+
+
+def answer(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """Answer "do you claim role R?": yes iff R is the role the reader shows the table (his
+    public claim, else civilian: the mafia and the hidden town roles pass for civilians)."""
+    questions = b.v.get("questions")
+    off = b.off(Act.ANSWER)
+    if questions is None or off < 0:
+        return no_choice(b, rows)
+    mine = questions[b.rows, b.me]  # [R, roles]
+    roles = b.bot.roles
+    shown = b.at(b.claim_kind, b.me)
+    civilian = roles.index(Role.CIVILIAN) if Role.CIVILIAN in roles else NONE - 1
+    shown = np.where(shown < len(roles), shown, civilian)
+    value = np.where(mine.argmax(axis=1) == shown, 0, 1)  # Answer: 0 yes, 1 no
+    choice = np.where((mine != 0).any(axis=1), off + value, NONE)
+    return fixed(np.where(b.legal(choice), choice, NONE))
+
+
+# -------------------------------------------------------------------- night
+
+
+def mafia_kill(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """Shoot the mafia's top-ranked town player (the same for every member); on the first
+    night the don's word at the zero-night meeting (SPORT-N3), where he gave one; awake
+    together where all must agree (CLUB-N4, ONLINE-N8), where a teammate already points.
+    At the meeting itself, show the team that same top-ranked player."""
+    targets = b.seg(Act.NIGHT)
+    town = targets & ~b.mafia_of
+    choice = can(b, Act.NIGHT, first(targets))  # no town player to shoot: the first target
+    left = rows & town.any(axis=1)
+    plan = b.v.get("team_plan")  # SPORT-N3: the first night, the don's word at the meeting
+    if plan is not None and left.any():
+        don = b.bot.don_role
+        mate_kind = np.minimum(b.mate_kind, len(don) - 1)
+        dons = (b.is_me & don[b.role][:, None]) | (b.mate & don[mate_kind])
+        word = np.einsum("rd,rds->rs", dons.astype(np.float32), plan) > 0
+        seat = word.argmax(axis=1)
+        said = left & (b.day == 1) & word.any(axis=1) & town[b.rows, seat]
+        choice = np.where(said, can(b, Act.NIGHT, seat), choice)
+        left &= ~said
+    shots = b.v.get("team_shots")
+    if shots is not None and b.bot.rules.mafia_kill == "unanimous" and left.any():
+        aim = shots.argmax(axis=2)  # [R, mate]
+        ok = b.mate & shots.any(axis=2) & np.take_along_axis(town, aim, axis=1)
+        mate = first(ok)
+        seat = np.take_along_axis(aim, np.maximum(mate, 0)[:, None], axis=1)[:, 0]
+        aimed = left & (mate >= 0)
+        choice = np.where(aimed, can(b, Act.NIGHT, seat), choice)
+        left &= ~aimed
+    if left.any():
+        rank = mafia_ranking(b, left, night=True)
+        choice = np.where(left, can(b, Act.NIGHT, arg_first_max(rank, town)), choice)
+    return fixed(choice)
+
+
+def sheriff_check(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """Check a seat not checked yet (any, once all are), by `Style.check`."""
+    return pick(b, Act.NIGHT, CHECKS[b.style.check](b), fresh_or_all(b, b.seg(Act.NIGHT)))
+
+
+def check_suspected(b: SeenBatch) -> np.ndarray:
+    """Check ``suspicion``: the most suspected."""
+    return b.sus
+
+
+def check_informative(b: SeenBatch) -> np.ndarray:
+    """Check ``information``: by what the answer is worth, the reading's suspicion (a black
+    answer is a vote the town wins) plus `INFO` times the answer's expected information
+    (its entropy in bits), which decides between seats the reading holds alike."""
+    return rounded(b.sus + INFO * binary_entropy(b.own_p) / math.log(2))
+
+
+CHECKS = {"suspicion": check_suspected, "information": check_informative}
+
+
+def don_check(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """Look for the sheriff among the town players not checked yet, by `Style.don_check`;
+    once he is found (and alive), hold (pass, else the fallback)."""
+    found = (b.checked_yes & b.alive).any(axis=1)
+    options = fresh_or_all(b, b.seg(Act.NIGHT) & ~b.mafia_of) & ~found[:, None]
+    return pick(b, Act.NIGHT, DON_CHECKS[b.style.don_check](b, options), options)
+
+
+def don_check_attackers(b: SeenBatch, options: np.ndarray) -> np.ndarray:
+    """Don's check ``attackers``: those who attacked the mafia first, credible sheriff
+    claimants last (already targets: the sheriff may be hiding elsewhere)."""
+    score = b.team_attacks.astype(float)
+    return score - 10.0 * (b.claimant & b.public_credible)
+
+
+def don_check_informative(b: SeenBatch, options: np.ndarray) -> np.ndarray:
+    """Don's check ``information``: the entropy of "sheriff?" under the don's P(sheriff)
+    (the claims as the town reads them, and who attacks the mafia)."""
+    weight = np.where(b.post.truthful > 0, 0.2, 1.0) * (1.0 + b.team_attacks.astype(float))
+    weight = np.where(options, weight, 0.0)
+    total = weight.sum(axis=1)[:, None]
+    ps = np.where(total > 0, weight / np.where(total > 0, total, 1.0), weight)
+    return rounded(binary_entropy(ps) + 1e-3 * ps)
+
+
+DON_CHECKS = {"attackers": don_check_attackers, "information": don_check_informative}
+
+
+def doctor(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """The doctor's heal, by `Style.heal`."""
+    return HEALS[b.style.heal](b, b.seg(Act.NIGHT))
+
+
+def heal_trusted(b: SeenBatch, targets: np.ndarray) -> Draws:
+    """Heal ``trusted``: the trusted sheriff, else the seat the town trusts most (never
+    himself while someone else may be healed)."""
+    trusted = b.trusted
+    heal = (trusted >= 0) & (trusted != b.me) & b.at(targets, trusted)
+    draws = pick(b, Act.NIGHT, -b.sus, others_or_all(b, targets) & ~heal[:, None])
+    healed, choose = can(b, Act.NIGHT, trusted), draws.choose
+    draws.choose = lambda places: np.where(heal, healed, choose(places))
+    return draws
+
+
+def heal_likeliest(b: SeenBatch, targets: np.ndarray) -> Draws:
+    """Heal ``likeliest``: the likeliest sheriff (the mafia's first target), else the
+    likeliest town player (never himself while someone else may be healed)."""
+    score = 2.0 * b.post.trusted_p + (1.0 - b.own_p)
+    return pick(b, Act.NIGHT, rounded(score), others_or_all(b, targets))
+
+
+HEALS = {"trusted": heal_trusted, "likeliest": heal_likeliest}
+
+
+def putana(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """The putana's block, by `Style.block`."""
+    return BLOCKS[b.style.block](b, b.seg(Act.NIGHT))
+
+
+def block_suspected(b: SeenBatch, targets: np.ndarray) -> Draws:
+    """Block ``suspicion``: the most suspected seat."""
+    return pick(b, Act.NIGHT, b.sus, targets)
+
+
+def block_likeliest(b: SeenBatch, targets: np.ndarray) -> Draws:
+    """Block ``posterior``: the likeliest black (never herself while she may visit another)."""
+    return pick(b, Act.NIGHT, rounded(b.own_p), others_or_all(b, targets))
+
+
+BLOCKS = {"suspicion": block_suspected, "posterior": block_likeliest}
+
+
+def maniac(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """Maniac: pick off players who claimed a role (sheriff, doctor, ...), else anyone."""
+    shows = np.array([r is not Role.CIVILIAN for r in b.bot.roles] + [False])
+    return pick(b, Act.NIGHT, np.where(shows[b.claim_kind], 10.0, 0.0), b.seg(Act.NIGHT))
+
+
+def executor(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """Mafia: the member the town suspects least carries out the shot (`Style.executor`;
+    the lowest seat among equals)."""
+    team = b.seg(Act.EXECUTOR)
+    least = arg_first_max(-EXECUTORS[b.style.executor](b, rows), team)
+    return fixed(can(b, Act.EXECUTOR, least))
+
+
+def executor_suspected(b: SeenBatch, rows: np.ndarray) -> np.ndarray:
+    """Executor ``suspicion``: by the town's reading."""
+    return b.sus
+
+
+def executor_posterior(b: SeenBatch, rows: np.ndarray) -> np.ndarray:
+    """Executor ``posterior``: by the town's P(black), rounded to 4 places as Python's
+    `round` rounds (correctly: a row of n numbers at a time, for the rows that need it)."""
+    p = b.post.town_p
+    out = np.zeros_like(p)
+    for i in np.flatnonzero(rows).tolist():
+        out[i] = [round(x, 4) for x in p[i].tolist()]
+    return out
+
+
+EXECUTORS = {"suspicion": executor_suspected, "posterior": executor_posterior}
+
+
+def hunt(b: SeenBatch, rows: np.ndarray) -> Draws:
+    """The free hunt, by `Style.hunt`: requested on the top suspect, or held (pass)."""
+    return HUNTS[b.style.hunt](b, b.seg(Act.HUNT))
+
+
+def hunt_on(b: SeenBatch, scores: np.ndarray, targets: np.ndarray, at: float) -> Draws:
+    """Request the hunt on the top-scored target (drawn among equals) if it scores `at` or
+    more, else pass."""
+    tie = Tie(best_of(scores, targets))
+
+    def choose(places: list[np.ndarray]) -> np.ndarray:
+        top = tie.seat(places[0])
+        go = (top >= 0) & (b.at(scores, top) >= at)
+        return np.where(go, one(b, Act.HUNT, top), b.pass_choice)
+
+    return Draws([tie.count], choose)
+
+
+def hunt_strong(b: SeenBatch, targets: np.ndarray) -> Draws:
+    """Hunt ``strong``: on a strong suspect (`STRONG`): a wrong hunt kills the hunter."""
+    return hunt_on(b, b.sus, targets, STRONG)
+
+
+def hunt_sure(b: SeenBatch, targets: np.ndarray) -> Draws:
+    """Hunt ``sure``: by the town only, on a seat the posterior holds black with P `SURE`."""
+    return hunt_on(b, rounded(b.own_p), targets & ~b.black[:, None], SURE)
+
+
+HUNTS = {"strong": hunt_strong, "sure": hunt_sure}
+
+
+# the decision of each kind of turn (the bot's `turns`); a kind missing here falls back
+TURNS: dict[str, Decision] = {
+    "speech": speech,
+    "last_word": speech,
+    "tie_speech": speech,
+    "vote": vote,
+    "open_vote": open_vote,
+    "crash_vote": crash_vote,
+    "mafia_kill": mafia_kill,
+    "don_check": don_check,
+    "sheriff_check": sheriff_check,
+    # turns of the CITY, CLUB, ONLINE and FORUM rules (idle where a variant lacks them)
+    "monologue": speech,
+    "naming": naming,
+    "putana": putana,
+    "doctor": doctor,
+    "maniac": maniac,
+    "executor": executor,
+    "hunt": hunt,
+    "answer": answer,
+    # SPORT-N3: at the zero-night meeting a member shows the target he would shoot
+    # (ONLINE-D5's discussion and D6's gestures: the fallback, pass)
+    "meeting": mafia_kill,
+}
+# the speech planner of a role; a role missing here speaks as its team does
+SPEAKERS: dict[Role, Callable[[Plan], None]] = {
+    Role.SHERIFF: sheriff_speech,
+}
+TEAM_SPEAKERS: dict[Team, Callable[[Plan], None]] = {
+    Team.TOWN: town_speech,
+    Team.MAFIA: mafia_speech,
+}
+# each habit knob of `Style`, with the table of its habits
+HABIT_TABLES = {
+    "abstain": ABSTAIN,
+    "check": CHECKS,
+    "don_check": DON_CHECKS,
+    "heal": HEALS,
+    "block": BLOCKS,
+    "hunt": HUNTS,
+    "executor": EXECUTORS,
+}
+
+__all__ = ["HABIT_TABLES", "SPEAKERS", "TEAM_SPEAKERS", "TURNS", "Plan", "ballot", "speech"]

@@ -3,37 +3,37 @@
 The mafia's night shots are not seen by each other, so agreement comes from shared knowledge:
 `mafia_ranking` scores the town players from public facts alike for every member, with
 noise drawn from a hash of the public table (`public_noise`, `coin`), and `mafia_day_scores`
-pushes by day the town player the town itself suspects most.
+pushes by day the town player the town itself suspects most. Each works on every row of a
+batch at once; the hashes are made row by row (a crc32 of the row's public facts, a few
+microseconds a row), and only for the rows that need them.
 """
 
 from __future__ import annotations
 
-import struct
-import zlib
 from typing import Any
 
 import numpy as np
 
-from baselines.rule.reading import Seen
-from baselines.rule.suspicion import public_credible
-from mafia_env.engine.roles import Role
-
-COUNTERCLAIM_P = 0.5  # chance the mafia counter-claim a sheriff who exposed one of them
-FAKE_CLAIM_P = 0.1  # chance a day the mafia claim sheriff unprompted (no claim yet)
+from baselines.rule.reading import SeenBatch
 
 
-def public_hash(seen: Seen, salt: int = 0) -> int:
-    """Return a hash of facts every player shares for the whole day or night."""
-    return zlib.crc32(struct.pack("=qq", seen.day, salt), seen.table_crc)
+def public_noise(b: SeenBatch, need: np.ndarray, salt: int) -> np.ndarray:
+    """[R, n]: numbers in [0, 1) drawn from a generator seeded by the rows' public hash
+    (`SeenBatch.table_hash`), for the rows `need` (zeros elsewhere).
 
-
-def public_noise(seen: Seen, salt: int) -> np.ndarray:
-    """Return `n` numbers in [0, 1) drawn from a generator seeded by `public_hash`.
-
-    Every mafia member draws them alike; they are kept by hash, since a day's turns draw
-    the same ones over and over.
+    Every mafia member draws them alike; they are kept by hash in the bot (a day's turns draw
+    the same ones over and over) and per batch by salt.
     """
-    return noise_for(seen.bot, public_hash(seen, salt), seen.n)
+    key = f"_noise{salt}"
+    got = b.__dict__.get(key)
+    if got is None:
+        got = b.__dict__[key] = (np.zeros((b.R, b.n)), np.zeros(b.R, dtype=bool))
+    x, done = got
+    todo = np.flatnonzero(need & ~done).tolist()
+    for i in todo:
+        x[i] = noise_for(b.bot, b.table_hash(i, salt), b.n)
+    done[todo] = True
+    return x
 
 
 def noise_for(bot: Any, key: int, n: int) -> np.ndarray:
@@ -48,57 +48,50 @@ def noise_for(bot: Any, key: int, n: int) -> np.ndarray:
     return x
 
 
-def coin(seen: Seen, salt: int) -> float:
-    """Return a number in [0, 1) that every mafia member draws alike today."""
-    return (public_hash(seen, salt) & 0xFFFFFF) / float(1 << 24)
+def coin(b: SeenBatch, i: int, salt: int) -> float:
+    """Return a number in [0, 1) that every mafia member of row `i`'s game draws alike today."""
+    return (b.table_hash(i, salt) & 0xFFFFFF) / float(1 << 24)
 
 
-def mafia_ranking(seen: Seen, night: bool = False) -> np.ndarray:
-    """Score the town players as the mafia's targets; every mafia member computes the same.
+def mafia_ranking(b: SeenBatch, need: np.ndarray, night: bool = False) -> np.ndarray:
+    """[R, n]: the town players scored as the mafia's targets, alike for every member (the
+    rows `need` get their noise; the others are scored without it).
 
-    At night a player the mafia nominated or voted against is shot last (a trail to them).
+    A credible sheriff claimant first (shooting the sheriff a teammate counter-claims would
+    prove the teammate a liar), then a player the don accused (his signal that he found the
+    sheriff), then players who accused or called a member black, then players the town
+    trusts; at night a player the mafia nominated or voted against is shot last (a trail to
+    them).
     """
-    n = seen.n
-    black = np.zeros(n, dtype=bool)
-    black[seen.me] = True
-    black[seen.mates] = True
+    black = b.team
     black_f = black.astype(np.float32)
-    score = np.zeros(n)
-    # shooting the sheriff a teammate counter-claims would prove the teammate a liar
-    covered = any(black[c] for c in seen.sheriff_claimants())
-    for c in seen.sheriff_claimants():
-        if not black[c] and not covered:
-            score[c] += 100.0 if public_credible(seen, c) else 5.0
-    dons = [s for s in [seen.me, *seen.mates] if role_of(seen, s) is Role.DON]
-    for d in dons:  # the don's signal: he accuses the sheriff he found
-        score += 90.0 * seen.accused[d]
-    score += 10.0 * (seen.batch.attacks[seen.i] @ black_f)  # accused or called a member black
-    # players the town trusts: red-checked by a credible claimant
-    for c in seen.sheriff_claimants():
-        if not black[c] and public_credible(seen, c):
-            score += 5.0 * seen.claimed_red[c]
+    claimants, cred = b.claimant, b.public_credible
+    covered = (claimants & black).any(axis=1)
+    score = np.where(claimants & ~black & ~covered[:, None], np.where(cred, 100.0, 5.0), 0.0)
+    don = b.bot.don_role
+    mate_kind = np.minimum(b.mate_kind, len(don) - 1)
+    dons = (b.is_me & don[b.role][:, None]) | (b.mate & don[mate_kind])
+    if dons.any():  # (counts: exact in float32)
+        score += 90.0 * (dons.astype(np.float32)[:, None, :] @ b.accused)[:, 0]
+    score += 10.0 * b.team_attacks
+    reds = claimants & ~black & cred  # players the town trusts: a credible claimant's reds
+    if reds.any():
+        score += 5.0 * (reds.astype(np.float32)[:, None, :] @ b.claimed_red)[:, 0]
     if night:
-        trail = black_f @ seen.batch.votes_noms[seen.i]
+        trail = (black_f[:, None, :] @ b.votes_noms)[:, 0]
         score -= 3.0 * np.minimum(trail, 1)
-    score += public_noise(seen, int(night))
-    score[black] = -1e9
-    score[~seen.alive] = -1e9
+    score += public_noise(b, need, int(night))
+    score[black | ~b.alive] = -1e9
     return score
 
 
-def mafia_day_scores(seen: Seen) -> np.ndarray:
-    """Score the town players as the mafia's day targets: go with the town's own suspicion.
-
-    The mafia push the town player the town already suspects most, which costs them no
-    suspicion of their own (voting against a trusted sheriff would expose them).
-    """
-    score = seen.suspicion().copy()
-    score += 0.1 * public_noise(seen, 3)
-    score[seen.me] = -1e9
-    score[seen.mates] = -1e9
-    score[~seen.alive] = -1e9
+def mafia_day_scores(b: SeenBatch, need: np.ndarray) -> np.ndarray:
+    """[R, n]: the town players scored as the mafia's day targets: go with the town's own
+    suspicion, which costs them no suspicion of their own (voting against a trusted sheriff
+    would expose them)."""
+    score = b.sus + 0.1 * public_noise(b, need, 3)
+    score[b.team | ~b.alive] = -1e9
     return score
 
 
-def role_of(seen: Seen, s: int) -> Role | None:
-    return seen.role if s == seen.me else seen.mate_roles.get(s)
+__all__ = ["coin", "mafia_day_scores", "mafia_ranking", "noise_for", "public_noise"]

@@ -163,9 +163,10 @@ def _intern(b: bytes) -> bytes:
 
 
 def resolve_model(model: Any, rules: Any, n: int) -> Any:
-    """Return a policy object for `model` (a registry name, or a `Policy` as it is)."""
+    """Return a policy object for `model` (a registry name, or a `Policy` as it is): a name is
+    loaded for these rules, knobs and all (an earlier era's rules have another layout)."""
     if isinstance(model, str):
-        return load_policy(model, variant=rules.name, num_players=n, seed=0)
+        return load_policy(model, variant=rules, num_players=n, seed=0)
     if not callable(getattr(model, "act", None)):
         raise ConfigError(
             f"a belief's model is a policy name or an object with act(obs, mask); got {model!r}"
@@ -540,7 +541,13 @@ class BayesTracker:
         self._grow(worlds, grown, seg)
 
     def _grow(self, worlds: np.ndarray, grown: list, seg: Segment) -> None:
-        """Replace `worlds` by their successors (parent, log-weight, game)."""
+        """Replace `worlds` by their successors (parent, log-weight, game).
+
+        SPORT-N3's zero-night meeting, which the town never sees, keeps one world a deal (its
+        heaviest meeting, carrying the deal's weight): its hidden proposals, kept eight a deal,
+        made every later night eight times the work (a sport-10 town seat's Bayes under the
+        rule bots on day 3: 262 s)."""
+        meeting = self.rules.zero_night_meeting and seg.snapshot is None
         if self.base.exact and grown:  # at most BRANCHES worlds a deal: the heaviest
             by_deal: dict[int, list] = {}
             for item in grown:
@@ -548,6 +555,9 @@ class BayesTracker:
             grown = []
             for items in by_deal.values():
                 items.sort(key=lambda x: -x[1])
+                if meeting and len(items) > 1:
+                    lift = _logsumexp(np.array([x[1] for x in items])) - items[0][1]
+                    items = [(items[0][0], items[0][1] + lift, items[0][2])]
                 grown += items[:BRANCHES]
         elif grown:  # particles: the same, the kept worlds carrying the deal's whole weight
             by_row: dict[bytes, list] = {}
@@ -555,11 +565,12 @@ class BayesTracker:
                 by_row.setdefault(self.rows[item[0]].tobytes(), []).append(item)
             grown = []
             for items in by_row.values():
-                if len(items) > BRANCHES:
+                cap = 1 if meeting else BRANCHES
+                if len(items) > cap:
                     items.sort(key=lambda x: -x[1])
                     lws = np.array([x[1] for x in items])
-                    lift = _logsumexp(lws) - _logsumexp(lws[:BRANCHES])
-                    items = [(p, lw + lift, g) for p, lw, g in items[:BRANCHES]]
+                    lift = _logsumexp(lws) - _logsumexp(lws[:cap])
+                    items = [(p, lw + lift, g) for p, lw, g in items[:cap]]
                 grown += items
         keep = np.ones(len(self.logw), dtype=bool)
         keep[worlds] = False

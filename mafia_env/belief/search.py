@@ -577,7 +577,8 @@ class Search:
         executor = g.rules.mafia_kill == "executor"
         out = []
         agree = 0.0
-        quiet = self.quiet and can_pass
+        # CITY-N10: where no number forfeits, holding fire is no stand-in for a fresh target
+        quiet = self.quiet and can_pass and g.rules.mafia_no_number != "forfeit"
         # all unseen members on one target (each kind of target once)
         for sig, group in self._groups(g, common if common > 0 else 0, mset).items():
             if quiet and self._fresh(sig, group, node):
@@ -649,7 +650,7 @@ class Search:
             return self._scripted(node, script(None, -1, None), 1.0)
         out = []
         can_pass = any(a is Act.PASS for a, _ in opts[don])
-        quiet = self.quiet and can_pass
+        quiet = self.quiet and can_pass and g.rules.mafia_no_number != "forfeit"  # CITY-N10
         for sig, group in self._groups(g, bits[don], mset).items():
             if quiet and self._fresh(sig, group, node):
                 continue

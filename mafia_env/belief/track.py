@@ -574,7 +574,8 @@ class Tracker:
         the sheriff, or the sheriff, to the don) and a role shown to the table (REVEAL), of
         the involved seats only (a class holds one role there). A deal against one of them
         cannot reproduce the view (the event would differ): the class is ruled out without a
-        search, as the search would rule it out."""
+        search, as the search would rule it out. A seat that leaves in the mafia's forfeit is
+        of the mafia team (the engine names no other)."""
         roles, mafia = self.space.roles, self.space.mafia_of
         out = []
         for kind, actor, target, value, _ in seg.want:
@@ -582,6 +583,8 @@ class Tracker:
                 continue
             if kind == Ev.REVEAL:
                 out.append((target, np.array([r is Role(value) for r in roles])))
+            elif kind == Ev.ELIMINATED and value == Cause.FORFEIT:  # CITY-N4, N10: mafia
+                out.append((target, mafia))
             elif kind == Ev.CHECK and actor == self.seat and self.role is Role.SHERIFF:
                 out.append((target, mafia if value else ~mafia))
             elif kind == Ev.CHECK and actor == self.seat and self.role is Role.DON:
@@ -1001,6 +1004,10 @@ class Tracker:
             return ("act", me, act, target, value if act in (Act.CLAIM_CHECK, Act.ASK) else -1)
         if turn is Turn.ANSWER:
             return ("act", me, Act.ANSWER, -1, value) if kind == Ev.ANSWER else None
+        if turn is Turn.GESTURE:  # ONLINE-D6: a gesture shown or taken back, or none
+            if kind == Ev.GESTURE and actor == me:
+                return ("act", me, Act.ANSWER, -1, value if value >= 0 else ref.gestures[me])
+            return ("act", me, Act.PASS, -1, -1)
         if turn is Turn.NAMING:
             return ("act", me, Act.NOMINATE, target, -1) if kind == Ev.NAME else None
         if turn is Turn.VOTE:

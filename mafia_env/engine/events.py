@@ -28,7 +28,8 @@ class Ev(IntEnum):
     NOMINATE = 9  # actor nominates target
     END_SPEECH = 10  # actor ends his speech
     NO_VOTE = 11  # no vote today (value: NoVote)
-    BALLOT = 12  # actor voted for target (-1: abstained); value 1 if it was a silent vote
+    BALLOT = 12  # actor voted for target (-1: abstained); value 1 if it was a silent vote,
+    # 2 a nominee's vote, which goes to the last nominee (CLUB-E8)
     TIE = 13  # a vote tied between the seats of bitmask value
     CRASH_BALLOT = 14  # actor voted value 1 yes / 0 no on removing every tied player
     SPARED = 15  # the vote removed nobody (value: Spared)
@@ -64,6 +65,10 @@ class Ev(IntEnum):
     TALK = 39  # actor adds a free-text remark to his speech: value indexes `Game.talk`
     COUNT = 40  # an open count (CLUB-E7, ONLINE-V7) of the votes for target is over: the
     # seats of bitmask value raised a hand for him
+    PROPOSE = 41  # at the zero-night meeting actor shows the team target (-1: no number);
+    # seen by the mafia (SPORT-N3)
+    GESTURE = 42  # actor shows gesture value (Answer; -1: takes his back) during target's
+    # speech (ONLINE-D6)
 
 
 TALK_LIMIT = 280  # characters in one remark of table talk

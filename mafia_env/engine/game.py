@@ -143,6 +143,7 @@ class Game:
         self.self_heals = 0
         self.saves = 0  # nights whose heal cancelled a kill, the healed player surviving
         self.don_introduced = rules.don_known
+        self.gestures = [-1] * n  # ONLINE-D6: each seat's gesture shown (Answer; -1 none)
         self._start()
 
     # ----------------------------------------------------------------- queries
@@ -249,7 +250,7 @@ class Game:
             g.rng.setstate(self.rng.getstate())
         else:
             g.rng = rng
-        for name in ("alive", "alive_seats", "team_alive", "fouls", "silenced_on"):
+        for name in ("alive", "alive_seats", "team_alive", "fouls", "silenced_on", "gestures"):
             d[name] = d[name][:]
         g.events = self.events[:]
         g.inputs = self.inputs[:]
@@ -341,6 +342,8 @@ class Game:
         if seat == self.actor:
             if self.turn is _Turn.ANSWER:  # the speaker who asked him goes on
                 self._resume_speech()
+            elif self.turn is _Turn.GESTURE:  # the next listener's gesture, or the speaker
+                self._after_gesture()
             else:
                 self._advance()
 
@@ -364,13 +367,19 @@ class Game:
                     if role is _Role.DON and not self.rules.don_known:
                         role = _Role.MAFIA
                     self._log(_Ev.TEAMMATE, s, mate, role, 1 << s)
-        if self.rules.zero_night:  # COMMON-3: the mafia meet; nobody shoots
+        r = self.rules
+        if r.zero_night:  # COMMON-3: the mafia meet; nobody shoots
             self._log(_Ev.NIGHT, value=0)
-            if self.rules.zero_night_don and not self.don_introduced:  # ONLINE-N1
-                dons = [s for s in black if self.roles[s] is _Role.DON]
-                if dons:
-                    self._enter(_Stage.ZERO_NIGHT)
-                    self.queue.extend([(s, _Turn.MAFIA_KILL) for s in dons])
+            dons = [s for s in black if self.roles[s] is _Role.DON]
+            turns = []
+            if r.zero_night_meeting:  # SPORT-N3: each shows a target, the don last: his word
+                order = [s for s in black if s not in dons] + dons
+                turns += [(s, _Turn.MEETING) for s in order]
+            if r.zero_night_don and not self.don_introduced:  # ONLINE-N1
+                turns += [(s, _Turn.MAFIA_KILL) for s in dons]
+            if turns:
+                self._enter(_Stage.ZERO_NIGHT)
+                self.queue.extend(turns)
         self._advance()
 
     def _start_day(self) -> None:
@@ -398,6 +407,39 @@ class Game:
                 q.append((s, _Turn.SPEECH))
 
     def _end_speeches(self) -> None:
+        if self.rules.discussion > 0:  # ONLINE-D5: every living player may speak
+            self._enter(_Stage.DISCUSSION)
+            self.today.rounds = 0
+            self._discussion_round()
+        else:
+            self._after_speeches()
+
+    def _discussion_round(self) -> None:
+        """Queue one round of the general discussion (ONLINE-D5): every living player, from
+        the day's first speaker on, one speech act or none."""
+        today = self.today
+        today.rounds += 1
+        today.spoken = False
+        alive = self.alive_seats
+        first = self._next_alive(today.first_speaker - 1)
+        i = alive.index(first)
+        self.queue.extend(
+            [
+                (s, _Turn.DISCUSSION)
+                for s in alive[i:] + alive[:i]
+                if self.silenced_on[s] != self.day
+            ]
+        )
+
+    def _end_discussion(self) -> None:
+        """Another round while rounds are left and someone spoke in this one; else go on."""
+        today = self.today
+        if today.spoken and today.rounds < self.rules.discussion:
+            self._discussion_round()
+        else:
+            self._after_speeches()
+
+    def _after_speeches(self) -> None:
         if self.rules.nominations == "round":  # CLUB-E1: every player, from seat 1, names one
             self._enter(_Stage.NAMING)
             self.today.named = [0] * self.n
@@ -477,6 +519,7 @@ class Game:
             if alive[s]:
                 v.ballots.append((s, last, last >= 0))
                 self._log(_Ev.BALLOT, s, last, int(last >= 0))
+        self._barred_votes()
         self._decide_vote()
 
     def _resolve_vote(self) -> None:
@@ -484,7 +527,21 @@ class Game:
         for voter, target, silent in self.vote.ballots:
             if self.alive[voter]:
                 self._log(_Ev.BALLOT, voter, target, int(silent))
+        self._barred_votes()
         self._decide_vote()
+
+    def _barred_votes(self) -> None:
+        """CLUB-E8: a nominee may not vote but keeps his one vote: it goes to the last
+        nominee, whose own goes to him too (the seed's exception)."""
+        r, v = self.rules, self.vote
+        if r.nominees_vote or r.nominee_votes != "last_nominee":
+            return
+        barred = self.today.nominees if r.nominee_ban == "day" else v.candidates
+        last = v.candidates[-1]
+        for s in barred:  # in nomination order
+            if self.alive[s]:
+                v.ballots.append((s, last, True))
+                self._log(_Ev.BALLOT, s, last, 2)
 
     def _decide_vote(self) -> None:
         """Apply the vote's outcome: one leaves, a tie (re-vote, crash), or nobody."""
@@ -589,15 +646,21 @@ class Game:
 
     def _mafia_target(self) -> tuple[int, int, bool]:
         """Return the mafia's victim (-1: none), its executor, and whether they forfeit."""
-        shots = [(s, t) for s, t in self.night.shots.items() if self.alive[s]]
+        r = self.rules
+        if r.shots_judged == "fired":  # SPORT-N4: each shot counts as it was fired
+            shots = list(self.night.shots.items())
+        else:  # only the shooters alive at morning
+            shots = [(s, t) for s, t in self.night.shots.items() if self.alive[s]]
         if not shots:
             return -1, -1, False
-        r = self.rules
+        none_forfeits = r.mafia_no_number == "forfeit"  # CITY-N10: no number shown
         if r.mafia_kill == "don":  # CITY-N3: while the don is alive his choice is theirs
             for s, t in shots:
                 if self.roles[s] is _Role.DON:
-                    return t, s, False
+                    return (-1, -1, True) if t < 0 and none_forfeits else (t, s, False)
         targets = {t for _, t in shots}
+        if none_forfeits and -1 in targets:  # CITY-N10: a member showed no number
+            return -1, -1, True
         if len(targets) > 1:  # SPORT-N1, CLUB-N1, ONLINE-N4: a miss; CITY-N4: a forfeit
             return -1, -1, r.mafia_split == "forfeit"
         victim = targets.pop()
@@ -702,6 +765,7 @@ class Game:
         Stage.DAWN: _start_day,
         Stage.ZERO_NIGHT: _start_day,
         Stage.SPEECHES: _end_speeches,
+        Stage.DISCUSSION: _end_discussion,
         Stage.NAMING: _after_nominations,
         Stage.MONOLOGUES: _end_monologues,
         Stage.VOTE: _resolve_vote,
@@ -735,7 +799,8 @@ class Game:
                 self.actor, self.turn = seat, turn  # the floor is his; say so to who sees it
                 if _IS_SPEECH[turn]:
                     sp = self.speech
-                    sp.acts_left = self.rules.speech_acts
+                    # ONLINE-D5: a word in the discussion is one act
+                    sp.acts_left = 1 if turn is _Turn.DISCUSSION else self.rules.speech_acts
                     sp.nominated = False
                     sp.asked = 0
                     self.events.append((_Ev.SPEAK, seat, -1, turn, PUBLIC))
@@ -761,6 +826,37 @@ class Game:
             self._advance()
             return
         self.events.append((_Ev.TURN, asker, -1, turn, PUBLIC))
+
+    def _open_gestures(self, named: int) -> bool:
+        """ONLINE-D6: after a speech act, queue the gestures of the listeners it offers one
+        (knob gestures: the living listener it names, or every living listener from the
+        speaker's left) before the speaker goes on; return whether any was queued."""
+        s = self.actor
+        if self.rules.gestures == "named":
+            if named < 0 or named == s or not self.alive[named]:
+                return False
+            listeners = [named]
+        else:
+            alive = self.alive_seats
+            i = next((k for k, x in enumerate(alive) if x > s), 0)
+            listeners = [x for x in alive[i:] + alive[:i] if x != s]
+            if not listeners:
+                return False
+        sp = self.speech
+        sp.asker, sp.asker_turn = s, self.turn
+        self.queue.extendleft([(x, _Turn.GESTURE) for x in reversed(listeners)])
+        self._advance()
+        return True
+
+    def _after_gesture(self) -> None:
+        """Hand the turn to the next listener of the gesture round, or back to the speaker."""
+        q, alive = self.queue, self.alive
+        while q and q[0][1] is _Turn.GESTURE and not alive[q[0][0]]:
+            q.popleft()
+        if q and q[0][1] is _Turn.GESTURE:
+            self._advance()
+        else:
+            self._resume_speech()
 
     def _end_turns(self) -> None:
         self.actor, self.turn = -1, None

@@ -30,6 +30,9 @@ class Turn(IntEnum):
     MONOLOGUE = 14  # a nominee's speech before the vote (CLUB-E2)
     ANSWER = 15  # the gesture answering a speaker's question (ONLINE-D4)
     OPEN_VOTE = 16  # a hand raised for the nominee being counted, or kept down (CLUB-E7)
+    MEETING = 17  # a black player's sign at the zero-night meeting: a target or none (SPORT-N3)
+    DISCUSSION = 18  # a word in the general discussion: a speech act or none (ONLINE-D5)
+    GESTURE = 19  # a listener's gesture during another's speech (ONLINE-D6)
 
 
 class Act(IntEnum):
@@ -71,6 +74,7 @@ class Stage(IntEnum):
     OVER = 9  # the game has ended
     ZERO_NIGHT = 10  # ONLINE-N1: the mafia meet; the don may introduce himself
     COUNT = 11  # CLUB-E7, ONLINE-V7: a vote counted in the open, one nominee at a time
+    DISCUSSION = 12  # ONLINE-D5: the general discussion after the speech round
 
 
 # What can follow each stage when its turns run out (its rule picks one). Any stage can also
@@ -79,6 +83,9 @@ FOLLOWS: dict[Stage, frozenset[Stage]] = {
     Stage.DAWN: frozenset({Stage.ZERO_NIGHT, Stage.SPEECHES}),
     Stage.ZERO_NIGHT: frozenset({Stage.SPEECHES}),
     Stage.SPEECHES: frozenset(
+        {Stage.DISCUSSION, Stage.NAMING, Stage.MONOLOGUES, Stage.VOTE, Stage.COUNT, Stage.NIGHT}
+    ),
+    Stage.DISCUSSION: frozenset(
         {Stage.NAMING, Stage.MONOLOGUES, Stage.VOTE, Stage.COUNT, Stage.NIGHT}
     ),
     Stage.NAMING: frozenset({Stage.MONOLOGUES, Stage.VOTE, Stage.COUNT, Stage.NIGHT}),
@@ -92,10 +99,13 @@ FOLLOWS: dict[Stage, frozenset[Stage]] = {
     Stage.OVER: frozenset(),
 }
 
-SPEECH_TURNS = frozenset({Turn.SPEECH, Turn.LAST_WORD, Turn.TIE_SPEECH, Turn.MONOLOGUE})
+SPEECH_TURNS = frozenset(
+    {Turn.SPEECH, Turn.LAST_WORD, Turn.TIE_SPEECH, Turn.MONOLOGUE, Turn.DISCUSSION}
+)
 NIGHT_TURNS = frozenset(
     {
         Turn.MAFIA_KILL,
+        Turn.MEETING,
         Turn.DON_CHECK,
         Turn.SHERIFF_CHECK,
         Turn.PUTANA,

@@ -7,15 +7,17 @@ say for each knob whether the value comes from the source document or is our def
 
 from __future__ import annotations
 
+import difflib
+import warnings
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 # the rules of earlier eras (`earlier_rules`: records of formats 1 and 2, tasks of versions 2
 # and 3) are mafia_env.compat's; still imported from here, where they were defined before
-from mafia_env.compat import ERAS, earlier_rules  # noqa: F401
+from mafia_env.compat import ERAS, earlier_rules
 from mafia_env.engine.events import Outcome
 from mafia_env.engine.roles import ROLE_NAMES, Role, Team, role_from_name
-from mafia_env.errors import ConfigError
+from mafia_env.errors import ConfigError, KnobWarning
 
 
 @dataclass(frozen=True)
@@ -287,6 +289,49 @@ KNOBS: dict[str, Knob] = {
         "each morning the doctor is told which heal of his counts for his limits (false: he "
         "learns it only from whom he may heal next)",
     ),
+    "mafia_no_number": Knob(
+        str,
+        "CITY-N10",
+        "what a mafia choice of no number (held fire, a timeout) does where the team must "
+        "show one: a miss, or the team's forfeit (the don's none while he lives, any member's "
+        "without him)",
+        choices=("miss", "forfeit"),
+    ),
+    "zero_night_meeting": Knob(
+        bool,
+        "SPORT-N3",
+        "on the zero night the black players meet in silence: each may show the team a "
+        "proposed target, the don last (his word); seen by the team only",
+    ),
+    "shots_judged": Knob(
+        str,
+        "SPORT-N4",
+        "whose shots decide the mafia's kill: every shot fired (a shooter removed later that "
+        "night still counts), or only those of the shooters alive at morning",
+        choices=("fired", "morning"),
+    ),
+    "discussion": Knob(
+        int,
+        "ONLINE-D5",
+        "rounds of the general discussion after the speech round, each living player one "
+        "speech act or nothing a round, a round of silence ending it (0: none)",
+        minimum=0,
+    ),
+    "gestures": Knob(
+        str,
+        "ONLINE-D6",
+        "who may show a gesture (yes / no / don't know; again: taken back) during another's "
+        "speech: nobody, the listener a speech act names (right after it), or every living "
+        "listener after each speech act",
+        choices=("none", "named", "all"),
+    ),
+    "nominee_votes": Knob(
+        str,
+        "CLUB-E8",
+        "where the vote of a player barred from voting as a nominee goes: to the last nominee "
+        "(his own too), or nowhere",
+        choices=("last_nominee", "none"),
+    ),
 }
 
 
@@ -354,19 +399,46 @@ class Rules:
     hunted_reveal: str
     companion_reason: bool
     heal_told: bool
+    mafia_no_number: str
+    zero_night_meeting: bool
+    shots_judged: str
+    discussion: int
+    gestures: str
+    nominee_votes: str
     defaults: frozenset[str] = field(default=frozenset(), compare=False)
     role_table: str = field(default="default", compare=False)  # "source" or "default"
 
     def with_knobs(self, **knobs: Any) -> Rules:
-        """Return these rules with some knobs overridden; an unknown knob is an error."""
+        """Return these rules with some knobs overridden; an unknown knob is an error, and a
+        knob that sets the rule of a role this variant never deals (`ROLE_KNOBS`) a warning."""
         for name, value in knobs.items():
             if name not in KNOBS:
-                raise ConfigError(
-                    f"unknown knob {name!r} for variant {self.name!r}; "
-                    f"knobs are: {', '.join(sorted(KNOBS))}"
-                )
+                raise ConfigError(unknown_knob(name, self.name))
             KNOBS[name].check(name, value)
+            self._check_dealt(name, value)
         return replace(self, **knobs) if knobs else self
+
+    def _check_dealt(self, name: str, value: Any) -> None:
+        """Warn of a knob of a role no table of this variant deals: it changes nothing.
+
+        A warning (`KnobWarning`), not an error: a sweep may set one knob on every variant,
+        and the tests play every knob value on every variant. The knob values an earlier
+        era's rules set everywhere are not warned of: the records and benchmark tasks of
+        those eras carry them (`mafia_env.compat`)."""
+        needs = ROLE_KNOBS.get(name)
+        dealt = self.roles_in_play()
+        if needs is None or all(r in dealt for r in needs):
+            return
+        if any(earlier_rules(self.name, era).get(name, _UNSET) == value for era in ERAS):
+            return
+        missing = " and ".join(r.label for r in needs if r not in dealt)
+        warnings.warn(
+            f"knob {name!r} sets a rule of the {' and '.join(r.label for r in needs)}, but "
+            f"variant {self.name!r} deals no {missing} (its roles: "
+            f"{', '.join(r.label for r in dealt)}): it changes nothing",
+            KnobWarning,
+            stacklevel=3,
+        )
 
     def knob_values(self) -> dict[str, Any]:
         """Return every knob's value, by name."""
@@ -374,11 +446,13 @@ class Rules:
 
     def check_players(self, n: int) -> None:
         """Raise a ConfigError unless this variant supports a table of `n` players."""
-        if (
-            isinstance(n, bool)
-            or not isinstance(n, int)
-            or not (self.min_players <= n <= self.max_players)
-        ):
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise ConfigError(
+                f"num_players must be an integer: variant {self.name!r} supports "
+                f"{self.min_players} to {self.max_players} players; got {n!r}, a "
+                f"{type(n).__name__}, not a number"
+            )
+        if not (self.min_players <= n <= self.max_players):
             raise ConfigError(
                 f"variant {self.name!r} supports {self.min_players} to {self.max_players} "
                 f"players; got num_players={n!r}"
@@ -439,6 +513,41 @@ class Rules:
 
 
 RULE_FIELDS = {f.name for f in fields(Rules)}
+_UNSET = object()
+
+# the knobs that set a rule of particular roles: a variant that never deals them all warns of
+# such a knob (`Rules.with_knobs`), since it changes nothing
+ROLE_KNOBS: dict[str, tuple[Role, ...]] = {
+    "heal_repeat": (Role.DOCTOR,),
+    "heal_self": (Role.DOCTOR,),
+    "heal_skip": (Role.DOCTOR,),
+    "heal_against": (Role.DOCTOR,),
+    "heal_spent": (Role.DOCTOR,),
+    "heal_told": (Role.DOCTOR,),
+    "companion_heal": (Role.DOCTOR, Role.PUTANA),
+    "putana_self": (Role.PUTANA,),
+    "companion_reason": (Role.PUTANA,),
+    "don_check": (Role.DON,),
+    "don_known": (Role.DON,),
+    "zero_night_don": (Role.DON,),
+    "sheriff_check": (Role.SHERIFF,),
+    "mafia_win_maniac": (Role.MANIAC,),
+}
+# the names a keyword of mafia_env.env() may be confused with, beside the knobs
+ENV_KEYWORDS = ("num_players", "render_mode", "obs_mode", "lang", "backend", "roles", "belief")
+
+
+def unknown_knob(name: str, variant: str) -> str:
+    """Say that `name` is no knob: the nearest names (difflib), else every knob."""
+    near = difflib.get_close_matches(name, [*KNOBS, *ENV_KEYWORDS], n=3, cutoff=0.6)
+    if near:
+        return (
+            f"unknown knob {name!r} for variant {variant!r}; did you mean "
+            + " or ".join(map(repr, near))
+            + f"? (every knob: mafia_env.engine.rules.KNOBS, {len(KNOBS)} of them)"
+        )
+    return f"unknown knob {name!r} for variant {variant!r}; knobs are: {', '.join(sorted(KNOBS))}"
+
 
 assert set(KNOBS) <= RULE_FIELDS, set(KNOBS) - RULE_FIELDS
 
@@ -447,6 +556,12 @@ def parse_roles(spec: Any, rules: Rules, n: int) -> list[Role]:
     """Check a `roles=[...]` deal against the variant's table for `n`; return it as Roles."""
     expected = rules.role_counts(n)
     allowed = ", ".join(f"{c} {r.label}" for r, c in sorted(expected.items()))
+    if isinstance(spec, str):
+        raise ConfigError(
+            f"roles must be a list of {n} role names, one per seat (the {n}-player table of "
+            f"{rules.name!r} is {allowed}); got the string {spec!r}: give a list, "
+            f"roles=[{spec!r}, ...]"
+        )
     if not isinstance(spec, list | tuple) or len(spec) != n:
         raise ConfigError(
             f"roles must be a list of {n} role names, one per seat (the {n}-player table of "
@@ -467,4 +582,13 @@ def parse_roles(spec: Any, rules: Rules, n: int) -> list[Role]:
     return deal
 
 
-__all__ = ["KNOBS", "ROLE_NAMES", "Knob", "Rules", "earlier_rules", "parse_roles"]
+__all__ = [
+    "KNOBS",
+    "ROLE_KNOBS",
+    "ROLE_NAMES",
+    "Knob",
+    "Rules",
+    "earlier_rules",
+    "parse_roles",
+    "unknown_knob",
+]

@@ -129,7 +129,8 @@ class GameSpec:
             n = rules.default_players
         rules.check_players(n)
         rules.role_counts(n)  # the role table at this size, mafia_count applied
-        deal = None if roles is None else tuple(parse_roles(list(roles), rules, n))
+        asked = roles if isinstance(roles, str) else list(roles or ())  # a str: refused
+        deal = None if roles is None else tuple(parse_roles(asked, rules, n))
         spec = cls.of(rules, n)
         merged = tuple({**given, **knobs}.items())
         if deal is not None or merged or options:

@@ -19,9 +19,18 @@ class Today:
     nominees: list[int] = field(default_factory=list)  # in the order of nomination
     nominee_bits: int = 0
     named: list[int] = field(default_factory=list)  # CLUB-E1: times each seat was named
+    rounds: int = 0  # ONLINE-D5: rounds of the general discussion held today ...
+    spoken: bool = False  # ... and whether anyone spoke in the one under way
 
     def copy(self) -> Today:
-        return Today(self.first_speaker, self.nominees[:], self.nominee_bits, self.named[:])
+        return Today(
+            self.first_speaker,
+            self.nominees[:],
+            self.nominee_bits,
+            self.named[:],
+            self.rounds,
+            self.spoken,
+        )
 
 
 @dataclass(slots=True)

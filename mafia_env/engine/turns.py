@@ -81,6 +81,8 @@ class SpeechRule(TurnRule):
     def in_layout(self, rules: Rules, roles: Collection[Role]) -> bool:
         if self.turn is Turn.MONOLOGUE:
             return rules.nominee_speeches  # CLUB-E2
+        if self.turn is Turn.DISCUSSION:
+            return rules.discussion > 0  # ONLINE-D5
         return True
 
     def offers(self, rules: Rules, roles: Collection[Role]) -> tuple[Act, ...]:
@@ -127,7 +129,11 @@ class SpeechRule(TurnRule):
             today.nominees.append(target)
             today.nominee_bits |= 1 << target
             sp.nominated = True
+        elif g.turn is _Turn.DISCUSSION:  # ONLINE-D5: someone spoke in this round
+            g.today.spoken = True
         sp.acts_left -= 1
+        if g.rules.gestures != "none" and g._open_gestures(target):  # ONLINE-D6
+            return
         if sp.acts_left == 0:  # COMMON-5: at most K acts; the K-th ends the speech
             g._log(_Ev.END_SPEECH, s)
             g._advance()
@@ -150,6 +156,30 @@ class AnswerRule(TurnRule):
     def apply(self, g: Game, act: Act, target: int, value: int) -> None:
         g._log(_Ev.ANSWER, g.actor, g.speech.asker, value)
         g._resume_speech()
+
+
+class GestureRule(TurnRule):
+    """ONLINE-D6: a listener shows yes, no or don't know during another's speech (the one he
+    shows already: takes it back), or keeps his hands as they are; the speaker goes on."""
+
+    turn = Turn.GESTURE
+
+    def in_layout(self, rules: Rules, roles: Collection[Role]) -> bool:
+        return rules.gestures != "none"
+
+    def offers(self, rules: Rules, roles: Collection[Role]) -> tuple[Act, ...]:
+        return (Act.PASS, Act.ANSWER)
+
+    def legal(self, g: Game) -> Options:
+        return [(_Act.PASS, None), (_Act.ANSWER, None)]
+
+    def apply(self, g: Game, act: Act, target: int, value: int) -> None:
+        if act is _Act.ANSWER:  # «натисніть ще раз, щоб прибрати»: again takes it back
+            s = g.actor
+            shown = -1 if g.gestures[s] == value else value
+            g.gestures[s] = shown
+            g._log(_Ev.GESTURE, s, g.speech.asker, shown)
+        g._after_gesture()
 
 
 class VoteRule(TurnRule):
@@ -266,10 +296,7 @@ class MafiaKillRule(TurnRule):
             if not g.don_introduced and g.roles[s] is _Role.DON:
                 opts.append((_Act.REVEAL_DON, None))
             return opts
-        me = 1 << s
-        bits = g.alive_bits & ~me & (-1 if r.mafia_target_team else ~g.mafia_mask)
-        if g._may_shoot_self():
-            bits |= me
+        bits = shot_targets(g, s)
         opts = [(_Act.NIGHT, bits)] if bits else []
         if r.mafia_pass or not bits:
             opts.insert(0, (_Act.PASS, None))
@@ -296,6 +323,37 @@ class MafiaKillRule(TurnRule):
     def together(self, rules: Rules) -> bool:
         # COMMON-8: shots hidden from each other are simultaneous; seen shots are a discussion
         return not rules.mafia_see_shots
+
+
+def shot_targets(g: Game, s: int) -> int:
+    """Return the seats mafia member `s` may shoot (SPORT-N1, CITY-N3, ONLINE-N4)."""
+    me = 1 << s
+    bits = g.alive_bits & ~me & (-1 if g.rules.mafia_target_team else ~g.mafia_mask)
+    if g._may_shoot_self():
+        bits |= me
+    return bits
+
+
+class MeetingRule(TurnRule):
+    """SPORT-N3: at the zero-night meeting a black player shows the team a proposed target
+    (any seat he could shoot) or none; the don shows his last: his word. The team sees it."""
+
+    turn = Turn.MEETING
+
+    def in_layout(self, rules: Rules, roles: Collection[Role]) -> bool:
+        return rules.zero_night_meeting
+
+    def offers(self, rules: Rules, roles: Collection[Role]) -> tuple[Act, ...]:
+        return (Act.PASS, Act.NIGHT)
+
+    def legal(self, g: Game) -> Options:
+        bits = shot_targets(g, g.actor)
+        return [(_Act.PASS, None), (_Act.NIGHT, bits)] if bits else [(_Act.PASS, None)]
+
+    def apply(self, g: Game, act: Act, target: int, value: int) -> None:
+        shown = target if act is _Act.NIGHT else -1
+        g._log(_Ev.PROPOSE, g.actor, shown, -1, g.mafia_mask)
+        g._advance()
 
 
 class ExecutorRule(TurnRule):
@@ -456,6 +514,9 @@ TURN_RULES: tuple[TurnRule, ...] = (
     SpeechRule(Turn.MONOLOGUE),
     AnswerRule(),
     OpenVoteRule(),
+    MeetingRule(),
+    SpeechRule(Turn.DISCUSSION),
+    GestureRule(),
 )
 assert [r.turn for r in TURN_RULES] == list(Turn), "TURN_RULES is indexed by Turn"
 # each rule's `legal` and `apply`, bound, by Turn: the hot path's one lookup a move

@@ -14,7 +14,9 @@ as a list ending in the language's ``AND`` ("2, 5 and 9": who voted in an open c
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
+from functools import cache
 from importlib import import_module
 from types import ModuleType
 from typing import Any
@@ -43,7 +45,7 @@ SUBKEYS: dict[str, tuple[str, ...]] = {
     "NO_VOTE": tuple(x.name for x in NoVote),
     "NOMINATE": ("by", "round"),
     "VOTING": ("one", "many"),
-    "BALLOT": ("vote", "silent", "abstain"),
+    "BALLOT": ("vote", "silent", "barred", "abstain"),
     "CRASH_BALLOT": ("yes", "no"),
     "SPARED": tuple(x.name for x in Spared),
     "ELIMINATED": tuple(x.name for x in Cause),
@@ -55,6 +57,8 @@ SUBKEYS: dict[str, tuple[str, ...]] = {
     "ANSWER": tuple(x.name for x in Answer),
     "SILENCED": ("speech", "last_word"),
     "COUNT": ("none", "one", "many"),
+    "PROPOSE": ("shown", "none"),
+    "GESTURE": (*(x.name for x in Answer), "NONE"),
 }
 
 # Events the moderator does not announce: the start of a turn is told by SPEAK for speeches
@@ -65,7 +69,34 @@ SILENT = frozenset({"TURN"})
 # Russian and Ukrainian alphabets and typographic punctuation.
 TALK_CHARS = "абвгдеёжзийклмнопрстуфхцчшщъыьэюяієїґАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯІЄЇҐ«»“”„‘’—–…№"
 
+# Characters a remark of table talk loses (`talk_text`): controls, lone surrogates, and the
+# bidirectional embeddings, overrides and isolates that would turn the lines after them
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
 _loaded: dict[str, ModuleType] = {}
+
+
+def talk_text(text: str) -> str:
+    """Return a remark of table talk as it is kept: every script and emoji as written, less
+    its control characters (a line break, a tab or another space reads as a space)."""
+    out = []
+    for c in text:
+        if c.isprintable():
+            out.append(c)
+            continue
+        kind = unicodedata.category(c)
+        if kind[0] == "Z" or c in "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85":
+            out.append(" ")
+        elif kind in ("Cf", "Co", "Cn") and c not in _BIDI:
+            out.append(c)  # a joiner, a variation selector, a character newer than Python's
+    return "".join(out)
+
+
+def talk_line(line: str) -> str:
+    """Return a narrated line with the characters the text observation's charset lacks as
+    "?" (`charset`: a remark keeps its own script in the narration and the record)."""
+    allowed = charset()
+    return "".join(c if c in allowed else "?" for c in line)
 
 
 def check_lang(code: Any) -> str:
@@ -102,8 +133,10 @@ def _subkey(kind: int, actor: int, target: int, value: int, role: Role | None) -
         return "one" if value >> SEQ_BITS == 0 else "many"
     if kind == Ev.BLOCKED:
         return Turn(value).name
-    if kind == Ev.BALLOT:
-        return "abstain" if target < 0 else ("silent" if value else "vote")
+    if kind == Ev.BALLOT:  # value 2: a nominee's vote (CLUB-E8)
+        return (
+            "abstain" if target < 0 else ("barred" if value == 2 else "silent" if value else "vote")
+        )
     if kind == Ev.CRASH_BALLOT:
         return "yes" if value else "no"
     if kind == Ev.SPARED:
@@ -127,6 +160,10 @@ def _subkey(kind: int, actor: int, target: int, value: int, role: Role | None) -
         return "last_word" if value == Turn.LAST_WORD else "speech"
     if kind == Ev.COUNT:
         return "none" if value == 0 else ("one" if value & (value - 1) == 0 else "many")
+    if kind == Ev.PROPOSE:
+        return "shown" if target >= 0 else "none"
+    if kind == Ev.GESTURE:
+        return Answer(value).name if value >= 0 else "NONE"
     return None
 
 
@@ -191,6 +228,7 @@ def describe(act: Act, target: int, value: int, turn: Turn | None, lang: str = D
     return text.format_map(_Fields(mod, -1, target, value))
 
 
+@cache
 def charset() -> frozenset[str]:
     """Return every character a text observation may hold, in any language."""
     import string
@@ -232,4 +270,6 @@ __all__ = [
     "say",
     "seat_list",
     "table",
+    "talk_line",
+    "talk_text",
 ]

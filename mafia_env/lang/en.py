@@ -31,6 +31,7 @@ EVENTS = {
         "LAST_WORD": "Player {a}, your last word.",
         "TIE_SPEECH": "Player {a}, a short speech before the re-vote.",
         "MONOLOGUE": "Player {a}, your minute of monologue.",
+        "DISCUSSION": "Player {a}, the general discussion: your word.",
     },
     "CLAIM_ROLE": "Player {a}: I am the {role}.",
     "CLAIM_CHECK": "Player {a}: I checked player {t}: {color}.",
@@ -53,6 +54,7 @@ EVENTS = {
         "vote": "Player {a} votes for player {t}.",
         "silent": "Player {a} did not vote: the vote goes to player {t}, the last nominee.",
         "abstain": "Player {a} abstains.",
+        "barred": "Player {a} may not vote: his vote goes to player {t}, the last nominee.",
     },
     "TIE": "The vote is tied between players {seats}.",
     "CRASH": "Who is for removing all of players {seats}?",
@@ -134,6 +136,16 @@ EVENTS = {
         "one": "Votes for player {t}: player {hands}.",
         "many": "Votes for player {t}: players {hands}.",
     },
+    "PROPOSE": {
+        "shown": "Player {a} shows the team player {t}.",
+        "none": "Player {a} shows the team no number.",
+    },
+    "GESTURE": {
+        "YES": "Player {a} gestures: yes.",
+        "NO": "Player {a} gestures: no.",
+        "DONT_KNOW": "Player {a} gestures: I don't know.",
+        "NONE": "Player {a} takes back his gesture.",
+    },
 }
 
 # What an action means, by act and (where it reads differently) by the kind of turn.
@@ -153,6 +165,9 @@ ACTIONS = {
         "MANIAC": "Do not shoot tonight.",
         "HUNT": "Request no hunt.",
         "MONOLOGUE": "End your monologue.",
+        "MEETING": "Show the team no number.",
+        "DISCUSSION": "Say nothing.",
+        "GESTURE": "Keep your hands as they are.",
     },
     "NOMINATE": {"*": "Nominate player {t}.", "NAMING": "Name player {t}."},
     "VOTE": {"*": "Vote for player {t}.", "OPEN_VOTE": "Raise your hand for player {t}."},
@@ -164,6 +179,7 @@ ACTIONS = {
         "PUTANA": "Spend the night with player {t}.",
         "DOCTOR": "Heal player {t}.",
         "MANIAC": "Shoot player {t}.",
+        "MEETING": "Show the team player {t}: the target you propose.",
     },
     "CLAIM_ROLE": {"*": "Say: I am the {role}."},
     "CLAIM_CHECK": {"*": "Say: I checked player {t}: {color}."},
@@ -172,7 +188,7 @@ ACTIONS = {
     "VOTE_YES": {"*": "Vote yes: remove all the tied players."},
     "VOTE_NO": {"*": "Vote no: keep them all."},
     "ASK": {"*": "Ask player {t}: are you the {role}?"},
-    "ANSWER": {"*": "Answer: {answer}."},
+    "ANSWER": {"*": "Answer: {answer}.", "GESTURE": "Gesture: {answer}."},
     "REVEAL_DON": {"*": "Introduce yourself to the mafia as the don."},
     "EXECUTOR": {"*": "Name player {t} to carry out the shot."},
     "HUNT": {"*": "Request a hunt on player {t}{hunt_as}."},
@@ -198,6 +214,11 @@ UI = {
     "why_shown": "his card was shown",
     "why_team": "your teammate",
     "why_deduced": "it follows from what you saw",
+    # words of an action that depend on the moment (mafia_env.text.observer)
+    "hand_down_counts": "Keep your hand down: it counts for player {t}.",
+    "silent_vote_counts": "Do not vote: your vote goes to player {t}, the last nominee.",
+    "take_back": "Take back your gesture ({answer}).",
+    "no_number": "Show no number: a team that shows none forfeits.",
 }
 
 # The table's buttons (`mafia_env.table.view`): group titles, and labels by the kind of turn.
@@ -215,6 +236,7 @@ TABLE = {
         "executor": "Who carries out the shot?",
         "hunt": "Request a hunt",
         "reveal_don": "Your team",
+        "gesture": "Show a gesture",
     },
     "claim_check": "Say: I checked ... and they are {color}",
     "ask": "Ask: are you the {role}?",
@@ -225,6 +247,7 @@ TABLE = {
         "PUTANA": "Visit a player (blocks them tonight)",
         "DOCTOR": "Heal a player",
         "MANIAC": "Shoot a player",
+        "MEETING": "Show the team a target",
     },
     "pass": {
         "*": "Pass",
@@ -242,9 +265,13 @@ TABLE = {
         "DOCTOR": "Skip the heal",
         "MANIAC": "Refuse to shoot",
         "HUNT": "No hunt tonight",
+        "MEETING": "Show no number",
+        "DISCUSSION": "Say nothing",
+        "GESTURE": "No change",
     },
     # SPORT-D3: a player who does not vote gives his vote to the last nominee
     "silent_vote": "Do not vote: it goes to player {t}, the last nominee",
+    "last_count": "Keep my hand down: it counts for player {t}",
     "yes": "Yes: remove them all",
     "no": "No: keep them",
     "reveal_don": "Introduce myself to the mafia as the don",
@@ -296,6 +323,9 @@ PAGE = {
         "naming": "Naming the nominees",
         "monologue": "Monologues of the nominees",
         "answer": "An answer",
+        "discussion": "The general discussion",
+        "gesture": "A gesture",
+        "meeting": "Night: the mafia meet",
         "night": "Night: the town sleeps",
         "over": "The game is over",
     },

@@ -40,7 +40,7 @@ from typing import Any
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.match import ask
 from mafia_env.policy import load_policy, policy_names
-from mafia_env.table.config import DEFAULT_BOTS, TableConfig
+from mafia_env.table.config import DEFAULT_BOTS, HostError, TableConfig
 
 log = logging.getLogger(__name__)
 # named bots that load a checkpoint: load once, share the network
@@ -180,16 +180,11 @@ class BotShelf:
         unknown = sorted({b for b in wanted if b not in offered})
         gone = [b for b in unknown if b in self._loaded_once]
         if gone:
-            raise ConfigError(
-                f"bot {gone[0]!r} cannot be read: it is not a checkpoint this server loads "
-                "now (the server's log says why)"
-            )
+            raise HostError("bot_gone", name=repr(gone[0]))
         if unknown:
-            where = "" if self.bot_dir else " (this server loads no checkpoint files)"
-            raise ConfigError(
-                f"unknown policy {', '.join(map(repr, unknown))}: this server seats only the "
-                f"bots {', '.join(offered)}{where}"
-            )
+            key = "bot_unknown" if self.bot_dir else "bot_unknown_files"
+            names = ", ".join(map(repr, unknown))
+            raise HostError(key, names=names, offered=", ".join(offered))
 
     def default_name(self, name: str | None = None) -> str:
         """Return the default bot the page offers: `name`, else the first of DEFAULT_BOTS here.
@@ -282,7 +277,7 @@ class BotShelf:
                 raise
             except Exception as e:
                 log.exception("bot %r failed to load", name)
-                raise ConfigError(f"bot {name!r} failed to load; the server's log says why") from e
+                raise HostError("bot_failed", name=repr(name)) from e
         template = self._template(name, variant, n)
         seat = copy.copy(template)  # the network is shared; the random stream is the seat's
         seat.seed(seed)
@@ -294,14 +289,11 @@ class BotShelf:
             path = self.bot_dir / name
             plays = self._plays(path)
             if plays is None:
-                raise ConfigError(
-                    f"bot {name!r} cannot be read: it is not a checkpoint this server loads "
-                    "now (the server's log says why)"
-                )
+                raise HostError("bot_gone", name=repr(name))
             if plays != (variant, n):
-                raise ConfigError(
-                    f"bot {name!r} plays {plays[0]} with {plays[1]} players, not {variant} "
-                    f"with {n} (a trained bot plays the table it was trained for)"
+                other, k = plays
+                raise HostError(
+                    "bot_plays_other", name=repr(name), other=other, k=k, variant=variant, n=n
                 )
             key += self._checked[name][0]
         with self._lock:
@@ -312,14 +304,9 @@ class BotShelf:
                 except Exception as e:
                     log.warning("bot %r cannot play %s with %d players: %s", name, variant, n, e)
                     if name not in SHARED:
-                        raise ConfigError(
-                            f"bot {name!r} cannot be read: it is not a checkpoint this server "
-                            "loads now (the server's log says why)"
-                        ) from None
-                    raise ConfigError(
-                        f"bot {name!r} cannot play {variant} with {n} players (a trained bot "
-                        "plays the variant and table size it was trained for; the server's "
-                        "log says more)"
+                        raise HostError("bot_gone", name=repr(name)) from None
+                    raise HostError(
+                        "bot_cannot_play", name=repr(name), variant=variant, n=n
                     ) from None
             return self._loaded[key]
 

@@ -15,11 +15,14 @@ from typing import Any
 
 from mafia_env.engine.rules import KNOBS
 from mafia_env.errors import ConfigError
-from mafia_env.variants import VARIANTS
+from mafia_env.lang import LANGS
+from mafia_env.table.words import message
+from mafia_env.variants import VARIANTS, table_knobs
 
 MAX_BOT_DELAY = 60.0  # seconds
 MAX_TURN_TIMEOUT = 3600.0  # seconds; null (None) means no limit
 MAX_NIGHT_TURN = 600.0  # seconds; null (None): a person's night turn lasts as he takes
+NIGHT_TURN = 10.0  # seconds: the night turn of a table of two people that was given none
 MAX_SEED = 2**32 - 1
 MAX_NAME = 200  # characters of a bot's name
 MAX_BODY = 16_384  # bytes of a create request
@@ -30,6 +33,19 @@ MAX_DEPTH = 32  # levels of nesting in a client's JSON (a table config needs 3)
 DEFAULT_BOTS = ("filler", "league", "rule", "random")
 # `roles` deals the roles by seat (scenario tables); every other knob is a rule knob
 TABLE_KNOBS = frozenset(KNOBS) | {"roles"}
+
+
+class HostError(ConfigError):
+    """A table setting the server refuses: `key` names its message (`words.MESSAGES`), so
+    the host reads it in his language (`text`); ``str(error)`` is the English."""
+
+    def __init__(self, key: str, /, **fields: Any):
+        self.key, self.fields = key, fields
+        super().__init__(message(key, "en", **fields))
+
+    def text(self, lang: str = "en") -> str:
+        """Return the message in `lang`."""
+        return message(self.key, lang, **self.fields)
 
 
 @dataclass(frozen=True)
@@ -49,25 +65,35 @@ class TableConfig:
     # seconds every night turn lasts where two or more people are alive, whoever takes it
     # (a person moves within it), so no person can time another's night (`night`); None:
     # a person's night turn lasts as long as he takes, and the night waits for him
-    night_turn: float | None = 10.0
+    night_turn: float | None = NIGHT_TURN
     knobs: dict[str, Any] = field(default_factory=dict)
+    lang: str = "en"  # the table's language: its bots' table talk (`talk.voice`)
+    bot_talk: bool = True  # the bots say their speech acts as table talk too (`talk`)
+    # whether a person's speech that runs out of time is a foul; None: the variant's
+    # (`mafia_env.variants.table_knobs`)
+    overrun_foul: bool | None = None
+
+    def overruns_foul(self) -> bool:
+        """Return whether a person's speech that the clock ends is a foul at this table."""
+        if self.overrun_foul is not None:
+            return self.overrun_foul
+        return table_knobs(self.variant).overrun_foul
 
     @classmethod
     def from_json(cls, data: Any) -> TableConfig:
-        """Build a config from the host's JSON form; a bad field is a ConfigError."""
+        """Build a config from the host's JSON form; a bad field is a HostError."""
         if not isinstance(data, dict):
-            raise ConfigError("a table config must be a JSON object")
+            raise HostError("cfg_object")
         allowed = set(cls.__dataclass_fields__)
         unknown = set(data) - allowed
         if unknown:
-            raise ConfigError(f"unknown table fields {sorted(unknown)}; fields: {sorted(allowed)}")
+            raise HostError("cfg_fields", got=sorted(unknown), fields=sorted(allowed))
         d = dict(data)
         variant = d.get("variant", cls.variant)
         if not isinstance(variant, str) or variant not in VARIANTS:
-            names = ", ".join(sorted(VARIANTS))
-            raise ConfigError(f"variant must be one of {names}; got {variant!r}")
+            raise HostError("cfg_variant", names=", ".join(sorted(VARIANTS)), got=repr(variant))
         if d.get("num_players") is not None:
-            VARIANTS[variant].check_players(d["num_players"])
+            _players(variant, d["num_players"])
         if "humans" in d:
             d["humans"] = _seats(d["humans"])
         if "bots" in d:
@@ -85,18 +111,32 @@ class TableConfig:
             )
         seed = d.get("seed")
         if seed is not None and not (_is_int(seed) and 0 <= seed <= MAX_SEED):
-            raise ConfigError(f"seed must be an integer 0..{MAX_SEED} or null; got {seed!r}")
+            raise HostError("cfg_seed", most=MAX_SEED, got=repr(seed))
         d["knobs"] = _knobs(d.get("knobs", {}))
+        lang = d.get("lang", cls.lang)
+        if not isinstance(lang, str) or lang not in LANGS:
+            raise HostError("bad_lang", lang=str(lang)[:20], langs=", ".join(LANGS))
+        if not isinstance(d.get("bot_talk", True), bool):
+            raise HostError("cfg_bot_talk", got=repr(d["bot_talk"]))
+        overrun = d.get("overrun_foul")
+        if overrun is not None and not isinstance(overrun, bool):
+            raise HostError("cfg_overrun", got=repr(overrun))
         return cls(**d)
+
+    def check_night(self) -> None:
+        """Raise a HostError where two or more people sit and a night turn lasts as long as a
+        person takes: the other person could time his night (`night`)."""
+        if self.night_turn is None and len(self.humans) >= 2:
+            raise HostError("cfg_night_needed", people=len(self.humans))
 
     def check_seats(self, n: int) -> None:
         """Raise a ConfigError unless people and bots sit in distinct seats 1..n."""
         humans = self.humans
         if len(set(humans)) != len(humans) or not all(1 <= h <= n for h in humans):
-            raise ConfigError(f"human seats must be distinct seats 1..{n}; got {list(humans)}")
+            raise HostError("cfg_seats", n=n, got=list(humans))
         wrong = sorted(s for s in self.bots if not 1 <= s <= n or s in humans)
         if wrong:
-            raise ConfigError(f"bots are for seats 1..{n} that no person takes; got {wrong}")
+            raise HostError("cfg_bot_seats", n=n, got=wrong)
 
     def to_json(self) -> dict[str, Any]:
         """Return the config as JSON-ready data that `from_json` reads back."""
@@ -111,28 +151,29 @@ class TableConfig:
             "turn_timeout": self.turn_timeout,
             "night_turn": self.night_turn,
             "knobs": dict(self.knobs),
+            "lang": self.lang,
+            "bot_talk": self.bot_talk,
+            "overrun_foul": self.overrun_foul,
         }
 
 
 def parse_body(body: bytes) -> Any:
     """Return the JSON of a request body; NaN and Infinity are not JSON numbers here."""
     if len(body) > MAX_BODY:
-        raise ConfigError(f"the request is {len(body)} bytes; a table config is at most {MAX_BODY}")
+        raise HostError("cfg_big", got=len(body), most=MAX_BODY)
 
     def refuse(word: str) -> Any:
-        raise ConfigError(f"the body is not JSON: {word} is not a number (numbers are finite)")
+        raise HostError("cfg_number", word=word)
 
     try:
         text = body.decode("utf-8") if isinstance(body, bytes) else body
         if json_depth(text) > MAX_DEPTH:
-            raise ConfigError(f"the body is nested too deeply (JSON at most {MAX_DEPTH} levels)")
+            raise HostError("cfg_deep", most=MAX_DEPTH)
         return json.loads(text, parse_constant=refuse)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ConfigError(f"the body is not JSON: {e}") from None
+        raise HostError("cfg_json", why=e) from None
     except RecursionError:
-        raise ConfigError(
-            f"the body is nested too deeply (JSON at most {MAX_DEPTH} levels)"
-        ) from None
+        raise HostError("cfg_deep", most=MAX_DEPTH) from None
 
 
 def json_depth(text: str) -> int:
@@ -165,50 +206,49 @@ def _is_int(x: Any) -> bool:
 
 def _seconds(key: str, v: Any, most: float, least_excl: float | None = None) -> float:
     """Return a finite number of seconds in range, else raise saying what is allowed."""
-    lo = f"above {least_excl:g}" if least_excl is not None else "0"
-    what = f"{key} must be a number of seconds from {lo} to {most:g}"
-    if key == "turn_timeout":
-        what += " (null: no limit)"
-    elif key == "night_turn":
-        what += " (null: as long as a person takes)"
-    if not isinstance(v, int | float) or isinstance(v, bool) or not math.isfinite(v):
-        raise ConfigError(f"{what}; got {v!r}")
-    if v > most or v < 0 or (least_excl is not None and v <= least_excl):
-        raise ConfigError(f"{what}; got {v!r}")
+    ok = isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+    if not ok or v > most or v < 0 or (least_excl is not None and v <= least_excl):
+        raise HostError(f"cfg_{key}", most=f"{most:g}", got=repr(v))
     return float(v)
+
+
+def _players(variant: str, n: Any) -> None:
+    """Raise a HostError unless variant `variant` supports a table of `n` players."""
+    rules = VARIANTS[variant]
+    if not _is_int(n) or not rules.min_players <= n <= rules.max_players:
+        lo, hi = rules.min_players, rules.max_players
+        raise HostError("cfg_players", variant=repr(variant), lo=lo, hi=hi, got=repr(n))
 
 
 def _seats(value: Any) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(_is_int(h) and 0 <= h < 1000 for h in value):
-        raise ConfigError(f"humans must be a list of seat numbers; got {value!r}")
+        raise HostError("cfg_humans", got=repr(value))
     return tuple(value)
 
 
 def _bots(value: Any) -> dict[int, str]:
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-        raise ConfigError(f"bots must map seat numbers to bot names; got {value!r}")
+        raise HostError("cfg_bots", got=repr(value))
     out: dict[int, str] = {}
     for key, name in value.items():
         if not (isinstance(key, str) and key.isdecimal() and len(key) <= 3):
-            raise ConfigError(f"bots keys must be seat numbers; got {list(value)}")
+            raise HostError("cfg_bot_keys", got=list(value))
         out[int(key)] = _name(f"bots[{key}]", name)
     return out
 
 
 def _name(key: str, v: Any) -> str:
     if not isinstance(v, str) or not 0 < len(v) <= MAX_NAME:
-        raise ConfigError(f"{key} must be a bot's name (1..{MAX_NAME} characters); got {v!r}")
+        raise HostError("cfg_bot_name", key=key, most=MAX_NAME, got=repr(v))
     return v
 
 
 def _knobs(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ConfigError("knobs must map knob names to values")
+        raise HostError("cfg_knobs")
     wrong = sorted(set(value) - TABLE_KNOBS)
     if wrong:
-        raise ConfigError(
-            f"knobs {wrong} are not rule knobs; a table may set: {', '.join(sorted(TABLE_KNOBS))}"
-        )
+        raise HostError("cfg_not_knobs", wrong=wrong, knobs=", ".join(sorted(TABLE_KNOBS)))
     return dict(value)
 
 
@@ -216,7 +256,9 @@ __all__ = [
     "DEFAULT_BOTS",
     "MAX_BODY",
     "MAX_DEPTH",
+    "NIGHT_TURN",
     "TABLE_KNOBS",
+    "HostError",
     "TableConfig",
     "json_depth",
     "parse_body",

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import secrets
 import time
 from collections import Counter
@@ -29,18 +30,21 @@ from typing import Any
 
 import mafia_env
 from mafia_env.engine.events import TALK_LIMIT
+from mafia_env.engine.kinds import SPEECH_TURNS, Act
 from mafia_env.errors import MafiaError
 from mafia_env.match import default_action, speak
 from mafia_env.policy import observes
-from mafia_env.table.config import TableConfig
+from mafia_env.table.config import NIGHT_TURN, TableConfig
 from mafia_env.table.night import Clock, NightPlan
 from mafia_env.table.seats import Close, Closer, Conn, Send, TableError, seat_for, token_hash
+from mafia_env.table.talk import voice
 from mafia_env.table.view import NIGHT, SeatLog, languages, public_phase, seat_view
 from mafia_env.table.words import message
 
 log = logging.getLogger(__name__)
 SEND_TIMEOUT = 5.0  # seconds a connection may take to accept a message before it is dropped
 MAX_REMARKS = 5  # remarks of table talk one person may make in one turn
+CALLS = ("foul", "remove")  # the host's calls: a foul (SPORT-F1), a removal (SPORT-F2)
 _BY_THE_CLOCK = object()  # `_open_turn`: the deadline of the turn's own clock
 
 
@@ -116,8 +120,19 @@ class Table:
         self._next_conn = 0
         self._faults: Counter[str] = Counter()  # bot faults by kind, logged once each
         self._reported = False
+        # the host's calls (`call`) change the game between moves: each one counts here, and
+        # a turn opened before one is looked at again; a call made while a bot thinks (in a
+        # worker thread, reading the game) waits in `_calls` for its move
+        self._version = 0
+        self._turn_version = 0
+        self._thinking = 0
+        self._calls: list[tuple[str, int]] = []
+        self._speech: tuple[tuple[int, int, int], list[tuple[int, int, int]]] | None = None
+        self.night_end: float | None = None  # clock time the night's schedule ends
+        self._schedule: tuple[NightPlan, float, float, bool] | None = None
         self._check_joined()
         self.task: asyncio.Task | None = None
+        self.stopped = False
 
     # ------------------------------------------------------------- seats
 
@@ -208,6 +223,8 @@ class Table:
             # the game has come to this seat, but the table has not opened its turn yet
             # (a night turn opens in its slot): no buttons before then
             v["your_turn"], v["actions"], v["may_talk"] = False, [], False
+        if not self.started or self._awaiting != seat:
+            v["may_talk"] = False  # nobody talks before the game, or out of his open turn
         v["waiting_for"] = sorted(h + 1 for h in self.humans - self.joined)
         for s, card in enumerate(v["seats"]):
             card["kind"] = "person" if s in self.humans else "bot"
@@ -217,8 +234,17 @@ class Table:
         if self.deadline is not None and (v["actor"] is not None or v["your_turn"]):
             left = max(0.0, round(self.deadline - self.clock.now(), 1))
         v["time_left"] = left
+        # the night's end, by its schedule (`night`): the same for every seat
+        night = None
+        if v["phase"] == "night" and self.night_end is not None:
+            night = max(0.0, round(self.night_end - self.clock.now(), 1))
+        v["night_left"] = night
         v["record"] = self.record_path.name if self.record_path else None
         return v
+
+    def message(self, seat: int | None, lang: str = "en") -> dict[str, Any]:
+        """Return the state message a new connection of `seat` gets: the view, the whole log."""
+        return {**self.view(seat, lang), "log_from": 0, "log": self.log_lines(seat, lang)}
 
     def log_lines(self, seat: int | None, lang: str) -> list[dict[str, Any]]:
         """Return every moderator line `seat` has heard, in `lang` (kept up to date)."""
@@ -333,6 +359,69 @@ class Table:
         self._say(seat, text)
         self._later(self.broadcast())
 
+    # ------------------------------------------------------------- the host's calls
+
+    def call(self, kind: Any, seat: Any) -> None:
+        """Carry out the host's call on `seat` (1..n): ``"foul"`` (SPORT-F1, SPORT-F3,
+        ONLINE-F1: the rules' thresholds silence or remove him) or ``"remove"`` (SPORT-F2: out
+        at once, without a last word); raise TableError if it cannot be made now.
+
+        Every seat hears of it at once (fouls are public counts). A call made while a bot
+        thinks is made as soon as its thinking ends, before its move (which is then chosen
+        again).
+        """
+        game = self.env.unwrapped.game
+        if kind not in CALLS:
+            raise TableError("unknown_message")
+        if game.over:
+            raise TableError("game_over")
+        if not self.started:
+            raise TableError("not_started")
+        if not _is_int(seat) or not 1 <= seat <= self.n:
+            raise TableError("bad_seat", n=self.n, got=repr(str(seat)[:20]))
+        if not self._in_game(seat - 1, kind):
+            raise TableError("seat_out", s=seat)
+        if self._thinking:
+            self._calls.append((kind, seat - 1))
+            return
+        self._call(kind, seat - 1)
+        self._later(self.broadcast())
+
+    def _in_game(self, seat: int, kind: str) -> bool:
+        """Return whether a call on `seat` still means something: he plays, or a foul waits
+        for his last word (SPORT-F3, ONLINE-F1: out already, a foul may take it)."""
+        game = self.env.unwrapped.game
+        if game.alive[seat]:
+            return True
+        from mafia_env.engine.kinds import Turn
+
+        last = (seat, Turn.LAST_WORD)
+        waiting = last in list(game.queue) or (game.actor, game.turn) == last
+        return kind == "foul" and waiting
+
+    def _call(self, kind: str, seat: int) -> None:
+        """Make a call of the host now, and record it; a turn it ends is looked at again."""
+        u = self.env.unwrapped
+        game = u.game
+        before = (game.turn, game.actor)
+        (u.foul if kind == "foul" else u.remove)(u.possible_agents[seat])
+        self._version += 1
+        self.last_active = time.monotonic()
+        self._record([seat + 1, kind])
+        if game.over or (game.turn, game.actor) != before:
+            self._moved.set()  # the turn under way is over: the table opens the next
+
+    def _take_calls(self) -> None:
+        """Make the calls that waited for a bot's thinking (those that still mean something)."""
+        calls, self._calls = self._calls, []
+        made = False
+        for kind, seat in calls:
+            if not self.env.unwrapped.game.over and self._in_game(seat, kind):
+                self._call(kind, seat)
+                made = True
+        if made:
+            self._later(self.broadcast())
+
     def _record(self, move: list) -> None:
         n, self.recorded = self.recorded, self.recorded + 1
         if self.on_move is not None:
@@ -354,24 +443,65 @@ class Table:
         self._moved.set()
         self._record([seat + 1, int(action)])
 
-    async def _bot_move(self, seat: int) -> int:
-        """Return the bot's choice, computed off the event loop; the default if it fails."""
+    async def _bot_move(self, seat: int) -> int | None:
+        """Return the bot's choice, computed off the event loop; the default if it fails;
+        None if a call of the host changed the game meanwhile (the turn is looked at again).
+
+        Its table talk is said first: a language model's own, else its speech acts in the
+        table's words (`talk.voice`).
+        """
         from mafia_env.table.bots import think
 
         policy = self.bots[seat]
+        version = self._version
+        self._thinking += 1
         try:
             move = await think(self.env, seat, policy)
         except Exception as e:  # a broken bot must not stop the table
             self._fault(f"failed ({type(e).__name__})", seat, e)
-            return self._default_move()
+            move = self._default_move()
+        finally:
+            self._thinking -= 1
+            self._take_calls()
+        if self._version != version:
+            return None
         if not _is_int(move) or move not in self.env.unwrapped.legal_actions():
             self._fault("illegal", seat, move)
-            return self._default_move()
-        before = len(self.env.unwrapped.game.talk)
+            move = self._default_move()
+        game = self.env.unwrapped.game
+        before = len(game.talk)
         speak(self.env, seat, policy)  # a language model's table talk, in its speech
-        if len(self.env.unwrapped.game.talk) > before:
+        self._voice(seat, int(move), talked=len(game.talk) > before)
+        if len(game.talk) > before:
             self._record_talk()
         return int(move)
+
+    def _voice(self, seat: int, move: int, talked: bool) -> None:
+        """Gather a bot's speech acts; as its speech ends, say them as one remark of table
+        talk in the table's language (`talk.voice`), unless it talked in this speech."""
+        u = self.env.unwrapped
+        game = u.game
+        if not self.config.bot_talk or not u.may_talk(u.possible_agents[seat]):
+            return
+        key = (seat, game.day, int(game.turn))
+        if self._speech is None or self._speech[0] != key:
+            self._speech = (key, [])
+        acts = self._speech[1]
+        act, target, value = u.layout.decoded[move]
+        if talked:
+            acts.append((-1, -1, -1))  # it spoke for itself: nothing is said for it
+        if act != Act.PASS:
+            acts.append((int(act), int(target), int(value)))
+        left = getattr(getattr(game, "speech", None), "acts_left", 2)
+        if act != Act.PASS and left > 1:
+            return  # the speech goes on
+        self._speech = None
+        if any(a < 0 for a, _, _ in acts):
+            return
+        rng = random.Random(f"{self.seed}:{len(game.events)}")
+        text = voice(acts, self.config.lang, rng)
+        if text:
+            u.say(u.possible_agents[seat], text)
 
     def _fault(self, kind: str, seat: int, what: Any) -> None:
         """Log a bot's fault the first time its kind comes at this table; count the rest."""
@@ -427,6 +557,7 @@ class Table:
         game, timeout = self.env.unwrapped.game, self.config.turn_timeout
         self._moved.clear()
         self._turn = game.actor
+        self._turn_version = self._version
         self._remarks = 0
         human = not game.over and game.actor in self.humans
         self._awaiting = game.actor if human else None
@@ -448,24 +579,57 @@ class Table:
             await asyncio.wait_for(self._moved.wait(), left)
         except asyncio.TimeoutError:  # the turn ran out: the rule's default action
             if not self._moved.is_set():
-                self._step(self._default_move())
+                self._overrun()
         finally:
             self._awaiting = None
 
+    def _overrun(self) -> None:
+        """A person's turn ran out: a foul where the table counts an overrun speech as one
+        (`TableConfig.overruns_foul`; a speech is public, so the foul tells nothing hidden),
+        then the rule's default action (unless the foul removed him)."""
+        game = self.env.unwrapped.game
+        seat, turn = game.actor, game.turn
+        if turn in SPEECH_TURNS and self.config.overruns_foul():
+            self._call("foul", seat)
+            if game.over or (game.turn, game.actor) != (turn, seat):
+                return
+        self._step(self._default_move())
+
     async def _take_turn(self, seat: int) -> None:
-        """Let the bot at `seat` move, or wait for the person there (or his clock)."""
+        """Let the bot at `seat` move, or wait for the person there (or his clock). A call
+        of the host meanwhile ends the wait: the table looks at the game again."""
+        if self._turn_version != self._version:
+            return
         if seat in self.bots:
             await self.clock.sleep(self.config.bot_delay)
-            self._step(await self._bot_move(seat))
+            if self._turn_version != self._version:
+                return
+            move = await self._bot_move(seat)
+            if move is not None:
+                self._step(move)
             return
         await self._await_person()
 
     def _fixed_slots(self) -> bool:
         """Return whether tonight every slot lasts a person's night turn: two or more people
-        are alive (each could time the other), and the host gave a night turn."""
+        are alive, each of whom could time the other (point 6 of issue 49: whatever the host
+        gave; a table of two people is refused a night turn of none, `check_night`)."""
         game = self.env.unwrapped.game
-        people = sum(1 for h in self.humans if game.alive[h])
-        return self.config.night_turn is not None and people >= 2
+        return sum(1 for h in self.humans if game.alive[h]) >= 2
+
+    def _nightfall(self) -> None:
+        """Fix tonight's schedule as night falls (`night.NightPlan`): its slots, how long
+        each lasts and when the night ends (told to every seat: a countdown to morning)."""
+        game, clock = self.env.unwrapped.game, self.clock
+        plan = NightPlan(game)
+        fixed = self._fixed_slots()
+        slot = self.config.bot_delay
+        if fixed:
+            turn = self.config.night_turn
+            slot = max(slot, turn if turn is not None else NIGHT_TURN)
+        began = clock.now()
+        self._schedule = (plan, slot, began, fixed)
+        self.night_end = began + plan.size * slot
 
     async def _night(self) -> None:
         """Play the night's turns, each in its slot (`night.NightPlan`), and wait for its
@@ -476,12 +640,11 @@ class Table:
         else his slot lasts as long as he takes, and the night waits for him.
         """
         game, clock = self.env.unwrapped.game, self.clock
-        plan = NightPlan(game)
-        fixed = self._fixed_slots()
-        slot = max(self.config.bot_delay, self.config.night_turn or 0.0) if fixed else None
-        slot = self.config.bot_delay if slot is None else slot
+        if self._schedule is None:
+            self._nightfall()
+        plan, slot, began, fixed = self._schedule
         timeout = self.config.turn_timeout
-        began, shift, unknown = clock.now(), 0.0, False
+        shift, unknown = 0.0, False
         while not game.over and public_phase(game) == NIGHT:
             seat, turn = game.actor, game.turn
             try:
@@ -501,6 +664,8 @@ class Table:
                     move = await thinking
                 finally:
                     thinking.cancel()
+                if move is None or (game.turn, game.actor) != (turn, seat):
+                    continue  # a call of the host changed the night: look again
                 self._step(move)
             else:
                 now = clock.now()
@@ -522,6 +687,7 @@ class Table:
             else:
                 await clock.sleep_until(end)
         await clock.sleep_until(began + shift + plan.size * slot)
+        self._schedule, self.night_end = None, None
 
     async def run(self) -> None:
         """Play the game to its end, then save the record and close the connections."""
@@ -533,10 +699,13 @@ class Table:
                 self._open_turn()
                 await self.broadcast()
             while not game.over:
+                if self.stopped:  # a cancel that asyncio.wait_for (3.11) let through
+                    raise asyncio.CancelledError
                 if public_phase(game) == NIGHT:
                     if told != game.day:  # night falls: everyone is told, once
                         told = game.day
                         self._close_turn()
+                        self._nightfall()
                         await self.broadcast()
                         continue
                     await self._night()
@@ -555,6 +724,12 @@ class Table:
             self.on_end(self, record)
         await self.close_all(1000, "the game is over")
 
+    def stop(self) -> None:
+        """Stop the game's task (the table expired, or the server stops)."""
+        self.stopped = True
+        if self.task is not None:
+            self.task.cancel()
+
     def start(self) -> asyncio.Task:
         """Start the game's task on the running loop (once)."""
         if self.task is None:
@@ -566,14 +741,19 @@ class Table:
         if not task.cancelled() and task.exception() is not None:
             log.error("table %s stopped", self.id, exc_info=task.exception())
 
-    def save_record(self) -> dict[str, Any]:
-        """Return the game's record; write it to `records_dir/<table>.json` if there is one."""
+    def record(self) -> dict[str, Any]:
+        """Return the game's record so far, with the table's seats (`mafia_env.replay`)."""
         record = self.env.record()
         record["table"] = {
             "id": self.id,
             "humans": sorted(h + 1 for h in self.humans),
             "bots": {str(s + 1): name for s, name in sorted(self.bot_names.items())},
         }
+        return record
+
+    def save_record(self) -> dict[str, Any]:
+        """Return the game's record; write it to `records_dir/<table>.json` if there is one."""
+        record = self.record()
         if self.records_dir is not None:
             self.records_dir.mkdir(parents=True, exist_ok=True)
             self.record_path = self.records_dir / f"table-{self.id}.json"

@@ -48,7 +48,12 @@ class NightPlan:
         rules, roles, teams, n = game.rules, game.roles, game.teams, game.n
         slots: dict[tuple[int, int], int] = {}
         k = 0
-        if game.day == 0:  # ONLINE-N1: the zero night, where a don may introduce himself
+        if game.day == 0:  # the zero night: the mafia's meeting (SPORT-N3, the don last),
+            if rules.zero_night_meeting:  # and a don who may introduce himself (ONLINE-N1)
+                black = [s for s in range(n) if teams[s] is Team.MAFIA]
+                for s in sorted(black, key=lambda s: roles[s] is Role.DON):
+                    slots[(Turn.MEETING, s)] = k
+                    k += 1
             if rules.zero_night_don:
                 for s in range(n):
                     if roles[s] is Role.DON:

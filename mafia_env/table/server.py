@@ -6,7 +6,8 @@ Routes:
     GET  /api/words?lang=          the page's words in a language
     POST /api/tables?lang=         create a table from a `TableConfig` JSON; returns links
                                    (in the host's language `lang`, if given)
-    GET  /api/tables/{id}/record   the finished game's record (?token= of any seat or host)
+    GET  /api/tables/{id}/record   the finished game's record (?token= of any seat or host;
+                                   &download=1: as a file to save)
     WS   /ws/{id}?seat=&token=&lang=   a seat's connection; seat "watch" with the host token
 
 On the socket the server sends ``{"type": "state", ...}`` (see `view.seat_view`; the
@@ -15,12 +16,13 @@ message of a connection, then only what is new) and ``{"type": "error", "message
 (``"fatal": true`` with a ``code`` when the server closes the socket after it). A seat sends
 ``{"type": "act", "action": <index>}`` (in a speech optionally with ``"say": <table talk,
 up to 280 characters>``), or in a speech ``{"type": "say", "say": <a remark>}`` (a remark
-without a move: everyone hears it at once), as a text frame of at most `MAX_MESSAGE`
-characters, nested `MAX_DEPTH` deep at most. Anything a client sends is checked, and
-answered in the connection's language (`words`); what goes wrong inside is logged, never
-sent to it. Every answer carries the security headers (`SECURITY_HEADERS`); an upgrade to a
-WebSocket whose request line or a header is too long for the socket's parser is answered
-at once (`TableHTTP`), not left to hang.
+without a move: everyone hears it at once); the host's view (the moderator) sends ``{"type":
+"foul", "seat": <1..n>}`` or ``{"type": "remove", "seat": <1..n>}`` (`Table.call`). Each is a
+text frame of at most `MAX_MESSAGE` characters, nested `MAX_DEPTH` deep at most. Anything a
+client sends is checked, and answered in the connection's language (`words`); what goes
+wrong inside is logged, never sent to it. Every answer carries the security headers
+(`SECURITY_HEADERS`); an upgrade to a WebSocket whose request line or a header is too long
+for the socket's parser is answered at once (`TableHTTP`), not left to hang.
 """
 
 from __future__ import annotations
@@ -43,14 +45,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from mafia_env.errors import MafiaError
 from mafia_env.table.bots import _POOL, BotShelf, LLMEndpoint
-from mafia_env.table.config import MAX_DEPTH, TableConfig, json_depth, parse_body
-from mafia_env.table.core import Table
+from mafia_env.table.config import MAX_DEPTH, HostError, TableConfig, json_depth, parse_body
+from mafia_env.table.core import CALLS, Table
 from mafia_env.table.seats import Close, TableError, seat_for, token_hash
 from mafia_env.table.store import EXPIRED, OPEN, OVER, Row, Store
 from mafia_env.table.tables import LimitError, Limits, Tables
 from mafia_env.table.view import languages, page_words
 from mafia_env.table.words import message
-from mafia_env.variants import VARIANTS
+from mafia_env.variants import VARIANTS, table_knobs
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -119,6 +121,7 @@ def create_app(
                 "min": r.min_players,
                 "max": r.max_players,
                 "default": r.default_players,
+                "overrun_foul": table_knobs(name).overrun_foul,
             }
             for name, r in sorted(VARIANTS.items())
         }
@@ -156,13 +159,17 @@ def create_app(
         say = lang or "en"
         try:
             data = parse_body(await _body(request))
-            config = TableConfig.from_json({**base, **data} if isinstance(data, dict) else data)
+            if isinstance(data, dict):  # the table talks in its host's language
+                data = {**base, **({"lang": lang} if lang else {}), **data}
+            config = TableConfig.from_json(data)
             owner = request.client.host if request.client else "unknown"
             table = await tables.create(config, owner)
         except LimitError as e:
             return JSONResponse({"error": e.text(say)}, status_code=e.status)
         except TableError as e:
             return JSONResponse({"error": e.text(say)}, status_code=400)
+        except HostError as e:  # what the host chose, in his language
+            return JSONResponse({"error": message("not_made", say, why=e.text(say))}, 400)
         except (MafiaError, TypeError, ValueError) as e:
             return JSONResponse({"error": message("not_made", say, why=e)}, status_code=400)
         return JSONResponse(table.links(lang=lang))
@@ -180,11 +187,21 @@ def create_app(
         hashes = _hashes(found)
         if not any(secrets.compare_digest(token_hash(token), h) for h in hashes):
             return error("wrong_key", 403)
-        if isinstance(found, Table) or found.state == OPEN:
+        if isinstance(found, Table):  # over, its row not written yet; else still in play
+            if not found.over:
+                return error("not_over", 409)
+            data = found.record()
+        elif found.state == OPEN:
             return error("not_over", 409)
-        if found.state != OVER:
+        elif found.state != OVER:
             return error("expired_early", 410)
-        return JSONResponse(found.record)
+        else:
+            data = found.record
+        headers = {}
+        if request.query_params.get("download"):  # saved as a file, not shown
+            name = f"table-{request.path_params['table']}.json"
+            headers["content-disposition"] = f'attachment; filename="{name}"'
+        return JSONResponse(data, headers=headers)
 
     async def seat_socket(ws: WebSocket) -> None:
         await ws.accept()
@@ -296,9 +313,14 @@ def handle(table: Table, seat: int | None, text: str) -> None:
         msg = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
         raise TableError("not_json") from None
-    if not isinstance(msg, dict) or msg.get("type") not in ("act", "say", "ping"):
+    if not isinstance(msg, dict) or msg.get("type") not in ("act", "say", "ping", *CALLS):
         raise TableError("unknown_message")
     if msg["type"] == "ping":
+        return
+    if msg["type"] in CALLS:  # the moderator's call: the host's view only
+        if seat is not None:
+            raise TableError("host_only")
+        table.call(msg["type"], msg.get("seat"))
         return
     if seat is None:
         raise TableError("watcher_acts")

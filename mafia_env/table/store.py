@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS moves (
     table_id TEXT NOT NULL,
     n INTEGER NOT NULL,         -- 0, 1, ...: the move's place in the game
     seat INTEGER NOT NULL,      -- 1..n
-    action INTEGER NOT NULL,    -- the action index (-1 for a remark)
+    action INTEGER NOT NULL,    -- the action index (-1 a remark, -2 a foul, -3 a removal)
     say TEXT,                   -- a remark of table talk (then no action), else NULL
     PRIMARY KEY (table_id, n)
 );
@@ -64,6 +64,7 @@ class Row:
     joined: set[int]  # 0-based seats
     state: str
     record: dict[str, Any]  # the game so far (open) or the whole game (over)
+    created: float = 0.0  # wall-clock seconds when the table was made
 
 
 class Store:
@@ -183,16 +184,13 @@ class Store:
         self.db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", rows)
 
     def _row(self, r: tuple) -> Row:
-        id_, config, owner, host_hash, seat_hashes, joined, state, _, _, record = r
+        id_, config, owner, host_hash, seat_hashes, joined, state, created, _, record = r
         record = json.loads(record)
         if state == OPEN:  # the head, and the moves so far
             cur = self.db.execute(
                 "SELECT seat, action, say FROM moves WHERE table_id = ? ORDER BY n", (id_,)
             )
-            record["moves"] = [
-                [seat, action] if say is None else [seat, "say", say]
-                for seat, action, say in cur.fetchall()
-            ]
+            record["moves"] = [_move_of(*row) for row in cur.fetchall()]
         return Row(
             id=id_,
             config=json.loads(config),
@@ -202,7 +200,13 @@ class Store:
             joined={s - 1 for s in json.loads(joined)},
             state=state,
             record=record,
+            created=created,
         )
+
+
+# the moderator's calls a record holds (`mafia_env.record`), by their action column
+_CALLS = {"foul": -2, "remove": -3}
+_CALL_OF = {v: k for k, v in _CALLS.items()}
 
 
 def _row_of(move: list) -> tuple[int, int, str | None]:
@@ -210,9 +214,20 @@ def _row_of(move: list) -> tuple[int, int, str | None]:
     if len(move) == 3 and move[1] == "say":
         return move[0], -1, move[2]
     seat, action = move
-    if not isinstance(action, int):
-        raise ValueError(f"the table stores actions and remarks only; got {move!r}")
+    if action in _CALLS:
+        return seat, _CALLS[action], None
+    if not isinstance(action, int) or isinstance(action, bool):
+        raise ValueError(f"the table stores actions, calls and remarks only; got {move!r}")
     return seat, action, None
+
+
+def _move_of(seat: int, action: int, say: str | None) -> list:
+    """Return the record move of a row's (seat, action, say) columns."""
+    if say is not None:
+        return [seat, "say", say]
+    if action in _CALL_OF:
+        return [seat, _CALL_OF[action]]
+    return [seat, action]
 
 
 def _seats(seats: set[int]) -> str:

@@ -87,6 +87,7 @@ class Tables:
         try:
             env = new_env(config)
             config.check_seats(env.n)
+            config.check_night()
             config = await self.shelf.settled(config, env.n)
             self.shelf.check(config)
             bots = await self.shelf.load(config, env.n, env.unwrapped.game_seed)
@@ -173,6 +174,10 @@ class Tables:
         env = env if env is not None else mafia_env.replay(row.record)
         table = Table(config, table_id=row.id, records_dir=self.records_dir, bots=bots, env=env)
         table.take_keys(row.seat_hashes, row.host_hash, row.joined)
+        # its age goes on from when it was made: a restart gives no table more time to be
+        # joined (`sweep`)
+        age = max(0.0, time.time() - row.created) if row.created else 0.0
+        table.created = time.monotonic() - age
         return table
 
     # ------------------------------------------------------------- restart, expiry
@@ -203,8 +208,7 @@ class Tables:
         table = self._forget(table_id)
         if table is None:
             return
-        if table.task is not None:
-            table.task.cancel()
+        table.stop()
         table._later(table.close_all(Close.EXPIRED, "the table expired"))
         self.store.set_state(table_id, EXPIRED)
 
@@ -244,8 +248,8 @@ class Tables:
     async def close(self) -> None:
         """Stop every game's task (their rows stay, to be rebuilt) and close the store."""
         tasks = [t.task for t in self.live.values() if t.task is not None]
-        for task in tasks:
-            task.cancel()
+        for table in self.live.values():
+            table.stop()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.live.clear()
         self.owners.clear()

@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from mafia_env.engine.events import PUBLIC, Ev, FollowsTurns, Perceiver
+from mafia_env.engine.events import PUBLIC, Ev, FollowsTurns, Perceiver, seat_sequence
 from mafia_env.engine.game import Game
-from mafia_env.engine.kinds import Turn
+from mafia_env.engine.kinds import Act, Turn
 from mafia_env.engine.roles import Role
-from mafia_env.lang import DEFAULT, describe, say, table
+from mafia_env.lang import DEFAULT, describe, say, table, talk_line
 
 MAX_LENGTH = 1_000_000  # characters: far beyond the longest game (see tests/test_text.py)
 
@@ -39,6 +39,15 @@ class TextObserver(FollowsTurns, Perceiver):
         self._roles: list[Role | None] = [None] * n
         self._words: dict[tuple[int, Turn | None], str] = {}
         self.talk: list[tuple[int, int, str]] = []  # the game's table talk (`Game.talk`)
+        rules = layout.spec.rules
+        # actions whose words depend on the moment: a vote not given goes to the last nominee
+        # (SPORT-D3, CLUB-E3, E8); no number forfeits (CITY-N10); a gesture shown again is
+        # taken back (ONLINE-D6)
+        self._silent_to_last = rules.silent_vote == "last_nominee"
+        self._no_number = rules.mafia_no_number == "forfeit"
+        self._order: list[int] = []  # the vote's candidates, in order ...
+        self._counted = 0  # ... and the open count's place among them
+        self._gestures = [-1] * n
         super().__init__()
 
     def reset(self, game: Game) -> None:
@@ -50,6 +59,7 @@ class TextObserver(FollowsTurns, Perceiver):
         self.talk = game.talk
         self.cursor = 0  # events are told lazily, when a story is asked for
         self.actor, self.turn, self.turn_public, self.over = -1, -1, False, False
+        self._order, self._counted, self._gestures = [], 0, [-1] * self.n
 
     def copy(self) -> TextObserver:
         """Return an independent copy at the same point (for a cloned game)."""
@@ -58,6 +68,7 @@ class TextObserver(FollowsTurns, Perceiver):
         other.lines = [seat_lines[:] for seat_lines in self.lines]
         other._story = self._story[:]
         other._roles = self._roles[:]
+        other._gestures = self._gestures[:]
         other.bind()
         return other
 
@@ -68,6 +79,8 @@ class TextObserver(FollowsTurns, Perceiver):
 
     def public_default(self, e: tuple) -> None:
         line = say(e, self.lang, talk=self.talk)
+        if line and e[0] == Ev.TALK:  # a remark in any script: the charset's letters only
+            line = talk_line(line)
         if line:
             for seat_lines in self.lines:
                 seat_lines.append(line)
@@ -87,6 +100,18 @@ class TextObserver(FollowsTurns, Perceiver):
     def _on_terminated(self, actor: int, target: int, value: int) -> None:
         super()._on_terminated(actor, target, value)
         self.public_default((Ev.TERMINATED, actor, target, value, PUBLIC))
+
+    def _on_voting(self, actor: int, target: int, value: int) -> None:
+        self._order, self._counted = seat_sequence(value), 0
+        self.public_default((Ev.VOTING, actor, target, value, PUBLIC))
+
+    def _on_count(self, actor: int, target: int, value: int) -> None:
+        self._counted += 1
+        self.public_default((Ev.COUNT, actor, target, value, PUBLIC))
+
+    def _on_gesture(self, actor: int, target: int, value: int) -> None:
+        self._gestures[actor] = value
+        self.public_default((Ev.GESTURE, actor, target, value, PUBLIC))
 
     def story(self, game: Game, seat: int) -> str:
         """Return what the moderator has told `seat` so far, one line per announcement."""
@@ -115,7 +140,28 @@ class TextObserver(FollowsTurns, Perceiver):
             self.talk = game.talk
             self.catch_up(game.events)
         turn = None if self.over else Turn(self.turn)
-        return [(int(i), self.words(int(i), turn)) for i in np.flatnonzero(mask)]
+        out = []
+        for i in np.flatnonzero(mask):
+            i = int(i)
+            act, _, value = self.layout.decoded[i]
+            out.append((i, self._moment(act, value, turn) or self.words(i, turn)))
+        return out
+
+    def _moment(self, act: Act, value: int, turn: Turn | None) -> str | None:
+        """Return an action's words where they depend on the moment, else None."""
+        ui = self.ui
+        if act is Act.PASS:
+            last = self._order[-1] + 1 if self._order else 0
+            if turn is Turn.VOTE and self._silent_to_last and last:
+                return ui["silent_vote_counts"].format(t=last)
+            at_last = self._counted == len(self._order) - 1  # CLUB-E8: the last one's count
+            if turn is Turn.OPEN_VOTE and self._silent_to_last and last and at_last:
+                return ui["hand_down_counts"].format(t=last)
+            if turn is Turn.MAFIA_KILL and self._no_number:  # CITY-N10
+                return ui["no_number"]
+        elif act is Act.ANSWER and turn is Turn.GESTURE and self._gestures[self.actor] == value:
+            return ui["take_back"].format(answer=table(self.lang).ANSWERS[value])
+        return None
 
     def observe(self, game: Game, seat: int, mask: np.ndarray) -> str:
         """Return `seat`'s text observation: its story, then its numbered legal actions."""

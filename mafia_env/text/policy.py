@@ -51,8 +51,9 @@ class TextPolicy:
     ``"first"`` the first legal action, ``"random"`` a random legal one, ``"rule"`` the
     `backup` policy (the rule bot: it raises `Defer`, and the seating code asks the bot with
     its own observation), ``"raise"`` raises the ReplyError. Every fallback is counted in
-    `stats` and listed in `fallbacks` (with its reason), and logged: never silent (the
-    first as a warning, the rest at DEBUG level, so that a long run is not flooded).
+    `stats` and listed in `fallbacks` (with its reason), and logged with the error: never
+    silent (the first as a warning, the rest at DEBUG level, so that a long run is not
+    flooded; the arena, whose seats are fresh policies, lets one warning a minute through).
 
     A reply may add table talk ("3. Say: I trust player 2."): `talk` holds it after `act`,
     for the seating code to say during a speech (`mafia_env.match`).
@@ -134,14 +135,21 @@ class TextPolicy:
         self.fallbacks.append((reason, message))
         if self.stats["fallbacks"] == 1:  # once per policy: the rest are counted in stats
             log.warning(
-                "%s: %s; fallback %r plays (further fallbacks are logged at DEBUG and counted "
-                "in stats)",
+                "%s: %s (%s); fallback %r plays (further fallbacks are logged at DEBUG and "
+                "counted in stats)",
                 type(self).__name__,
                 reason,
+                message[:300],
                 self.fallback,
             )
         else:
-            log.debug("%s: %s; fallback %r plays", type(self).__name__, reason, self.fallback)
+            log.debug(
+                "%s: %s (%s); fallback %r plays",
+                type(self).__name__,
+                reason,
+                message[:300],
+                self.fallback,
+            )
         if self.fallback == "raise":
             raise ReplyError(message)
         if self.fallback == "rule":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -33,6 +34,15 @@ class Players:
 
 
 @dataclass(frozen=True)
+class TableKnobs:
+    """The web table's knobs of a variant (our choices: the rules say nothing of a clock)."""
+
+    overrun_foul: bool = False
+    """a person's speech that runs out of the table's turn time is a foul (then the rule's
+    default action), as a moderator calls one for speaking past the time"""
+
+
+@dataclass(frozen=True)
 class VariantFile:
     """A variant file, as written: its keys, each required."""
 
@@ -52,6 +62,8 @@ class VariantFile:
     """knobs the source document sets (engine/rules.py KNOBS)"""
     defaults: dict[str, Any] | None
     """knobs the source is silent on: our choices"""
+    table: TableKnobs = TableKnobs()
+    """the web table's own knobs (`mafia_env.table`): how it referees a live game"""
 
 
 def load_variant(path: str | Path) -> Rules:
@@ -137,14 +149,42 @@ def load_all() -> dict[str, Rules]:
 VARIANTS: Mapping[str, Rules] = load_all()
 
 
+@cache
+def table_knobs(name: str) -> TableKnobs:
+    """Return the web table's knobs of variant `name` (its file's ``table`` section)."""
+    get_variant(name)
+    path = HERE / f"{name}.yaml"
+    return parse(VariantFile, read_yaml(path, "variant"), str(path), what="variant file").table
+
+
 def get_variant(name: str) -> Rules:
     """Return the variant called `name`, or raise a ConfigError listing the variants."""
     try:
         return VARIANTS[name]
     except (KeyError, TypeError):
         raise ConfigError(
-            f"unknown variant {name!r}; variants are: {', '.join(sorted(VARIANTS))}"
+            f"unknown variant {name!r}; variants are: {', '.join(sorted(VARIANTS))}{_hint(name)}"
         ) from None
 
 
-__all__ = ["VARIANTS", "VariantFile", "get_variant", "load_variant", "parse_variant"]
+def _hint(name: object) -> str:
+    """Point a name such as "sport-10" (a benchmark task's) to the task and to the variant."""
+    base, dash, size = str(name).rpartition("-")
+    if not dash or base not in VARIANTS or not size.isdigit():
+        return ""
+    return (
+        f". {name!r} reads as a benchmark task's name (variant-size: mafia_env.TASKS lists "
+        f"them, mafia_env.single_agent({name!r}) plays one); the rules alone at that size are "
+        f"mafia_env.env({base!r}, num_players={size})"
+    )
+
+
+__all__ = [
+    "VARIANTS",
+    "TableKnobs",
+    "VariantFile",
+    "get_variant",
+    "load_variant",
+    "parse_variant",
+    "table_knobs",
+]

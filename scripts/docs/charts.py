@@ -6,8 +6,9 @@
 
 - ``task-<task>.png``: per task, the win rate of each policy's side against each opponent
   (tasks version 4: results/v4/*.json), with Wilson 95% intervals;
-- ``exploitability.png``: the best response's and the clone's win rate against each policy,
-  per side (results/exploit/*.json).
+- ``headlines.png``: every policy's headline on every task (results/v4/*.json);
+- ``exploitability.png``: every policy's exploitability on every task, the standard attacker's
+  runs (results/exploit/filler/*.json), hatched where the attacker's check failed.
 
 Each PNG carries, in its ``Source`` text chunk, the digest of the files it was drawn from;
 tests/test_docs.py compares it with the files shipped, so a new result file needs a new chart.
@@ -103,43 +104,62 @@ def task_chart(task: str, rows: list[dict], source: str, out: Path) -> None:
     plt.close(fig)
 
 
-def exploit_chart(rows: list[dict], source: str, out: Path) -> None:
+def by_task_chart(
+    values: dict[tuple[str, str], tuple[float, bool]],
+    title: str,
+    ylabel: str,
+    source: str,
+    out: Path,
+) -> None:
+    """Draw one bar per (policy, task): tasks along x, a colour per policy; a hatched bar is
+    a figure marked unreliable."""
     import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.patches import Patch
 
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.3), sharey=True)
-    names = [f"{r['policy']}\n{r['task']}" for r in rows]
-    for ax, side in zip(axes, ("town", "mafia"), strict=True):
-        for k, (what, shade) in enumerate((("best_response", "#e15759"), ("clone", "#bab0ac"))):
-            s = [r["sides"][side][what] for r in rows]
-            x = np.arange(len(rows)) + (k - 0.5) * 0.38
-            err = [[v["rate"] - v["lo"] for v in s], [v["hi"] - v["rate"] for v in s]]
-            label = "best response" if what == "best_response" else "the clone it starts from"
-            ax.bar(
-                x,
-                [v["rate"] for v in s],
-                0.38,
-                yerr=err,
-                color=shade,
-                label=label,
-                capsize=2,
-                error_kw={"elinewidth": 0.8},
-            )
-        ax.set_xticks(np.arange(len(rows)), names, fontsize=8)
-        ax.set_title(f"P plays {side}: the attacker's win rate")
-        ax.set_ylim(0, 1.05)
-        ax.grid(axis="y", alpha=0.3)
-    axes[0].set_ylabel("win rate against P")
-    axes[1].legend(fontsize=8)
+    tasks = list(dict.fromkeys(t for _, t in values))
+    names = list(dict.fromkeys(p for p, _ in values))
+    fig, ax = plt.subplots(figsize=(9, 3.3))
+    width = 0.8 / len(names)
+    for i, policy in enumerate(names):
+        x = np.arange(len(tasks)) + (i - (len(names) - 1) / 2) * width
+        got = [values.get((policy, t), (np.nan, False)) for t in tasks]
+        bars = ax.bar(x, [v for v, _ in got], width, color=color(policy, i), label=policy)
+        for bar, (_, unsure) in zip(bars, got, strict=True):
+            if unsure:
+                bar.set_hatch("///")
+                bar.set_edgecolor("white")
+    ax.set_xticks(np.arange(len(tasks)), tasks, fontsize=9)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    handles = [Patch(color=color(p, i), label=p) for i, p in enumerate(names)]
+    ax.legend(handles=handles, loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=8)
     fig.tight_layout()
     save(fig, out, source)
     plt.close(fig)
 
 
+def headline_chart(results: list[dict], source: str, out: Path) -> None:
+    values = {(r["policy"], r["task"]): (r["headline"], False) for r in results}
+    version = results[0]["version"]
+    title = f"Headline: mean win rate over both sides and every opponent (tasks v{version})"
+    by_task_chart(values, title, "headline", source, out)
+
+
+def exploit_chart(rows: list[dict], order: list[str], source: str, out: Path) -> None:
+    rows = sorted(rows, key=lambda r: order.index(r["task"]) if r["task"] in order else 99)
+    values = {(r["policy"], r["task"]): (r["exploitability"], r.get("reliable") is False)
+              for r in rows}  # fmt: skip
+    title = "Exploitability: a best response's win rate against the policy (hatched: unreliable)"
+    by_task_chart(values, title, "exploitability", source, out)
+
+
 def wanted() -> dict[Path, str]:
     """Return chart path -> the digest of the files it is drawn from."""
     files = results.result_files()
-    out = {}
+    out = {results.IMAGES / "headlines.png": results.digest(files)}
     for task in results.tasks(results.reference()):
         out[results.IMAGES / f"task-{task}.png"] = results.digest(files)
     if results.exploit_files():
@@ -153,12 +173,14 @@ def draw() -> list[Path]:
     matplotlib.use("Agg")
     ref = results.reference()
     charts = wanted()
+    path = results.IMAGES / "headlines.png"
+    headline_chart(ref, charts[path], path)
     for task in results.tasks(ref):
         path = results.IMAGES / f"task-{task}.png"
         task_chart(task, [r for r in ref if r["task"] == task], charts[path], path)
     path = results.IMAGES / "exploitability.png"
     if path in charts:
-        exploit_chart(results.exploit_rows(), charts[path], path)
+        exploit_chart(results.exploit_rows(), results.tasks(ref), charts[path], path)
     return list(charts)
 
 

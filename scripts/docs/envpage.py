@@ -22,7 +22,7 @@ import mafia_env
 from mafia_env.actions import COLORS, ActionLayout
 from mafia_env.engine.events import ANSWER_NAMES, Cause
 from mafia_env.engine.roles import Team
-from mafia_env.engine.rules import KNOBS, Rules
+from mafia_env.engine.rules import KNOBS, ROLE_KNOBS, Rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.lang import LANGS, table
 from mafia_env.observe import ObsLayout
@@ -262,8 +262,8 @@ def observation_table(rules: Rules) -> list[str]:
     meaning = piece_meanings()
     private = {name for name, _ in layout.private}
     lines = [
-        f"| piece | seen | shape at {n} seats | size | indices | meaning |",
-        "|---|---|---|---|---|---|",
+        f"| piece | where, shape at {n} seats: indices | meaning |",
+        "|---|---|---|",
     ]
     labels = column_labels(rules)
     for name, (off, shape) in layout.offsets.items():
@@ -274,9 +274,8 @@ def observation_table(rules: Rules) -> list[str]:
         said = meaning.get(name, MISSING)
         if name in labels:
             said += "; the last axis: " + ", ".join(labels[name][: shape[-1]])
-        lines.append(
-            f"| `{name}` | {seen} | `{shape}` | {size} | {off}..{off + size - 1} | {cell(said)} |"
-        )
+        where = f"{seen}, `{shape}`: {off}..{off + size - 1}"
+        lines.append(f"| `{name}` | {where} | {cell(said)} |")
     return lines
 
 
@@ -400,22 +399,53 @@ def yaml_value(value: object) -> str:
     return str(value)
 
 
-def knob_table(rules: Rules) -> list[str]:
+def idle_knobs(rules: Rules) -> set[str]:
+    """Return the knobs that change nothing under these rules: those of a role no table of
+    the variant deals (`ROLE_KNOBS`), and those its file's comment says do nothing."""
+    dealt = set(rules.roles_in_play())
     notes = knob_notes(rules)
-    lines = [
-        "| knob | value | chosen by | what it does (rule; allowed values) | the variant file "
-        "says |",
-        "|---|---|---|---|---|",
-    ]
+    idle = {k for k, roles in ROLE_KNOBS.items() if not set(roles) <= dealt}
+    return idle | {k for k, note in notes.items() if "does nothing" in note or "do nothing" in note}
+
+
+def knob_rows(rules: Rules, names: list[str]) -> list[str]:
+    """Return the table of `names`: the knob, its value, what it does."""
+    notes = knob_notes(rules)
     values = rules.knob_values()
-    for name in KNOBS:
-        who = "project" if name in rules.defaults else "**seed**"
+    lines = ["| knob | value | what it does |", "|---|---|---|"]
+    for name in names:
         k = KNOBS[name]
         does = f"{k.doc} ({k.rule}; {allowed(name)})"
-        lines.append(
-            f"| `{name}` | `{yaml_value(values[name])}` | {who} | {cell(does)} | "
-            f"{cell(notes.get(name, ''))} |"
-        )
+        note = notes.get(name, "").removeprefix(k.rule).lstrip(":; ").strip()
+        if note:
+            does += f". The file: {note}"
+        lines.append(f"| `{name}` | `{yaml_value(values[name])}` | {cell(does)} |")
+    return lines
+
+
+def knob_table(rules: Rules) -> list[str]:
+    """Return the knobs the seed sets; then, folded, the project's choices where it is silent,
+    and the knobs that change nothing here."""
+    idle = idle_knobs(rules)
+    seed = [k for k in KNOBS if k not in idle and k not in rules.defaults]
+    ours = [k for k in KNOBS if k not in idle and k in rules.defaults]
+    rest = [k for k in KNOBS if k in idle]
+    lines = ["Set by the source document (**seed**: the file's `rules:`):", ""]
+    lines += knob_rows(rules, seed) if seed else ["None."]
+    folds = (
+        (ours, "the source document is silent: the project's choices (`defaults:`)", ""),
+        (
+            rest,
+            "change nothing in this rule set",
+            "Knobs of a role no table of this rule set deals, or that its file marks as doing "
+            "nothing here (a rule of a turn it never has).",
+        ),
+    )
+    for names, what, note in folds:
+        if names:
+            lines += ["", f'??? note "{len(names)} more knobs: {what}"', ""]
+            lines += [f"    {note}", ""] if note else []
+            lines += [f"    {line}" for line in knob_rows(rules, names)]
     return lines
 
 
@@ -423,23 +453,36 @@ def rule_lines(rules: Rules, tested: dict[str, list[str]]) -> list[str]:
     sections = rule_sections()
     key = rules.name.upper()
     lines: list[str] = []
-    for part in ("COMMON", key):
+    for part in (key, "COMMON"):
         if part not in sections:
             continue
         heading, items, prose = sections[part]
-        lines += [f"### {heading}", ""]
-        if part == "COMMON":
-            lines += ["Every variant's, unless its own rules or knobs say otherwise.", ""]
+        body: list[str] = []
         if prose and not items:
-            lines += [prose, ""]
+            body += [prose, ""]
+        for r in items:  # a list, not a table: the text takes the page's width
+            tests = tested.get(r.rid, [])
+            shown = ", ".join(code(t.split("::")[1]) for t in tests[:2])
+            more = f" and {len(tests) - 2} more" if len(tests) > 2 else ""
+            by = f" *Tested by* {shown}{more}." if tests else ""
+            body.append(f"- **{r.rid}** {r.text}{by}")
         if items:
-            lines += ["| rule | what it says | tested by |", "|---|---|---|"]
-            for r in items:
-                tests = tested.get(r.rid, [])
-                shown = ", ".join(code(t.split("::")[1]) for t in tests[:3])
-                more = f" and {len(tests) - 3} more" if len(tests) > 3 else ""
-                lines.append(f"| **{r.rid}** | {cell(r.text)} | {shown}{more} |")
-            lines.append("")
+            body.append("")
+        if part == "COMMON":  # the same on every page: folded
+            lines += [
+                f"??? note \"{heading}: every variant's, unless its own rules or knobs say "
+                f'otherwise ({len(items)} rules)"',
+                "",
+                *(f"    {line}" if line else "" for line in body),
+            ]
+        else:  # folded too: the page's tables come first
+            lines += [
+                f"### {heading}",
+                "",
+                f'??? note "The {len(items)} rules of {key}, each with the tests that name it"',
+                "",
+                *(f"    {line}" if line else "" for line in body),
+            ]
     return lines
 
 
@@ -471,12 +514,14 @@ def sample_lines(rules: Rules) -> list[str]:
         "`python scripts/docs/sample_games.py` records it again.",
         "",
     ]
+    count = len(data["narration"]["en"].splitlines())
+    lines += [f'??? example "The narration ({count} lines in English)"', ""]
     for lang in LANGS:
-        lines.append(f'=== "{LANG_NAMES[lang]}"')
+        lines.append(f'    === "{LANG_NAMES[lang]}"')
         lines.append("")
-        lines.append("    ```text")
-        lines += [f"    {line}" for line in data["narration"][lang].splitlines()]
-        lines.append("    ```")
+        lines.append("        ```text")
+        lines += [f"        {line}" for line in data["narration"][lang].splitlines()]
+        lines.append("        ```")
         lines.append("")
     return lines
 
@@ -552,9 +597,9 @@ def variant_page(rules: Rules, tested: dict[str, list[str]] | None = None) -> st
         "",
         "## Knobs",
         "",
-        f"Every knob of `mafia_env/variants/{rules.name}.yaml`. **seed**: the source document "
-        "sets it (the file's `rules:`); project: the source is silent and this is our choice "
-        "(the file's `defaults:`). Any knob can be overridden: "
+        f"Every knob of `mafia_env/variants/{rules.name}.yaml`: first those the source "
+        "document sets, then, folded, those where it is silent and the value is the project's "
+        "choice, and those that change nothing in this rule set. Any knob can be overridden: "
         f'`mafia_env.env("{rules.name}", speech_acts=2)`; an unknown knob or a bad value is '
         "a `ConfigError` that says what is allowed.",
         "",
@@ -571,7 +616,8 @@ def variant_page(rules: Rules, tested: dict[str, list[str]] | None = None) -> st
         *sample_lines(rules),
         "## Version history",
         "",
-        "The environment is `mafia_v1`; what changed, and when: [Versions](../versions.md).",
+        f"The environment is `{mafia_env.MafiaEnv.metadata['name']}`; what changed, and when: "
+        "[Versions](../versions.md).",
         "",
     ]
     return "\n".join(out)
@@ -584,9 +630,10 @@ def index_page() -> str:
         "",
         "<!-- generated by scripts/docs/envpage.py from the code: edit the code, not this -->",
         "",
-        "Six rule sets, one variant file each (`mafia_env/variants/*.yaml`); "
-        "`mafia_env.VARIANTS` maps their names to the loaded rules. Sizes at each variant's "
-        "default table.",
+        "Five rule sets people play, each read from its source document ([the seed "
+        "documents](../rules/seeds.md)), and MINIMAL, a small one for checks against theory: "
+        "six variants, one YAML file each. `mafia_env.VARIANTS` maps their names to the loaded "
+        "rules. Sizes at each variant's default table.",
         "",
         "| variant | rules | seats | roles | action space | observation | task |",
         "|---|---|---|---|---|---|---|",

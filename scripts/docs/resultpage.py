@@ -22,6 +22,7 @@ from baselines.benchmark import attach_exploits, read_exploits  # noqa: E402
 
 RESULTS = ROOT / "results" / "v4"
 EXPLOITS = ROOT / "results" / "exploit"
+STANDARD = EXPLOITS / "filler"  # the standard attacker's runs (results/exploit/README.md)
 IMAGES = ROOT / "docs" / "images"
 POLICIES = ("random", "rule", "ppo", "league", "filler")  # the reference table's order
 
@@ -34,15 +35,14 @@ def result_files() -> list[Path]:
 
 
 def exploit_files() -> list[Path]:
-    """The exploitability runs of the attacker started from the rule-bot clone (sport-10)."""
-    return sorted(EXPLOITS.glob("*.json"))
+    """The exploitability runs of the reference column: one attacker for every policy and
+    task, started from the task's seat-filler (``results/exploit/filler/``)."""
+    return sorted(STANDARD.glob("*.json"))
 
 
 def column_files() -> list[Path]:
-    """The exploit results of the table's column: the clone-started runs, then those of the
-    attacker started from the seat-filler (``filler/``: every policy on every task), which
-    replace a clone-started figure of the same policy and task."""
-    return exploit_files() + sorted(EXPLOITS.glob("filler/*.json"))
+    """The exploit results of the reference table's column (the standard runs)."""
+    return exploit_files()
 
 
 def digest(paths: list[Path]) -> str:
@@ -70,75 +70,110 @@ def exploit_rows() -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["task"], rank.get(r["policy"], 99), r["policy"]))
 
 
-def exploit_table() -> str:
-    def fmt(r: dict) -> str:
-        return f"{r['rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]"
+def policies(results: list[dict[str, Any]]) -> list[str]:
+    return list(dict.fromkeys(r["policy"] for r in results))
 
-    lines = [
-        "| P | task | steps a side | P's town against the best response (mafia): BR wins | "
-        "the clone wins | P's mafia against the best response (town): BR wins | the clone "
-        "wins | exploitability | the clone's |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for r in exploit_rows():
-        town, mafia = r["sides"]["town"], r["sides"]["mafia"]
-        lines.append(
-            f"| `{r['policy']}` | {r['task']} | {r['steps_per_side']:,} | "
-            f"{fmt(town['best_response'])} | {fmt(town['clone'])} | "
-            f"{fmt(mafia['best_response'])} | {fmt(mafia['clone'])} | "
-            f"**{r['exploitability']:.3f}** | {r['clone_rate']:.3f} |"
-        )
+
+def headline_table(results: list[dict[str, Any]]) -> str:
+    """Return the headlines, one row per policy and a column per task."""
+    names = tasks(results)
+    got = {(r["policy"], r["task"]): r["headline"] for r in results}
+    lines = ["| policy | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    for policy in policies(results):
+        cells = [f"{got[policy, t]:.3f}" if (policy, t) in got else "-" for t in names]
+        lines.append(f"| `{policy}` | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def exploit_table(results: list[dict[str, Any]]) -> str:
+    """Return the exploitability of each policy on each task; *u*: the attacker's check failed."""
+    names = tasks(results)
+    got = {(r["policy"], r["task"]): r for r in exploit_rows()}
+    lines = ["| policy | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    for policy in policies(results):
+        cells = []
+        for t in names:
+            r = got.get((policy, t))
+            mark = " *u*" if r is not None and r.get("reliable") is False else ""
+            cells.append("-" if r is None else f"{r['exploitability']:.3f}{mark}")
+        lines.append(f"| `{policy}` | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def exploit_method() -> str:
+    """Return how the standard runs were made, read from their files."""
+    rows = exploit_rows()
+    steps = sorted({r["steps_per_side"] for r in rows})
+    games = sorted({r["games_per_side"] for r in rows})
+    starts = sorted({str(r.get("start")) for r in rows})
+    piece = sorted({r["task"] for r in rows if r.get("belief")})
+    return (
+        f"Each figure is one run of `mafia exploit` ({', '.join(f'{s:,}' for s in steps)} "
+        f"steps a side, {', '.join(map(str, games))} games a side; the attacker starts from the "
+        f"task's {' / '.join(starts)} network and reads the belief piece where that network "
+        f"does: {', '.join(piece) or 'nowhere'}); the command: [exploitability]"
+        "(guides/exploitability.md#the-standard-attacker). *u* (unreliable): the attacker's "
+        "own town beat random mafia less often than the rule bots' town does on the same "
+        "deals (its 95% interval wholly below their rate), so it may have missed what a "
+        "stronger attacker would find: the figure is a lower bound."
+    )
 
 
 def results_page() -> str:
     results = reference()
+    city = "city-13" in tasks(results)
     lines = [
         "# Reference results",
         "",
         "<!-- generated by scripts/docs/resultpage.py from results/: edit the files, not this -->",
         "",
-        "The benchmark's reference table (tasks version 4) and the exploitability runs, read "
-        "from the result files shipped in `results/v4/` and `results/exploit/`. How they were "
-        "made, and how to add a row of your own: [the benchmark protocol]"
-        "(guides/benchmark.md). Charts are drawn from the same files by "
-        "`python scripts/docs/charts.py`.",
+        "The benchmark's reference results (tasks version 4) and every policy's "
+        "exploitability, read from the files in `results/v4/` and `results/exploit/filler/` "
+        "when the site is built. How they are made, and how to report a result of your own: "
+        "[the benchmark](guides/benchmark.md).",
         "",
-        "## Tasks version 4",
+        "## Headlines",
         "",
-        markdown(results),
-        "The exploitability column: every policy on every task, from "
-        "`results/exploit/filler/` (one attacker for all, started from the task's seat-filler, "
-        "196,608 steps a side, 300 games a side; *(unreliable)* where the attacker's town beats "
-        "random play less often than the rule bots' town does, so the figure says little). "
-        "The earlier attacker below (started from the rule-bot clone, 999,424 steps a side, "
-        "sport-10 only) does not compare with it. The version 3 tables are in `results/v3/`.",
+        "A policy's headline on a task is its mean win rate over the ten (side, opponent) "
+        "pairs: it plays every seat of the town, then of the mafia, against each of the five "
+        "reference opponents, 500 games a pair.",
+        "",
+        headline_table(results),
+        "![Headline per task and policy](images/headlines.png)",
+        "",
+        "## Exploitability",
+        "",
+        "The win rate of a best response trained against the policy, averaged over the two "
+        "sides: lower is harder to exploit. " + exploit_method(),
+        "",
+        exploit_table(results),
+        "![Exploitability per task and policy](images/exploitability.png)",
         "",
         "## Win rates against each opponent, per task",
         "",
         "Each bar is one policy playing every seat of one side against one opponent (500 "
-        "games, Wilson 95% interval); the legend gives each policy's headline, the mean of "
-        "its bars (ten a task in version 4).",
+        "games, Wilson 95% interval); the legend gives each policy's headline."
+        + (
+            " On city-13 the seat-filler seats the rule bots as town (its network is "
+            "trained for the mafia alone), so its town bars and rows are the rule bots', "
+            "game for game."
+            if city
+            else ""
+        ),
         "",
     ]
     for task in tasks(results):
+        rows = [r for r in results if r["task"] == task]
         lines += [
             f"### {task}",
             "",
             f"![{task}: win rates by opponent](images/task-{task}.png)",
             "",
+            f'??? note "{task}: the table"',
+            "",
+            *("    " + ln if ln else "" for ln in markdown(rows).splitlines()),
+            "",
         ]
-    lines += [
-        "## Exploitability",
-        "",
-        "A best response, started from the rule-bot clone, trained against P frozen on one "
-        "side, then 1,000 games a side ([exploitability](guides/exploitability.md)).",
-        "",
-        exploit_table(),
-        "",
-        "![Exploitability on sport-10](images/exploitability.png)",
-        "",
-    ]
     return "\n".join(lines)
 
 

@@ -1,7 +1,8 @@
 // The Mafia table page: a host form, or one seat's view of a game over a WebSocket.
 // Everything shown comes from the server: the state message for this seat and the words
 // of the chosen language (/api/words). Text is set with textContent only, never parsed
-// as HTML.
+// as HTML. The moves are drawn from the state's action groups whatever their kind, so a
+// new kind of turn needs no code here.
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
@@ -11,11 +12,12 @@ const TEAM = { civilian: "town", sheriff: "town", doctor: "town", putana: "town"
 // close codes of the server (mafia_env.table.seats.Close) -> the reason shown
 const CLOSED = { 4400: "bad_lang", 4403: "bad_token", 4404: "no_table", 4410: "expired",
                  4429: "full" };
-// action groups a narrow screen shows folded at first (claims: many seat buttons each)
+// action groups that fold where the moves do not fit the screen (claims: many seat buttons)
 const FOLDED = new Set(["claim_role", "claim_check", "accuse", "vouch", "ask"]);
 const narrow = window.matchMedia("(max-width: 640px)");
+const oneColumn = window.matchMedia("(max-width: 1000px)");
 const REPLACED = 4409;
-let W = null;  // the words of the page's language: {lang, page, roles, languages}
+let W = null;  // the words of the page's language: {lang, page, roles, bots, languages}
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -34,6 +36,14 @@ function w(key, fields) {
 
 function roleName(role) {
   return (W.roles && W.roles[role]) || role || "";
+}
+
+function botName(name) {
+  return (W.bots && W.bots[name]) || name;
+}
+
+function seatsText(seats) {
+  return seats.join(", ");
 }
 
 function toast(message) {
@@ -57,6 +67,7 @@ async function loadWords() {
   document.title = W.page.title;
   for (const e of document.querySelectorAll("[data-w]")) e.textContent = w(e.dataset.w);
   $("#say").placeholder = w("say_hint");
+  $("#seed").title = w("seed_help");
   const sel = $("#lang");
   sel.replaceChildren();
   for (const [code, name] of Object.entries(W.languages)) {
@@ -101,6 +112,7 @@ function setSeats(resetCount) {
   const num = $("#num");
   num.min = v.min;
   num.max = v.max;
+  if (resetCount) $("#overrun-foul").checked = !!v.overrun_foul;  // the variant's choice
   if (resetCount || !num.value) num.value = v.default;
   const n = Math.max(v.min, Math.min(v.max, Number(num.value) || v.default));
   num.value = n;
@@ -118,7 +130,7 @@ function setSeats(resetCount) {
     sel.append(person);
     for (const b of options.bots) {
       const model = (options.models || []).includes(b);
-      const o = el("option", null, w(model ? "a_model" : "a_bot", { name: b }));
+      const o = el("option", null, w(model ? "a_model" : "a_bot", { name: botName(b) }));
       o.value = `bot:${b}`;
       sel.append(o);
     }
@@ -141,12 +153,16 @@ async function createTable(ev) {
     // or the bot that stands in where the filler cannot play this variant and size
     else if (who !== `bot:${options.defaults.bot}`) bots[s] = who.slice(4);
   }
+  const v = options.variants[$("#variant").value];
   const config = {
     variant: $("#variant").value, num_players: n, humans, bots,
     bot_delay: Number($("#bot-delay").value),
     turn_timeout: Number($("#turn-timeout").value) || null,
     night_turn: Number($("#night-turn").value) || null,
+    bot_talk: $("#bot-talk").checked,
   };
+  // the variant's own choice is not sent: a table of it keeps what the variant says
+  if ($("#overrun-foul").checked !== !!v.overrun_foul) config.overrun_foul = $("#overrun-foul").checked;
   if ($("#seed").value !== "") config.seed = Number($("#seed").value);
   // a first table may take seconds (its bots are loaded): the button says it is at work
   const form = $("#host-form");
@@ -158,7 +174,8 @@ async function createTable(ev) {
     let data;
     let ok = false;
     try {
-      // the host's language: the server answers in it, and puts it in the seats' links
+      // the host's language: the server answers in it, puts it in the seats' links, and
+      // the bots talk in it
       const res = await fetch(`/api/tables?lang=${encodeURIComponent(W.lang)}`, {
         method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify(config),
@@ -203,6 +220,8 @@ let state = null;
 let log = [];  // the moderator's lines so far: the server sends only the new ones
 let clockTimer = null;
 let retries = 0;
+let turnKey = null;  // the turn whose moves were last brought into view
+let unsent = null;  // a remark sent and not heard back yet: an error gives it back
 const folds = new Map();  // a group's title -> whether the person opened it (true) or folded it
 
 function setOffline(off) {
@@ -210,7 +229,7 @@ function setOffline(off) {
   // and the talk box wait, the clock stands still (the server's clock goes on)
   $("#offline").hidden = !off;
   document.body.classList.toggle("offline", off);
-  for (const b of document.querySelectorAll("#actions button")) b.disabled = off;
+  for (const b of document.querySelectorAll("#actions button, #calls button")) b.disabled = off;
   $("#say").disabled = off;
   if (off) {
     clearInterval(clockTimer);
@@ -231,7 +250,11 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.type === "error") {
       if (msg.fatal) sock.detail = msg.message;
-      else toast(msg.message);
+      else {
+        toast(msg.message);
+        if (unsent && !$("#say").value) $("#say").value = unsent;  // nothing typed is lost
+        unsent = null;
+      }
     } else if (msg.type === "state") {
       if (msg.log_from === 0) log = [];
       if (msg.log_from !== log.length) { sock.close(); return; }  // out of step: start over
@@ -268,37 +291,48 @@ function closed(title, reason, detail, canReturn) {
   clearInterval(clockTimer);
 }
 
+function send(msg) {
+  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+  ws.send(JSON.stringify(msg));
+  return true;
+}
+
 function remark() {
   // Enter in the talk box: the remark alone, heard by everyone at once; the speech goes on
   const talk = $("#say");
   const say = talk.value.trim();
-  if (!say || !state || !state.may_talk || !ws || ws.readyState !== WebSocket.OPEN) return;
-  ws.send(JSON.stringify({ type: "say", say }));
-  talk.value = "";
+  if (!say || !state || !state.may_talk) return;
+  if (send({ type: "say", say })) {
+    unsent = say;
+    talk.value = "";
+  }
 }
 
 function act(id) {
-  if (ws && ws.readyState === WebSocket.OPEN) {
-    const talk = $("#say");  // table talk, sent with a speech act
-    const say = talk && state && state.may_talk ? talk.value.trim() : "";
-    ws.send(JSON.stringify(say ? { type: "act", action: id, say } : { type: "act", action: id }));
-    if (say) talk.value = "";
+  const talk = $("#say");  // table talk, sent with a speech act
+  const say = talk && state && state.may_talk ? talk.value.trim() : "";
+  if (send(say ? { type: "act", action: id, say } : { type: "act", action: id })) {
+    if (say) { unsent = say; talk.value = ""; }
     $("#actions").replaceChildren(el("p", "muted", "..."));
   }
 }
 
 function render(s) {
   state = s;
+  if (s.log.length) unsent = null;  // the table heard it
   $("#subtitle").textContent = W.page.variants[s.variant] || s.title;
   $("#status").textContent = s.you ? w("status_seat", { table: s.table, s: s.you })
     : w("status_watch", { table: s.table });
   renderSeats(s);
   renderCenter(s);
   renderMe(s);
+  renderBallot(s);
   $("#talk").hidden = !s.may_talk;
   renderActions(s);
+  renderReferee(s);
   setOffline(false);
   renderNarration(s);
+  showMoves(s);
 }
 
 function renderSeats(s) {
@@ -308,9 +342,21 @@ function renderSeats(s) {
   // around the table: seat 1 at the bottom-left, then clockwise; you at the bottom.
   // On a phone the cards are a grid in seat order (style.css) and these places are unused.
   const offset = s.you ? s.you - 1 : 0;
+  // cards shrink where the table is small for its seats: two neighbours around the ellipse
+  // must be apart by a card's width across or its height down (a card: 104 x 100 px)
+  const box = table.getBoundingClientRect();
+  const step = (2 * Math.PI) / n;
+  let scale = 1;
+  for (let k = 0; k < n; k++) {
+    const a = Math.PI / 2 + step * k;
+    const dx = 0.43 * box.width * Math.abs(Math.cos(a) - Math.cos(a + step));
+    const dy = 0.41 * box.height * Math.abs(Math.sin(a) - Math.sin(a + step));
+    scale = Math.min(scale, 0.95 * Math.max(dx / 104, dy / 100));
+  }
+  table.style.setProperty("--card-scale", String(Math.max(0.45, scale)));
   s.seats.forEach((seat, i) => {
     const k = (i - offset + n) % n;
-    const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
+    const angle = Math.PI / 2 + step * k;
     const card = el("div", "card");
     card.dataset.seat = seat.seat;
     card.style.setProperty("--x", `${50 + 43 * Math.cos(angle)}%`);
@@ -319,17 +365,30 @@ function renderSeats(s) {
     if (seat.acting) card.classList.add("acting");
     if (seat.nominated) {
       card.classList.add("nominated");
-      card.dataset.badge = w("nominated");
+      // who nominated him (a phone shows the word alone: the vote panel names them)
+      card.dataset.badge = seat.nominated_by.length
+        ? `${w("nominated")} · ${seatsText(seat.nominated_by)}` : w("nominated");
+      card.dataset.short = w("nominated");
     }
     if (seat.seat === s.you) card.classList.add("you");
     card.append(el("div", "num", String(seat.seat)));
     const label = seat.seat === s.you ? w("card_you")
-      : seat.kind === "bot" ? w("card_bot", { name: seat.bot }) : w("card_person");
-    card.append(el("div", "who", seat.alive ? label : w("card_out", { who: label })));
+      : seat.kind === "bot" ? w("card_bot", { name: botName(seat.bot) }) : w("card_person");
+    const who = el("div", "who", seat.alive ? label : w("card_out", { who: label }));
+    who.title = who.textContent;
+    card.append(who);
     const role = el("div", `role ${TEAM[seat.role] || ""}`, roleName(seat.role));
     if (seat.role) role.dataset.role = seat.role;
     card.append(role);
-    card.append(el("div", "fouls", seat.fouls ? Array(seat.fouls).fill(w("foul")).join(" ") : ""));
+    // fouls are public counts (SPORT-F1, ONLINE-F1): every seat sees them
+    const f = el("div", "fouls", seat.fouls ? w("fouls_n", { n: seat.fouls }) : "");
+    f.dataset.fouls = seat.fouls;
+    if (seat.silent_day) {  // the day his fouls take his speech (SPORT-F1): a badge on top
+      card.classList.add("silent");
+      card.dataset.silent = w("silent_day", { d: seat.silent_day });
+      card.dataset.silentShort = w("silent_short");
+    }
+    card.append(f);
     card.title = seat.acting ? w("acting") : "";
     table.append(card);
   });
@@ -337,8 +396,10 @@ function renderSeats(s) {
 
 function renderCenter(s) {
   let phase = W.page.phases[s.phase] || s.phase;
-  if (!s.started) phase = w("waiting_for", { seats: s.waiting_for.join(", ") });
-  else if (s.phase === "night") phase = s.day ? w("night_n", { d: s.day }) : phase;
+  if (!s.started) {
+    const one = s.waiting_for.length === 1;
+    phase = w(one ? "waiting_for_one" : "waiting_for", { seats: seatsText(s.waiting_for) });
+  } else if (s.phase === "night") phase = s.day ? w("night_n", { d: s.day }) : phase;
   else if (s.day && s.phase !== "over") phase = w("day_phase", { d: s.day, phase });
   $("#phase").textContent = phase;
   $("#felt").classList.toggle("night", s.phase === "night");
@@ -348,10 +409,14 @@ function renderCenter(s) {
   const clock = $("#clock");
   clock.textContent = "";
   clock.classList.remove("stopped");
-  if (s.time_left !== null && s.time_left !== undefined) {
-    const end = Date.now() + s.time_left * 1000;
+  // a turn's own clock; else, at night, the time to morning (the night's schedule)
+  const own = s.time_left !== null && s.time_left !== undefined;
+  const left = own ? s.time_left : s.night_left;
+  if (left !== null && left !== undefined) {
+    const end = Date.now() + left * 1000;
     const tick = () => {
-      clock.textContent = w("seconds", { n: Math.max(0, Math.ceil((end - Date.now()) / 1000)) });
+      const n = Math.max(0, Math.ceil((end - Date.now()) / 1000));
+      clock.textContent = own ? w("seconds", { n }) : w("night_left", { n });
     };
     tick();
     clockTimer = setInterval(tick, 250);
@@ -361,6 +426,17 @@ function renderCenter(s) {
 function renderMe(s) {
   const me = $("#me");
   me.replaceChildren();
+  if (s.phase === "over" && s.ending) {
+    // the end: who won and why, and the game's record to keep
+    const winner = W.page.winners[s.winner] || s.winner || "";
+    const why = w(`end_${s.ending.key}`, s.ending);  // why it ended (view.ending)
+    me.append(el("div", "ending", w("why_over", { winner, why })));
+    const a = el("a", "download", w("download"));
+    const q = new URLSearchParams({ token: params.get("token") || "", download: "1" });
+    a.href = `/api/tables/${encodeURIComponent(s.table)}/record?${q}`;
+    a.download = `table-${s.table}.json`;
+    me.append(a);
+  }
   if (!s.you) {
     me.append(el("div", null, w("watching")));
     return;
@@ -371,8 +447,48 @@ function renderMe(s) {
   me.append(role);
   const mates = s.seats.filter((x) => x.seat !== s.you && x.role && TEAM[x.role] === "mafia"
                                        && TEAM[s.role] === "mafia" && s.phase !== "over");
-  if (mates.length) me.append(el("div", null, w("your_team", { seats: mates.map((m) => m.seat).join(", ") })));
-  if (s.record) me.append(el("div", null, w("saved_as", { name: s.record })));
+  if (mates.length) me.append(el("div", null, w("your_team", { seats: seatsText(mates.map((m) => m.seat)) })));
+}
+
+function renderBallot(s) {
+  // the vote as it runs: the nominees in nomination order, who nominated each, the hands
+  // counted so far (an open count: nominee by nominee), and this seat's own vote
+  const box = $("#ballot");
+  const v = s.vote;
+  box.hidden = !v || s.phase === "night" || s.phase === "over";
+  box.replaceChildren();
+  if (box.hidden) return;
+  const title = !v.started ? w("nominees_title") : v.revote ? w("revote") : w("vote_title");
+  box.append(el("h2", null, title));
+  const list = el("ol", "rows");
+  for (const r of v.rows) {
+    const li = el("li", "row");
+    li.dataset.seat = r.seat;
+    if (r.seat === v.counting) li.classList.add("counting");
+    li.append(el("span", "nominee", w("player_n", { s: r.seat })));
+    if (r.by.length) li.append(el("span", "by", w("by", { seats: seatsText(r.by) })));
+    let hands = "";
+    if (r.hands) {
+      const n = r.hands.length;
+      hands = !n ? w("no_hands")
+        : r.silent.length ? w("silent_hands", { n, seats: seatsText(r.hands), silent: r.silent.length })
+        : w("hands", { n, seats: seatsText(r.hands) });
+    } else if (v.started) hands = r.seat === v.counting ? w("counting") : w("waits");
+    li.append(el("span", r.hands ? "hands" : "hands muted", hands));
+    list.append(li);
+  }
+  box.append(list);
+  if (v.abstain.length) box.append(el("p", "muted", w("abstain", { seats: seatsText(v.abstain) })));
+  if (v.crash) {
+    const c = v.crash;
+    box.append(el("p", null, w("crash", { seats: seatsText(c.seats), yes: c.yes.length, no: c.no.length })));
+  }
+  if (v.mine) {
+    const m = v.mine;
+    const key = { vote: "your_vote", hand: "your_hand", silent: "your_silent",
+                  abstain: "your_abstain", yes: "your_yes", no: "your_no" }[m.kind];
+    box.append(el("p", "mine", w(key, { t: m.seat })));
+  }
 }
 
 function renderActions(s) {
@@ -391,15 +507,19 @@ function renderActions(s) {
     return;
   }
   for (const g of s.actions) {
-    // a titled group folds (a claim's ten seat buttons); a phone shows the claims folded
+    // a titled group folds (a claim's ten seat buttons): where the moves do not fit the
+    // screen the claims start folded (`showMoves`); what the person opens stays open
     const group = el(g.title ? "details" : "div", "group");
     group.dataset.kind = g.kind;
     if (g.title) {
       const key = g.title;
       group.open = folds.has(key) ? folds.get(key) : !(narrow.matches && FOLDED.has(g.kind));
-      group.append(el("summary", "title", g.title));
-      group.addEventListener("toggle", () => folds.set(key, group.open));
+      const summary = el("summary", "title", g.title);
+      // the person's own choice is kept (a click, or Enter on it), not the page's folding
+      summary.addEventListener("click", () => folds.set(key, !group.open));
+      group.append(summary);
     }
+    const buttons = el("div", "buttons");
     for (const a of g.actions) {
       const targeted = /^\d+$/.test(a.label);
       const b = el("button", targeted ? "seat-btn" : g.kind === "pass" ? "primary" : "", a.label);
@@ -407,10 +527,48 @@ function renderActions(s) {
       b.dataset.action = a.id;
       b.setAttribute("aria-label", a.text);
       b.addEventListener("click", () => act(a.id));
-      group.append(b);
+      buttons.append(b);
     }
+    group.append(buttons);
     box.append(group);
   }
+}
+
+function renderReferee(s) {
+  // the host's view is the moderator's: he gives fouls (SPORT-F1, ONLINE-F1) and removes
+  // a player at once (SPORT-F2); every seat sees the counts on the cards
+  const panel = $("#referee");
+  panel.hidden = !!s.you || !s.started || s.phase === "over";
+  if (panel.hidden) return;
+  const f = s.fouls;
+  const rule = f.mute && f.out ? w("fouls_rule", { mute: f.mute, out: f.out })
+    : f.out ? w("fouls_rule_out", { out: f.out }) : w("fouls_rule_none");
+  $("#referee-help").textContent = w("referee_help", { rule });
+  const box = $("#calls");
+  box.replaceChildren();
+  const group = (kind, title, folded) => {
+    const g = el(folded ? "details" : "div", "group");
+    g.dataset.kind = kind;
+    if (folded) g.append(el("summary", "title", title));
+    else g.append(el("div", "title", title));
+    const buttons = el("div", "buttons");
+    for (const seat of s.seats) {
+      if (!seat.alive) continue;
+      const b = el("button", "seat-btn", String(seat.seat));
+      b.dataset.seat = seat.seat;
+      b.title = `${title}: ${w("player_n", { s: seat.seat })}`;
+      b.addEventListener("click", () => send({ type: kind, seat: seat.seat }));
+      buttons.append(b);
+    }
+    g.append(buttons);
+    box.append(g);
+    return g;
+  };
+  group("foul", w("give_foul"), false);
+  const remove = group("remove", w("remove"), true);
+  const key = "referee:remove";
+  remove.open = folds.get(key) || false;
+  remove.querySelector("summary").addEventListener("click", () => folds.set(key, !remove.open));
 }
 
 function renderNarration(s) {
@@ -420,10 +578,41 @@ function renderNarration(s) {
   if (s.log_from === 0) list.replaceChildren();
   for (const line of s.log) {
     const cls = [line.mark, line.mine ? "mine" : "", line.private ? "private" : ""];
-    list.append(el("li", cls.filter(Boolean).join(" "), line.text));
+    list.append(el("li", cls.filter(Boolean).join(" "), line.text));  // numbered by CSS
     log.push(line);
   }
+  list.style.setProperty("--digits", String(String(log.length).length));
   if (atEnd) list.scrollTop = list.scrollHeight;
+}
+
+function showMoves(s) {
+  // when a turn comes, its moves are brought into view, above the moderator's panel that
+  // a narrow screen keeps at its bottom; where they do not fit, the claims fold first
+  const key = s.your_turn ? `${s.day}|${s.phase}|${s.actions.map((g) => g.kind).join(",")}` : null;
+  if (key === turnKey) return;
+  turnKey = key;
+  if (!key) return;
+  const moves = $("#moves");
+  const story = $("#story");
+  // the lowest line the moves may reach: the top of the log, which one column keeps below
+  // them (stuck to the screen's bottom, or in its place at the page's end)
+  const bottom = () => (oneColumn.matches
+    ? Math.min(innerHeight, story.getBoundingClientRect().top) : innerHeight);
+  const fits = () => moves.getBoundingClientRect().height <= bottom() - 8;
+  const claims = [...moves.querySelectorAll("details.group")].filter((d) => FOLDED.has(d.dataset.kind));
+  for (const d of claims.reverse()) {  // the last first: the first claims stay in view longest
+    if (fits()) break;
+    if (!folds.has(d.querySelector("summary").textContent)) d.open = false;
+  }
+  for (let i = 0; i < 3; i++) {  // the log may move as the page scrolls: measure again
+    const r = moves.getBoundingClientRect();
+    const low = bottom();
+    let dy = 0;
+    if (r.height > low - 8 || r.top < 0) dy = r.top - 4;
+    else if (r.bottom > low - 4) dy = r.bottom - (low - 4);
+    if (Math.abs(dy) < 1) break;
+    window.scrollBy(0, dy);
+  }
 }
 
 $("#say").addEventListener("keydown", (ev) => {

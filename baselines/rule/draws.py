@@ -1,0 +1,210 @@
+"""The bot's seeded draws among equals, for a whole batch: in row order, or every way.
+
+A decision over a batch (`baselines.rule.handlers`) returns a `Draws`: for each pick it
+makes, in the order it makes them, how many choices tie for best in each row (`counts`:
+a row with 2 or more draws one of them uniformly from the bot's generator), and `choose`,
+which maps the place drawn among the ties of each pick (0 where a row does not draw; None
+where no row draws) to each row's action: a legal one, or NONE. A row whose choice is NONE
+falls back: pass where passing is legal, else a uniformly random legal action (one more
+draw).
+
+`play` makes the draws from the generator row after row, as the rows' games would one after
+another: a batch decides as its rows do one by one, in order (one game is a batch of one).
+`spread` walks every way the draws can fall, in the order a scripted generator would, and
+returns each action's probability.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import product
+
+import numpy as np
+
+from baselines.rule.reading import NONE, SeenBatch
+
+Places = list[np.ndarray | None]  # per pick, each row's place among its ties (None: all 0)
+
+
+class Draws:
+    """A decision's picks (`counts`: [R] ties per pick) and its choice once they are drawn
+    (`choose`: places -> [R] legal action indices, NONE for none). `sure` marks the rows
+    whose choice is an action whenever they draw (no fallback draw can follow theirs)."""
+
+    __slots__ = ("choose", "counts", "parts", "sure")
+
+    def __init__(
+        self,
+        counts: list[np.ndarray],
+        choose: Callable[[Places], np.ndarray],
+        sure: np.ndarray | bool = False,
+        parts: list[tuple[Draws, np.ndarray]] | None = None,
+    ):
+        self.counts, self.choose, self.sure, self.parts = counts, choose, sure, parts
+
+    def choice(self, places: Places, need: np.ndarray) -> np.ndarray:
+        """`choose` for the rows `need` (other rows: NONE or any choice); of the decisions
+        `combine` joined, only those holding such rows choose."""
+        if self.parts is None:
+            return self.choose(places)
+        out = np.full(len(need), NONE, dtype=np.int64)
+        for d, rows in self.parts:
+            on = rows & need
+            if on.any():
+                out = np.where(on, d.choose(places[: len(d.counts)]), out)
+        return out
+
+
+def fixed(choice: np.ndarray) -> Draws:
+    """A decision that draws nothing: `choice` [R] (NONE: none)."""
+    return Draws([], lambda places: choice)
+
+
+class Tie:
+    """The seats (or actions) tied for best at one pick: [R, W] bool, in seat order."""
+
+    __slots__ = ("_first", "count", "tied")
+
+    def __init__(self, tied: np.ndarray):
+        self.tied = tied
+        self.count = tied.sum(axis=1)
+        self._first: np.ndarray | None = None
+
+    def seat(self, place: np.ndarray | None) -> np.ndarray:
+        """[R]: each row's tied seat at `place` (its place among the ties; None: the first
+        everywhere), NONE where nothing ties."""
+        if place is None:
+            if self._first is None:
+                self._first = np.where(self.count > 0, self.tied.argmax(axis=1), NONE)
+            return self._first
+        k = (np.cumsum(self.tied, axis=1) > place[:, None]).argmax(axis=1)
+        return np.where(self.count > 0, k, NONE)
+
+
+def combine(parts: list[tuple[Draws, np.ndarray]], R: int) -> Draws:
+    """One `Draws` of decisions that hold disjoint rows (each part's rows: [R] bool)."""
+    if len(parts) == 1:
+        return parts[0][0]
+    width = max(len(d.counts) for d, _ in parts)
+    zero = np.zeros(R, dtype=np.int64)
+    counts = [
+        sum((np.where(rows, d.counts[j], 0) for d, rows in parts if j < len(d.counts)), zero)
+        for j in range(width)
+    ]
+    sure = np.zeros(R, dtype=bool)
+    for d, rows in parts:
+        sure |= rows & d.sure
+
+    def choose(places: Places) -> np.ndarray:
+        out = np.full(R, NONE, dtype=np.int64)
+        for d, rows in parts:
+            out = np.where(rows, d.choose(places[: len(d.counts)]), out)
+        return out
+
+    return Draws(counts, choose, sure, parts)
+
+
+def play(draws: Draws, b: SeenBatch, rng: np.random.Generator) -> np.ndarray:
+    """Return each row's action, drawing from `rng` row after row: first the row's picks
+    that tie (a place among the ties each), then its fallback draw where one follows."""
+    R, pass_legal = b.R, b.pass_legal
+    drawn = np.zeros(R, dtype=bool)
+    for c in draws.counts:
+        drawn |= c >= 2
+    places: Places = [None] * len(draws.counts)
+    order = np.flatnonzero(drawn).tolist()
+    passing = bool(pass_legal.all())
+    first = None
+    if len(order) < R and not passing:
+        # a row that draws nothing falls back where its choice is none and it may not pass
+        first = draws.choice(places, ~drawn)
+        falls = ~drawn & ~pass_legal & (first < 0)
+        if falls.any():
+            order = np.flatnonzero(falls | drawn).tolist()
+    fallback = draw_in_order(draws, b, rng, places, drawn, order, passing) if order else {}
+    if first is None:
+        choice = draws.choose(places)
+    else:
+        choice = np.where(drawn, draws.choice(places, drawn), first) if drawn.any() else first
+    out = np.where(choice >= 0, choice, b.pass_idx)
+    if fallback:
+        out[list(fallback)] = list(fallback.values())
+    return out
+
+
+def draw_in_order(
+    draws: Draws,
+    b: SeenBatch,
+    rng: np.random.Generator,
+    places: Places,
+    drawn: np.ndarray,
+    order: list[int],
+    passing: bool,
+) -> dict[int, int]:
+    """Draw the rows `order` in turn: each row's places among its ties (into `places`), then
+    its fallback draw where one follows. Return the fallback actions by row."""
+    counts = [c.tolist() for c in draws.counts]
+    drawn_l = drawn.tolist()
+    # a row that draws and may not pass: a fallback draw follows if its choice is none,
+    # known only once its picks are drawn (rare: night choices are actions once drawn)
+    risky = [False] * b.R if passing else (drawn & ~b.pass_legal & ~draws.sure).tolist()
+    fallback: dict[int, int] = {}
+    for i in order:
+        if drawn_l[i]:
+            for j, c in enumerate(counts):
+                if c[i] >= 2:
+                    if places[j] is None:
+                        places[j] = np.zeros(b.R, dtype=np.int64)
+                    places[j][i] = rng.integers(c[i])
+            if not risky[i] or draws.choice(places, drawn)[i] >= 0:  # one row's: rare
+                continue
+        legal = b.masks[i].nonzero()[0]
+        fallback[i] = int(legal[rng.integers(legal.size)])
+    return fallback
+
+
+def spread(draws: Draws, b: SeenBatch) -> np.ndarray:
+    """Return [R, actions]: each action's probability, every way the draws can fall (the
+    places of each row's picks that tie, then its fallback draw) weighed uniformly, summed
+    in the order a scripted generator walks them."""
+    R, masks, pass_legal = b.R, b.masks, b.pass_legal
+    counts = [c.tolist() for c in draws.counts]
+    # each row's picks that draw (2 or more ties), and every way they can fall
+    drawing = [[j for j, c in enumerate(counts) if c[i] >= 2] for i in range(R)]
+    ways = [list(product(*(range(counts[j][i]) for j in js))) for i, js in enumerate(drawing)]
+    layers = max(len(w) for w in ways)
+    actions = []
+    for layer in range(layers):  # the choice of every row's `layer`th way, at once
+        places = [np.zeros(R, dtype=np.int64) for _ in counts]
+        for i, (js, w) in enumerate(zip(drawing, ways, strict=True)):
+            if layer < len(w):
+                for j, x in zip(js, w[layer], strict=True):
+                    places[j][i] = x
+        actions.append(draws.choose(places).tolist())
+    out = np.zeros(masks.shape, dtype=np.float64)
+    for i in range(R):
+        ks = [counts[j][i] for j in drawing[i]]
+        at = {w: layer for layer, w in enumerate(ways[i])}
+        legal = masks[i].nonzero()[0]
+        pending: list[tuple[int, ...]] = [()]
+        while pending:  # the scripted walk: each script's draws, zero past its end
+            script = pending.pop()
+            picks = script[: len(ks)] + (0,) * max(0, len(ks) - len(script))
+            a = actions[at[picks]][i]
+            calls = list(ks)
+            if a < 0:
+                if pass_legal[i]:
+                    a = b.pass_idx
+                else:
+                    a = int(legal[script[len(ks)] if len(script) > len(ks) else 0])
+                    calls.append(legal.size)
+            p = 1.0
+            for k in calls:
+                p /= k
+            for j in range(len(script), len(calls)):
+                pending += [script + (0,) * (j - len(script)) + (v,) for v in range(1, calls[j])]
+            out[i, a] += p
+    return out
+
+
+__all__ = ["NONE", "Draws", "Tie", "combine", "fixed", "play", "spread"]
