@@ -97,8 +97,8 @@ def test_each_shortcut_agrees_with_the_search(variant, monkeypatch):
     checked = {"replay": 0, "ruled out": 0}
     original = Tracker._classes
 
-    def both(self, seg, rows):
-        first, inverse, leaves = original(self, seg, rows)
+    def both(self, seg, rows, kept=False):
+        first, inverse, leaves = original(self, seg, rows, kept)
         if not seg.complete:
             return first, inverse, leaves
         fresh = dataclasses.replace(seg, cache={}, paths=[])  # no branch to play again

@@ -326,12 +326,26 @@ class _Morning:
         if not members:
             return self._arrays({(_NONE, _NONE, False): 1.0})
         dists = [self._target_dist(m, Turn.MAFIA_KILL) for m in members]
+        # CITY-N10: no number (held fire) forfeits: the don's while he lives, else any member's
+        none_forfeits = r.mafia_no_number == "forfeit"
         if r.mafia_kill == "don":  # CITY-N3: while the don lives his shot is the mafia's
             for i, m in enumerate(members):
                 if g.roles[m] is Role.DON:
-                    return self._arrays({(t, m, False): p for t, p in dists[i].items()})
+                    for t, p in dists[i].items():
+                        key = (_NONE, _NONE, True) if t < 0 and none_forfeits else (t, m, False)
+                        _add(out, key, p)
+                    return self._arrays(out)
+        whole = 1.0  # the weight of the nights in which every member names a number
+        if none_forfeits:
+            if r.mafia_kill == "executor":
+                raise Unsupported("a forfeit on no number with executors")
+            for d in dists:
+                whole *= 1.0 - d.get(_NONE, 0.0)
+            _add(out, (_NONE, _NONE, True), _rest(whole))
         agree = 0.0
         for t in sorted(set().union(*dists)):
+            if t < 0 and none_forfeits:
+                continue
             p = 1.0
             for d in dists:
                 p *= d.get(t, 0.0)
@@ -348,7 +362,8 @@ class _Morning:
             else:
                 _add(out, (t, members[0], False), p)
         # a split; a teammate seen naming an executor weighs 1/options there too (as `_executors`)
-        split = _rest(agree) * (self._seen_executors(members) if r.mafia_kill == "executor" else 1)
+        split = _rest(agree, whole)
+        split *= self._seen_executors(members) if r.mafia_kill == "executor" else 1
         _add(out, (_NONE, _NONE, r.mafia_split == "forfeit"), split)
         return self._arrays(out)
 
@@ -616,7 +631,9 @@ class _Morning:
         members = self._of(Turn.MAFIA_KILL)
         night = Night()
         night.shots = {m: v for m in members}  # a kill (t >= 0) or every shooter holding fire
-        if forfeit:  # a split (CITY-N4): one holds fire, one shoots
+        if forfeit and self.rules.mafia_no_number == "forfeit":  # CITY-N10: no number
+            night.shots = {m: _NONE for m in members}
+        elif forfeit:  # a split (CITY-N4): one holds fire, one shoots
             if len(members) < 2:
                 raise Unsupported("a forfeit with one shooter")
             night.shots[members[0]] = _NONE
