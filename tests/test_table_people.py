@@ -28,6 +28,7 @@ from mafia_env.table.night import NightPlan
 from mafia_env.table.talk import voice
 from mafia_env.table.view import page_words, public_phase
 from mafia_env.table.words import BOT_NAMES, MESSAGES, TALK, message
+from tests.scripting import to_day_one
 from tests.test_table_night import VirtualClock
 
 # ------------------------------------------------------------------ a table on a virtual clock
@@ -342,7 +343,7 @@ def test_sport_fouls_from_the_host_silence_then_remove_and_every_seat_sees_them(
 
 
 @pytest.mark.parametrize(
-    ("variant", "seed", "steps", "fouls"), [("sport", 26, 241, 4), ("online", 21, 227, 3)]
+    ("variant", "seed", "steps", "fouls"), [("sport", 46, 173, 4), ("online", 72, 143, 3)]
 )
 def test_a_player_waiting_for_his_last_word_loses_it_at_the_removing_foul(
     variant, seed, steps, fouls
@@ -589,6 +590,7 @@ def test_talk_in_any_script_arrives_unchanged_less_its_control_characters():
         assert f'Player 1 says: "{text}".' in seats[None].log
     text_env = mafia_env.env("sport", obs_mode="text")
     text_env.reset(seed=1)
+    to_day_one(text_env)
     text_env.unwrapped.say(text_env.agent_selection, WORLD[0])
     obs = text_env.observe(text_env.agent_selection)["observation"]
     assert set(obs) <= charset() and '"?Qu?? ?"' in obs

@@ -1,4 +1,4 @@
-"""The schedule of a night at the table, fixed by the public rules alone (issue 30, item 1).
+"""The schedule of a night at the table, fixed by the public rules alone: its timing leaks nothing.
 
 A person may time the night: when his own night turn opens, and when morning comes. So the
 table never lets the length of a turn tell who took it. A night is a row of slots, one for
