@@ -83,7 +83,7 @@ class _Table:
         self.simple = not rules.hunt and not any(r in roles for r in _MANY)
         self.simple = self.simple and (rules.don_known or Role.DON not in roles)
         self.seen: dict[int, tuple[int, int, bool]] = {}  # seat -> (events read, facts, more)
-        self._allowed: dict[int, tuple[int, np.ndarray]] = {}
+        self._allowed: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}  # seat's allowed deals
         self._cache: dict[int, tuple] = {}
         self._onehot: tuple | None = None
 
@@ -114,14 +114,15 @@ class _Table:
         if hit is not None and hit[0] is live and hit[1] == (t.version, facts):
             return hit[2]
         got = self._allowed.get(seat)
-        if got is None or got[0] != facts:
+        if got is None or got[0] != facts or got[1] is not t.deals:
             allowed = t.space.allowed_matrix(deal_constraints(game, seat))
-            self._allowed[seat] = (facts, allowed)
+            # which of all the table's deals the seat's facts allow, once per facts
+            ok = allowed[np.arange(t.n)[None, :], t.deals].all(axis=1)
+            self._allowed[seat] = (facts, t.deals, ok)
         # every seat asked before, at once: the deals change for all of them together
         seats = list(self._allowed)
-        allowed = np.stack([self._allowed[s][1] for s in seats])  # [seats, n, R]
-        d, onehot = self._live(live)
-        mask = allowed[:, np.arange(t.n)[None, :], d].all(axis=2)  # [seats, deals]
+        _, onehot = self._live(live)
+        mask = np.stack([self._allowed[s][2] for s in seats])[:, live]  # [seats, deals]
         counts = mask.astype(np.float32) @ onehot  # [seats, n * R]: the kept deals per role
         kept = mask.sum(axis=1)
         for i, s in enumerate(seats):
