@@ -42,7 +42,7 @@ from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.match import Seating, observation, play_game
 from mafia_env.policy import load_policy, observes
-from mafia_env.seat_obs import extend
+from mafia_env.seat_obs import extend_rows
 from mafia_env.tasks import LATEST, SHIPPED_OPPONENTS, TASKS_BY_VERSION, Task, get_task
 
 LOCKSTEP = 64  # games played at a time by the protocol of version 3
@@ -117,15 +117,26 @@ def play_lockstep(
     wins = draws = 0
     while live:
         groups: dict[int, tuple[Any, list[int]]] = {}
-        obs, masks = [], []
+        obs, masks, reads = [], [], []
         for i, (env, players, _) in enumerate(live):
             seat = env.game.actor
             o, m = observation(env, seat)
             if getattr(players[seat], "obs_options", None):  # it reads the belief piece
-                o = extend(players[seat], o, env.game, seat, env.spec)
+                reads.append(i)
             obs.append(o)
             masks.append(m)
             groups.setdefault(id(players[seat]), (players[seat], []))[1].append(i)
+        if reads:  # the belief pieces of every game where a reader acts, in one call
+            seats = [live[i][0].game.actor for i in reads]
+            rows = extend_rows(
+                [live[i][1][s] for i, s in zip(reads, seats, strict=True)],
+                [obs[i] for i in reads],
+                [live[i][0].game for i in reads],
+                seats,
+                live[reads[0]][0].spec,
+            )
+            for i, row in zip(reads, rows, strict=True):
+                obs[i] = row
         actions = np.zeros(len(live), dtype=np.int64)
         mask_batch = np.stack(masks)
         for policy, rows in groups.values():  # a group's rows share one layout

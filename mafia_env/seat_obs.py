@@ -12,7 +12,7 @@ prefix of the row. `extend` does the same for one seat (the AEC path).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -84,12 +84,12 @@ def rows(policy: Any, vec: Any, obs: np.ndarray, idx: np.ndarray) -> np.ndarray:
         return fit(policy, x, vec.spec)
     if set(opts) - set(have) != {"belief"}:
         raise ConfigError(f"cannot compute observation options {opts} for one seat")
-    from mafia_env.belief import matrix
+    from mafia_env.belief.store import matrices
 
     base = fit(_PLAIN, x, vec.spec)
     games = _games(vec)
-    pieces = [matrix(games[b], int(vec.seat[b])).ravel() for b in idx.tolist()]
-    return np.concatenate([base, np.asarray(pieces, dtype=base.dtype).reshape(len(idx), -1)], 1)
+    pieces = matrices([games[b] for b in idx.tolist()], vec.seat[idx].tolist())
+    return np.concatenate([base, pieces.astype(base.dtype).reshape(len(idx), -1)], 1)
 
 
 class LazyBelief:
@@ -127,14 +127,18 @@ class LazyBelief:
         return self._take(self.vec.step(actions))
 
     def fill(self, idx: np.ndarray) -> None:
-        """Write the belief piece of the acting seat of games `idx` (once per step)."""
-        from mafia_env.belief import matrix
+        """Write the belief piece of the acting seat of games `idx` (once per step), in one
+        call for all of them (`mafia_env.belief.store.matrices`)."""
+        from mafia_env.belief.store import matrices
 
+        idx = np.asarray(idx, dtype=np.int64)
+        todo = idx[~self._filled[idx]]
+        if not todo.size:
+            return
         games = _games(self.vec)
-        for b in np.asarray(idx).tolist():
-            if not self._filled[b]:
-                self.obs[b, self.plain :] = matrix(games[b], int(self.vec.seat[b])).ravel()
-                self._filled[b] = True
+        seats = self.vec.seat[todo].tolist()
+        self.obs[todo, self.plain :] = matrices([games[b] for b in todo.tolist()], seats)
+        self._filled[todo] = True
 
     def observe(self, b: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         from mafia_env.belief import matrix
@@ -162,6 +166,36 @@ class _Plain:
 
 
 _PLAIN = _Plain()
+
+
+def extend_rows(
+    policies: Sequence[Any],
+    obs: Sequence[np.ndarray],
+    games: Sequence[Any],
+    seats: Sequence[int],
+    spec: GameSpec,
+) -> list[np.ndarray]:
+    """`extend` for many seats at once: the belief pieces of those whose policy reads them
+    and the table lacks, computed in one call (`mafia_env.belief.store.matrices`)."""
+    out = [None] * len(obs)
+    need = []
+    for i, (policy, o) in enumerate(zip(policies, obs, strict=True)):
+        opts = wanted(policy)
+        have = {k: v for k, v in spec.obs if v is not None}
+        if all(have.get(k) == v for k, v in opts.items()):
+            out[i] = fit(policy, o, spec)
+        elif set(opts) != {"belief"}:
+            raise ConfigError(f"cannot compute observation options {opts} for one seat")
+        else:
+            need.append(i)
+    if need:
+        from mafia_env.belief.store import matrices
+
+        pieces = matrices([_engine_game(games[i]) for i in need], [seats[i] for i in need])
+        for i, piece in zip(need, pieces, strict=True):
+            base = fit(_PLAIN, obs[i], spec)
+            out[i] = np.concatenate([base, piece.astype(base.dtype)])
+    return out
 
 
 def extend(policy: Any, obs: np.ndarray, game: Any, seat: int, spec: GameSpec) -> np.ndarray:
@@ -194,4 +228,14 @@ def _games(vec: Any) -> list:
     return vec.games
 
 
-__all__ = ["LazyBelief", "extend", "fit", "rows", "union", "vector_env", "wanted", "width"]
+__all__ = [
+    "LazyBelief",
+    "extend",
+    "extend_rows",
+    "fit",
+    "rows",
+    "union",
+    "vector_env",
+    "wanted",
+    "width",
+]

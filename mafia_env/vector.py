@@ -73,9 +73,12 @@ class VectorMafia:
         self.obs_layout = ObsLayout.of(spec)
         self.backend = resolve(backend, rules, n, spec.obs)
         on_core = self.backend == "c"
-        self.observers = (
-            [] if on_core else [VectorObserver(rules, n, self.obs_layout) for _ in range(B)]
-        )
+        # the belief piece (option belief=...) is filled for every game at once after a step
+        # (`mafia_env.belief.store.matrices`); the observers write the plain part before it
+        self._piece = self.obs_layout.belief is not None
+        plain = ObsLayout.of(spec.with_obs(belief=None)) if self._piece else self.obs_layout
+        self._plain = plain.size
+        self.observers = [] if on_core else [VectorObserver(rules, n, plain) for _ in range(B)]
         self.obs_size = self.obs_layout.size
         self.action_size = self.layout.size
         base_seed = random.randrange(2**62) if seed is None else seed
@@ -84,7 +87,7 @@ class VectorMafia:
         self._core: CoreBatch | None = None
         self._started = False
         self.obs = np.zeros((B, self.obs_size), dtype=np.float32)
-        self._obs_rows = list(self.obs)  # each game's row, a view made once
+        self._obs_rows = [row[: self._plain] for row in self.obs]  # each row's plain part
         self.masks = np.zeros((B, self.action_size), dtype=np.int8)
         self.rewards = np.zeros((B, n), dtype=np.float32)
         self.dones = np.zeros(B, dtype=bool)
@@ -108,6 +111,7 @@ class VectorMafia:
         self.games = [self._new_game(b) for b in range(self.num_envs)]
         for b in range(self.num_envs):
             self._write(b)
+        self._fill_pieces()
         return self.obs, self.masks, self._info()
 
     def step(
@@ -157,6 +161,7 @@ class VectorMafia:
             teams[b] = game.teams[seat]
             observers[b].observe(game, seat, obs[b])
             masks[b] = shared_mask(game)
+        self._fill_pieces()
         return self.obs, self.masks, self.rewards, self.dones, self._info()
 
     def observe(self, b: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -165,7 +170,12 @@ class VectorMafia:
             out = np.empty(self.obs_size, dtype=np.float32)
         if self._core is not None:
             return self._core.observe(b, seat, out)
-        return self.observers[b].observe(self.games[b], seat, out)
+        self.observers[b].observe(self.games[b], seat, out[: self._plain])
+        if self._piece:
+            from mafia_env.belief.store import matrix
+
+            out[self._plain :] = matrix(self.games[b], seat).ravel()
+        return out
 
     def game(self, b: int) -> Any:
         """Return game `b` (on the C core, a `mafia_env.ccore.CoreGame` over it)."""
@@ -181,6 +191,13 @@ class VectorMafia:
             f"game {b}: seat {self.seat[b] + 1} cannot take action {int(actions[b])}; "
             f"legal actions: {legal}"
         )
+
+    def _fill_pieces(self) -> None:
+        """Write every game's belief piece for its acting seat, in one call."""
+        if self._piece:
+            from mafia_env.belief.store import matrices
+
+            self.obs[:, self._plain :] = matrices(self.games, self.seat.tolist())
 
     def _new_game(self, b: int) -> Game:
         # the same draw as MafiaEnv.reset: one 63-bit game seed from the slot's stream

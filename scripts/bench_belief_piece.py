@@ -8,6 +8,15 @@ the ratio is the piece's cost. Then the deduction query time (`bench_env.belief_
 
     python scripts/bench_belief_piece.py                       # every variant, 10 seats
     python scripts/bench_belief_piece.py --tables sport:10 city:13:1 --games 4 --policy rule
+    python scripts/bench_belief_piece.py --benchmark club-10 --policy filler --games 64
+
+``--benchmark TASK`` plays the benchmark's batched games (`baselines.benchmark.play_lockstep`,
+64 at a time) of a policy that reads the belief piece (``--policy``: the seat-filler, say)
+against the rule bots, on each side, and the same games with its piece left at zeros (the
+same network, the same input width: only the piece's computation left out), and prints the
+CPU milliseconds a game and microseconds a move (every seat's) of each, and their ratios.
+The piece changes the policy's moves, so the two sides play other games of other lengths:
+the ratio a move is the piece's cost; compare over many games. Torch runs one thread.
 """
 
 from __future__ import annotations
@@ -67,6 +76,68 @@ def run(variant: str, n: int, games: int, belief: str | None, policy: str) -> di
     return {"steps": steps, "cpu_s": cpu, "steps_per_cpu_s": steps / max(cpu, 1e-9)}
 
 
+def _counted(act_batch, moves: list[int]):
+    def counted(obs, masks):
+        moves[0] += len(obs)
+        return act_batch(obs, masks)
+
+    return counted
+
+
+def benchmark_cost(task_name: str, policy_name: str, games: int, opponent: str) -> list[dict]:
+    """CPU ms a benchmark game of `policy_name` (reads the piece) against `opponent`, per
+    side, with the piece computed and with it left at zeros."""
+    import torch
+
+    import baselines.benchmark as bench
+    from mafia_env.engine.spec import GameSpec
+    from mafia_env.match import Seating
+    from mafia_env.policy import load_policy
+    from mafia_env.seat_obs import width
+    from mafia_env.tasks import get_task
+
+    torch.set_num_threads(1)  # CPU time on a shared machine: no threads spinning
+    task = get_task(task_name)
+    table = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
+    computed = bench.extend_rows
+
+    def zeros(policies, obs, games_, seats, spec):  # the plain rows, the piece at zeros
+        out = []
+        for p, o in zip(policies, obs, strict=True):
+            row = np.zeros(width(p, spec), dtype=o.dtype)
+            row[: o.shape[-1]] = o
+            out.append(row)
+        return out
+
+    rows = []
+    for side in task.sides:
+        row = {"task": task_name, "side": side}
+        for name, fill in (("piece", computed), ("zeros", zeros)):
+            learner = load_policy(policy_name, table, seed=task.seed)
+            if not getattr(learner, "obs_options", None):
+                raise SystemExit(f"--benchmark: {policy_name} reads no belief piece")
+            other = load_policy(opponent, table, seed=task.seed + 1)
+            moves = [0]
+            for p in (learner, other):
+                p.act_batch = _counted(p.act_batch, moves)
+            seating = Seating(other, teams={side: learner})
+            bench.extend_rows = fill
+            try:
+                bench.play_lockstep(task, seating, side, 2)  # warm up (first calls, imports)
+                moves[0] = 0
+                t = time.process_time()
+                bench.play_lockstep(task, seating, side, games)
+                cpu = time.process_time() - t
+            finally:
+                bench.extend_rows = computed
+            row[f"{name}_ms"] = 1e3 * cpu / games
+            row[f"{name}_us_move"] = 1e6 * cpu / max(moves[0], 1)
+        row["ratio"] = row["piece_ms"] / row["zeros_ms"]
+        row["ratio_move"] = row["piece_us_move"] / row["zeros_us_move"]
+        rows.append(row)
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -79,8 +150,26 @@ def main() -> None:
     ap.add_argument("--policy", default="random", help="who plays: random (default) or a bot")
     ap.add_argument("--query", type=float, default=3.0, help="seconds of sport-10 queries (0: no)")
     ap.add_argument("--json", type=Path, help="also write the results here")
+    ap.add_argument("--benchmark", nargs="*", help="tasks: time the benchmark's batched games")
+    ap.add_argument("--opponent", default="rule", help="--benchmark's opponent (default rule)")
     args = ap.parse_args()
     out = {"load": os.getloadavg(), "policy": args.policy, "rows": []}
+    if args.benchmark:
+        print(f"load average {out['load'][0]:.2f}; {args.games} benchmark games a side")
+        print(f"CPU ms a game and us a move, {args.policy} with its piece and with zeros")
+        print(f"{'task':10} {'side':6} {'ms/game':>15} {'ratio':>6} {'us/move':>15} {'ratio':>6}")
+        for task in args.benchmark:
+            for r in benchmark_cost(task, args.policy, args.games, args.opponent):
+                out["rows"].append(r)
+                print(
+                    f"{task:10} {r['side']:6} {r['piece_ms']:7.2f} {r['zeros_ms']:7.2f} "
+                    f"{r['ratio']:6.2f} {r['piece_us_move']:7.1f} {r['zeros_us_move']:7.1f} "
+                    f"{r['ratio_move']:6.2f}",
+                    flush=True,
+                )
+        if args.json:
+            args.json.write_text(json.dumps(out, indent=1))
+        return
     print(f"load average {out['load'][0]:.2f}; {args.games} games a table, {args.policy} play")
     print(f"{'table':10} {'steps':>6} {'plain/cpu-s':>12} {'piece/cpu-s':>12} {'x slower':>9}")
     for table in args.tables:

@@ -21,6 +21,13 @@ Compare runs made back to back on one machine, with the same command:
     python scripts/bench_trainer.py --updates 4 --repeat 3 --json out.json
     python scripts/bench_trainer.py --backends python c --repeat 2   # the C core's gain
     python scripts/bench_trainer.py --updates 2 --belief  # the network reads the belief piece
+    python scripts/bench_trainer.py --updates 4 --repeat 2 --against ../main  # another checkout
+
+``--against DIR`` times DIR's trainer (DIR's code, with DIR's ``.venv`` where it has one,
+under this script's timers) and this checkout's in turn, in fresh processes, back to back, and
+prints the ratio: a change against its base in the same run. The runs start from the shipped
+weights as ``init_weights`` reads them (a file of an earlier era's layout widened to today's),
+with a fresh optimizer.
 
 ``--backends`` runs the trainer on each engine in turn, in fresh processes, back to back: the
 Python engine with ``MAFIA_ENV_NO_CCORE=1``, the C core (`mafia_env.ccore`) as ``auto`` takes it.
@@ -41,7 +48,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+# the checkout whose trainer runs: this one, or another's code under this script (--against)
+ROOT = Path(os.environ.get("BENCH_TRAINER_ROOT") or Path(__file__).resolve().parent.parent)
 sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
@@ -92,6 +100,8 @@ def instrument(timers: Timers) -> None:
         return "update" if torch.is_grad_enabled() else "learner"
 
     Agent.get_action_and_value = timers.wrap(Agent.get_action_and_value, forward_part)
+    if hasattr(Agent, "sample"):  # the rollout's sampling (without the entropy)
+        Agent.sample = timers.wrap(Agent.sample, forward_part)
     Agent.get_value = timers.wrap(Agent.get_value, forward_part)
     VectorMafia.step = timers.wrap(VectorMafia.step, "env")
     VectorMafia.observe = timers.wrap(VectorMafia.observe, "env")
@@ -148,10 +158,11 @@ def run_once(config: Path, weights: Path, updates: int, belief: bool = False) ->
             eval_every=0,
             final_eval_games=1,
             checkpoint_every=updates + 1,
-            **({"belief": "deduction", "init_weights": str(weights)} if belief else {}),
+            init_weights=str(weights),  # an earlier era's file widened to today's layout
+            **({"belief": "deduction"} if belief else {}),
         )
         cfg.check()
-        out = train_mod.train(cfg, resume=None if belief else weights, log=lambda *a: None)
+        out = train_mod.train(cfg, log=lambda *a: None)
         backend = VectorMafia(cfg.variant, 1, cfg.num_players, **cfg.knobs).backend
     steps = out["global_step"]
     wall, cpu = steps / out["sps"], steps / out["cpu_sps"]  # the training loop's seconds
@@ -183,9 +194,21 @@ def main(argv: list[str] | None = None) -> None:
         help="the engines, each run in fresh processes (python: MAFIA_ENV_NO_CCORE=1)",
     )
     ap.add_argument("--belief", action="store_true", help="the network reads the belief piece")
+    ap.add_argument(
+        "--against",
+        type=Path,
+        help="another checkout: its bench_trainer.py and this one in turn, back to back",
+    )
     args = ap.parse_args(argv)
     if args.updates < 1 or args.repeat < 1:
         ap.error("--updates and --repeat must be positive")
+    if args.against is not None:
+        if args.backends:
+            ap.error("--against compares checkouts on the default engine; leave out --backends")
+        if not (args.against / "baselines" / "ppo" / "train.py").exists():
+            ap.error(f"--against: {args.against} is not a checkout (no baselines/ppo/train.py)")
+        against(args)
+        return
 
     backends = args.backends or [None]
     if args.repeat > 1 or args.backends:  # fresh processes: one run's wrappers stay out of the next
@@ -220,6 +243,46 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         info = {"python": platform.python_version(), "torch": torch.__version__}
         args.json.write_text(json.dumps({"machine": info, "runs": runs}, indent=1))
+
+
+def _checkout_run(root: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """One run of `root`'s bench_trainer.py in a fresh process (its venv's python, if any)."""
+    import subprocess
+
+    venv = root / ".venv" / "bin" / "python"
+    python = str(venv) if venv.exists() else sys.executable
+    env = {k: v for k, v in os.environ.items() if k not in ("MAFIA_ENV_NO_CCORE", "PYTHONPATH")}
+    env["BENCH_TRAINER_ROOT"] = str(root)
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        cmd = [python, str(Path(__file__).resolve()), "--updates", str(args.updates)]
+        cmd += ["--config", str(root / "configs/ppo/sport.yaml")]
+        cmd += ["--weights", str(root / "baselines/checkpoints/sport.pt")]
+        cmd += ["--belief"] if args.belief else []
+        subprocess.run([*cmd, "--json", f.name], check=True, env=env, cwd=root)
+        return json.loads(Path(f.name).read_text())["runs"][0]
+
+
+def against(args: argparse.Namespace) -> None:
+    """Run the other checkout and this one in turn, `--repeat` times; print the medians."""
+    roots = {"base": args.against.resolve(), "this": ROOT}
+    runs: dict[str, list[dict[str, Any]]] = {k: [] for k in roots}
+    for _ in range(args.repeat):
+        for name, root in roots.items():  # back to back, so the machine's load moves both
+            runs[name].append(_checkout_run(root, args))
+    med = {}
+    for name, mine in runs.items():
+        wall = sorted(r["sps"] for r in mine)[len(mine) // 2]
+        cpu = sorted(r["cpu_sps"] for r in mine)[len(mine) // 2]
+        med[name] = cpu
+        print(
+            f"{name} ({roots[name]}): median of {len(mine)} runs: {wall} steps/s wall, {cpu} "
+            f"steps/s CPU (wall {[r['sps'] for r in mine]}, CPU {[r['cpu_sps'] for r in mine]})"
+        )
+    print(f"this / base, CPU steps/s: x{med['this'] / max(med['base'], 1):.2f}")
+    if args.json:
+        info = {"python": platform.python_version(), "torch": torch.__version__}
+        out = {"machine": info, "against": str(roots["base"]), "runs": runs}
+        args.json.write_text(json.dumps(out, indent=1))
 
 
 def report(run: dict[str, Any]) -> str:

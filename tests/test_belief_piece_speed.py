@@ -13,6 +13,7 @@ import random
 import numpy as np
 import pytest
 
+from mafia_env.belief import track
 from mafia_env.belief.track import Tracker
 from mafia_env.engine.events import Ev
 from mafia_env.engine.game import Game
@@ -88,20 +89,23 @@ def test_the_piece_is_what_main_gave_long(case):
 @pytest.mark.parametrize("variant", ["sport", "online", "forum", "club"])
 def test_each_shortcut_agrees_with_the_search(variant, monkeypatch):
     """Every class a shortcut decides (a replayed branch, a check or shown role against it, a
-    team that would have won) gets the same answer from the search itself, and every class
-    the search accepts is accepted with the shortcuts."""
+    team that would have won, a night the night model gives no mass) gets the same answer
+    from the search itself, and every class the search accepts is accepted with the
+    shortcuts."""
     rules = VARIANTS[variant]
     n = rules.default_players
     checked = {"replay": 0, "ruled out": 0}
     original = Tracker._classes
 
-    def both(self, seg, rows):
-        first, inverse, leaves = original(self, seg, rows)
+    def both(self, seg, rows, kept=False):
+        first, inverse, leaves = original(self, seg, rows, kept)
         if not seg.complete:
             return first, inverse, leaves
         fresh = dataclasses.replace(seg, cache={}, paths=[])  # no branch to play again
         for i, leaf in zip(first.tolist(), leaves, strict=True):
+            monkeypatch.setattr(track, "NIGHT_MODEL", False)
             plain = self._probe(fresh, rows[i])  # the search alone
+            monkeypatch.setattr(track, "NIGHT_MODEL", True)
             assert (leaf is None) == (plain is None), (variant, seg.first, rows[i].tolist())
             checked["replay" if leaf is not None else "ruled out"] += 1
         return first, inverse, leaves

@@ -143,6 +143,51 @@ def test_agent_samples_the_masked_categorical():
         # given actions are scored, not drawn
         _, logp2, _, _ = agent.get_action_and_value(x, mask, action)
         assert torch.equal(logp2, logp)
+        # the rollout's `sample`: the same draws, log-probabilities and values, no entropy
+        gen.manual_seed(1)
+        _, _, _, value = agent.get_action_and_value(x, mask, generator=gen)
+        gen.manual_seed(1)
+        action3, logp3, value3 = agent.sample(x, mask, generator=gen)
+        assert torch.equal(action3, action) and torch.equal(logp3, logp)
+        assert torch.equal(value3, value)
+
+
+@pytest.mark.parametrize("per_team", [False, True])
+def test_the_updates_sparse_first_layer_is_the_dense_one(per_team):
+    """The PPO update's minibatches read the first layer from the nonzero inputs only: the
+    log-probabilities, entropies, values and every gradient are the dense trunk's, up to the
+    float sums' order; a dense batch (or a small one) keeps the trunk."""
+    torch.manual_seed(0)
+    cfg = make_config({"variant": "sport", "hidden_size": 32, "per_team": per_team})
+    vec = VectorMafia("sport", 64, seed=0)
+    obs, masks, _ = vec.reset()
+    rows, rng = [], np.random.default_rng(0)
+    for _ in range(8):  # real observations: one-hot pieces, a few percent nonzero
+        rows.append((obs.copy(), masks.copy()))
+        legal = [rng.choice(np.flatnonzero(m)) for m in masks]
+        obs, masks, *_ = vec.step(np.array(legal))
+    x = torch.from_numpy(np.concatenate([o for o, _ in rows]))
+    mask = torch.from_numpy(np.concatenate([m for _, m in rows])).bool()
+    action = torch.multinomial(mask.float(), 1).squeeze(1)
+    agent = make_agent(cfg, vec.obs_size, vec.action_size)
+    sparse = agent.sparse_rows(x)
+    assert sparse is not None and sparse.density < 0.1
+    idx = torch.from_numpy(rng.permutation(len(x))[:200])
+    outs, grads = [], []
+    for rows_ in (None, sparse.take(idx)):
+        agent.zero_grad()
+        got = agent.get_action_and_value(
+            x[idx] if rows_ is None else None, mask[idx], action[idx], rows=rows_
+        )
+        (got[1].sum() + got[2].sum() + got[3].sum()).backward()
+        outs.append(got)
+        grads.append([p.grad.clone() for p in agent.parameters()])
+    for a, b in zip(outs[0], outs[1], strict=True):
+        assert torch.allclose(a.float(), b.float(), atol=1e-5)
+    for a, b in zip(grads[0], grads[1], strict=True):
+        assert torch.allclose(a, b, atol=1e-4, rtol=1e-4)
+    assert agent.sparse_rows(x[:63]) is None  # too few rows to pay
+    assert agent.sparse_rows(torch.ones(100, vec.obs_size)) is None  # not sparse
 
 
 def test_ppo_policy_plays_only_legal_moves_in_real_games(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,55 @@ class CategoricalMasked(Categorical):
         p_log_p = self.logits * self.probs
         p_log_p = torch.where(self.mask, p_log_p, torch.zeros_like(p_log_p))
         return -p_log_p.sum(-1)
+
+
+class SparseRows:
+    """The rows of a mostly-zero matrix (an observation row is about 3% nonzero: one-hot
+    pieces), kept compressed (CSR) so that a minibatch's rows are taken without the zeros."""
+
+    def __init__(self, x: torch.Tensor, heads: torch.Tensor):
+        with warnings.catch_warnings():  # torch calls its sparse CSR support beta
+            warnings.simplefilter("ignore", UserWarning)
+            s = x.to_sparse_csr()
+        self.crow, self.col, self.val = s.crow_indices(), s.col_indices(), s.values()
+        self.width = x.shape[1]
+        self.density = len(self.val) / max(x.numel(), 1)
+        self.heads = heads  # each row's head (`Agent._head`)
+
+    def take(self, idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Rows `idx` as a CSR matrix, their transpose (the same arrays, read as CSC) and their
+        heads."""
+        start = self.crow[idx]
+        lengths = self.crow[idx + 1] - start
+        crow = torch.zeros(len(idx) + 1, dtype=self.crow.dtype)
+        torch.cumsum(lengths, 0, out=crow[1:])
+        pos = torch.repeat_interleave(start - crow[:-1], lengths) + torch.arange(int(crow[-1]))
+        col, val = self.col[pos], self.val[pos]
+        n, d = len(idx), self.width
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return (
+                torch.sparse_csr_tensor(crow, col, val, (n, d)),
+                torch.sparse_csc_tensor(crow, col, val, (d, n)),
+                self.heads[idx],
+            )
+
+
+class _SparseLinear(torch.autograd.Function):
+    """``x @ weight.T + bias`` for a sparse `x` (CSR, with its transpose for the gradient):
+    the products of the nonzero inputs only, forward and backward (a weight column no row
+    reads gets the gradient 0, as the dense product gives it)."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, xt: torch.Tensor, weight, bias) -> torch.Tensor:
+        ctx.xt = xt
+        return torch.sparse.mm(x, weight.t()) + bias
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple:
+        gw = torch.sparse.mm(ctx.xt, grad).t() if ctx.needs_input_grad[2] else None
+        gb = grad.sum(0) if ctx.needs_input_grad[3] else None
+        return None, None, gw, gb
 
 
 def team_matrix(rules_variant: str | GameSpec, knobs: dict[str, Any] | None = None) -> np.ndarray:
@@ -73,6 +123,21 @@ class Agent(nn.Module):
         self.critic = layer_init(nn.Linear(hidden, self.heads), std=1.0)
         self.actor = layer_init(nn.Linear(hidden, action_size * self.heads), std=0.01)
 
+    def sparse_rows(self, x: torch.Tensor) -> SparseRows | None:
+        """`x` kept sparse for `get_action_and_value(rows=...)`, where that pays (None: not)."""
+        if x.shape[0] < 64:
+            return None
+        rows = SparseRows(x, self._head(x))
+        return rows if rows.density < 0.25 else None
+
+    def features(self, x: torch.Tensor | None, rows: tuple | None = None) -> torch.Tensor:
+        """The trunk's output; with `rows` (a `SparseRows.take`, `x` unread) its first layer
+        reads the nonzero inputs only: the same function up to the float sums' order."""
+        if rows is None:
+            return self.trunk(x)
+        first = self.trunk[0]
+        return self.trunk[1:](_SparseLinear.apply(rows[0], rows[1], first.weight, first.bias))
+
     def _head(self, x: torch.Tensor) -> torch.Tensor:
         """Return each row's team index (0 without per-team heads)."""
         if self.heads == 1:
@@ -100,20 +165,37 @@ class Agent(nn.Module):
     def logits(self, x: torch.Tensor) -> torch.Tensor:
         return self._logits(self.trunk(x), self._head(x))
 
+    def sample(
+        self, x: torch.Tensor, mask: torch.Tensor, generator: torch.Generator | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Sample an action from the masked policy; return it, its log-probability and the
+        normalised value: `get_action_and_value`'s numbers and draws, without the entropy
+        (what a rollout needs)."""
+        h, head = self.trunk(x), self._head(x)
+        logits = torch.where(mask, self._logits(h, head), torch.tensor(-1e8, dtype=h.dtype))
+        logp = logits - logits.logsumexp(dim=-1, keepdim=True)
+        probs = torch.softmax(logp, dim=-1)
+        action = torch.multinomial(probs, 1, generator=generator).squeeze(1)
+        return action, logp.gather(1, action[:, None]).squeeze(1), self._value(h, head)
+
     def get_action_and_value(
         self,
-        x: torch.Tensor,
+        x: torch.Tensor | None,
         mask: torch.Tensor,
         action: torch.Tensor | None = None,
         generator: torch.Generator | None = None,
+        rows: tuple | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         """Sample an action (unless given) from the masked policy; return it, its log-probability,
         the policy's entropy and the normalised value.
 
         The arithmetic of `CategoricalMasked`, step for step (so the same samples and the same
-        numbers), without building and validating a distribution object per call.
+        numbers), without building and validating a distribution object per call. `rows`: the
+        observations kept sparse (`sparse_rows(...).take`; `x` is then unread), as the PPO
+        update passes its minibatches.
         """
-        h, head = self.trunk(x), self._head(x)
+        h = self.features(x, rows)
+        head = self._head(x) if rows is None else rows[2]
         logits = torch.where(mask, self._logits(h, head), torch.tensor(-1e8, dtype=h.dtype))
         logp = logits - logits.logsumexp(dim=-1, keepdim=True)  # Categorical's normalisation
         probs = torch.softmax(logp, dim=-1)
@@ -134,4 +216,4 @@ def make_agent(cfg: Config, obs_size: int, action_size: int) -> Agent:
     return agent
 
 
-__all__ = ["Agent", "CategoricalMasked", "layer_init", "make_agent", "team_matrix"]
+__all__ = ["Agent", "CategoricalMasked", "SparseRows", "layer_init", "make_agent", "team_matrix"]

@@ -257,7 +257,7 @@ class Rollout:
             if li.size:
                 x = torch.from_numpy(obs[li])
                 m = torch.from_numpy(self.mask_buf[step, li])
-                a, logp, _, v = agent.get_action_and_value(x, m, generator=gen)
+                a, logp, v = agent.sample(x, m, generator=gen)
                 actions[li] = a.numpy()
                 self.logp_buf[step, li] = logp.numpy()
                 self.val_buf[step, li] = agent.denorm(v).numpy()
@@ -328,6 +328,8 @@ def ppo_update(
 
     batch_size = len(b_returns)
     b_inds = np.arange(batch_size)
+    # the minibatches' first layer reads the nonzero inputs only (a row is ~3% nonzero)
+    sparse = agent.sparse_rows(data["obs"])
     clipfracs = []
     pg_loss = v_loss = entropy_loss = old_approx_kl = approx_kl = torch.zeros(())
     for _epoch in range(cfg.update_epochs):
@@ -337,7 +339,10 @@ def ppo_update(
                 continue
             mb = torch.from_numpy(mb_inds)
             _, newlogprob, entropy, newvalue = agent.get_action_and_value(
-                data["obs"][mb], data["masks"][mb], data["actions"][mb]
+                data["obs"][mb] if sparse is None else None,
+                data["masks"][mb],
+                data["actions"][mb],
+                rows=None if sparse is None else sparse.take(mb),
             )
             logratio = newlogprob - data["logprobs"][mb]
             ratio = logratio.exp()

@@ -24,7 +24,11 @@ and a log-weight.
 - A segment without hidden turns rules out the deals deduction rules out.
 - The random policy (``uniform``) is used exactly: its public moves are equally likely under
   every deal, and a night's likelihood is the share of every uniform hidden history that
-  reproduces the view, computed by `mafia_env.belief.search.Search` over all branches.
+  reproduces the view, counted over every hidden choice at once by the night model
+  (`mafia_env.belief.night`, which deduction shares: its classes' masses are kept on the
+  segment); a night it does not cover (the zero night, a moderator's call, ONLINE's don who
+  may introduce himself) by `mafia_env.belief.search.Search` over all branches, drawn
+  (`MASS_SAMPLES`) past `MASS_BUDGET` nodes.
 
 Approximations (measured in ``scripts/belief_calibration.py``): every model is mixed with
 ``EPS`` of uniform play over the legal actions (a model certain of a move that was not made
@@ -60,6 +64,8 @@ from typing import Any
 import numpy as np
 
 from mafia_env.actions import ActionLayout
+from mafia_env.belief.deals import unique_rows
+from mafia_env.belief.night import Unsupported, night_mass
 from mafia_env.belief.search import (
     SearchTooLarge,
     expand_options,
@@ -91,8 +97,8 @@ SHRINK = 1.0  # particles: the answer leans on deduction's by SHRINK / (effectiv
 MIXMAX = 256  # rows a seat's uncertain private row keeps at most (a sheriff's two nights
 # among ten alike suspects: 110) ...
 MIXFLOOR = 12.0  # ... within this log-weight of its likeliest
-MASS_BUDGET = 60_000  # nodes of the uniform model's exact night search; sampled beyond
-MASS_SAMPLES = 400  # uniform draws of a night where the exact search is too large
+MASS_BUDGET = 60_000  # nodes of the uniform model's exact night search (a night the night
+MASS_SAMPLES = 400  # model does not cover); uniform draws of it where the search is too large
 FAINT = 20.0  # worlds this far (in log-weight) below the best are not followed: a public
 # move gives them the mixture's floor (EPS over the legal actions), a night NIGHT_FLOOR
 NIGHT_FLOOR = 3 * math.log(EPS / 10)
@@ -432,6 +438,10 @@ class BayesTracker:
 
     def _mass(self, seg: Segment, row: np.ndarray) -> float:
         base = self.base
+        try:  # counted over every hidden choice at once, where the night model covers it
+            return night_mass(base, seg, row)
+        except Unsupported:
+            pass
         search = seg.search(self.seat, row, budget=MASS_BUDGET)
         try:
             found = search.run(base._start_game(seg, row), seg.first, every=True)
@@ -585,6 +595,7 @@ class BayesTracker:
         world `w`'s class (on its seats): followed besides the model's likelier ones, so that
         a choice the model gives no more than its equals (a kill among ten alike targets,
         past the `MAXB` followed) still leads a simulation to the view."""
+        leaf = self.base.leaf(seg, leaf)
         if not GUIDE or leaf is None:
             return None
         out: dict[int, list] = {}
@@ -598,6 +609,9 @@ class BayesTracker:
 
     def _mapped(self, seg: Segment, leaf: Any, w: int) -> list[tuple]:
         """Return the leaf's steps (found for a deal of the class) on world `w`'s seats."""
+        leaf = self.base.leaf(seg, leaf)
+        if leaf is None:  # (the night model accepted a class the search finds no branch of)
+            return []
         steps = leaf.steps()
         if seg.first is not None:
             steps = steps[1:]  # the opening public step is played as it was
@@ -925,7 +939,7 @@ class BayesTracker:
         if not alive.size:
             return 0.0
         w = np.exp(self.logw[alive] - self.logw[alive].max())
-        _, inv = np.unique(self.rows[alive], axis=0, return_inverse=True)
+        _, inv = unique_rows(self.rows[alive])
         per = np.bincount(inv.ravel(), w)
         per /= per.sum()
         return float(1.0 / (per**2).sum())
@@ -949,7 +963,7 @@ class BayesTracker:
         self._reduce()
         base = self.base
         live = np.flatnonzero(base.live)
-        deals, inv = np.unique(self.rows, axis=0, return_inverse=True)
+        deals, inv = unique_rows(self.rows)
         inv = inv.ravel()
         per = np.full(len(deals), -np.inf)
         np.logaddexp.at(per, inv, self.logw)
@@ -970,7 +984,7 @@ class BayesTracker:
                 r[a], r[b] = r[b], r[a]
         ok = base._consistent(props)
         cand = np.concatenate([deals, props[ok]])
-        rows, back = np.unique(cand, axis=0, return_inverse=True)
+        rows, back = unique_rows(cand)
         back = back.ravel()
         c = self._replay(rows)
         self.moves += 1
@@ -1069,7 +1083,7 @@ class BayesTracker:
         its whole weight (the worlds ruled out go)."""
         idx = np.flatnonzero(self.alive)
         new = self.logw[idx].copy()
-        _, inv = np.unique(self.rows[idx], axis=0, return_inverse=True)
+        _, inv = unique_rows(self.rows[idx])
         inv = inv.ravel()
         keep = np.ones(len(idx), dtype=bool)
         for d in np.flatnonzero(np.bincount(inv, minlength=1) > BRANCHES).tolist():

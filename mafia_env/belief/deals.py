@@ -9,6 +9,7 @@ that agree on some seats and on the roles left among the others (`class_keys`).
 
 from __future__ import annotations
 
+import bisect
 import random
 import threading
 from collections import OrderedDict
@@ -130,22 +131,36 @@ class DealSpace:
         ways = self._counter(allowed)
         rows = [tuple(np.flatnonzero(allowed[s]).tolist()) for s in range(self.n)]
         out = np.zeros((k, self.n), dtype=np.int8)
+        steps: dict[tuple, tuple] = {}  # (seat, roles left) -> the roles it may take, weighed
         for i in range(k):
-            left = list(self.counts)
+            left = tuple(self.counts)
             for s in range(self.n):
-                opts, weights = [], []
-                for r in rows[s]:
-                    if left[r]:
-                        left[r] -= 1
-                        w = ways(s + 1, tuple(left))
-                        left[r] += 1
-                        if w:
-                            opts.append(r)
-                            weights.append(w)
-                r = rng.choices(opts, weights)[0]
-                out[i, s] = r
-                left[r] -= 1
+                step = steps.get((s, left))
+                if step is None:
+                    step = steps[(s, left)] = self._step(s, left, rows[s], ways)
+                opts, cum, after = step
+                # what rng.choices(opts, weights) draws, from the same random() call
+                j = bisect.bisect(cum, rng.random() * (cum[-1] + 0.0), 0, len(cum) - 1)
+                out[i, s] = opts[j]
+                left = after[j]
         return out
+
+    @staticmethod
+    def _step(s: int, left: tuple[int, ...], roles: tuple[int, ...], ways) -> tuple:
+        """The roles seat `s` may take with `left` to deal, their cumulated weights (the deals
+        each leaves) and the roles left after each."""
+        opts, cum, after = [], [], []
+        total = 0
+        for r in roles:
+            if left[r]:
+                nxt = (*left[:r], left[r] - 1, *left[r + 1 :])
+                w = ways(s + 1, nxt)
+                if w:
+                    total += w
+                    opts.append(r)
+                    cum.append(total)
+                    after.append(nxt)
+        return opts, cum, after
 
     # ---------------------------------------------------------------- classes
 
@@ -182,4 +197,18 @@ class DealSpace:
         return np.array([self.index[Role(r)] for r in deal], dtype=np.int8)
 
 
-__all__ = ["DealSpace"]
+def unique_rows(rows: np.ndarray, index: bool = False) -> tuple[np.ndarray, ...]:
+    """`np.unique(rows, axis=0, return_inverse=True)` (with `index`, its return_index too),
+    the same answer in the same order, by one integer a row (rows of small role indices)."""
+    rows = np.asarray(rows)
+    n = rows.shape[1] if rows.ndim == 2 else 0
+    if not len(rows) or n == 0 or n > 20 or rows.min() < 0 or rows.max() >= 8:
+        out = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+        return (out[0], out[1], out[2].reshape(-1)) if index else (out[0], out[2].reshape(-1))
+    code = rows.astype(np.int64) @ (np.int64(8) ** np.arange(n - 1, -1, -1, dtype=np.int64))
+    _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    return (rows[first], first, inverse) if index else (rows[first], inverse)
+
+
+__all__ = ["DealSpace", "unique_rows"]

@@ -100,7 +100,7 @@ def swap_deal(g: Game, deal: tuple[Role, ...]) -> None:
     g.team_alive = alive
 
 
-def relax_hidden(g: Game, role: Role) -> None:
+def relax_hidden(g: Game, role: Role | None) -> None:
     """Forget the hidden state a seat of `role` cannot know: let it be whatever allows most.
 
     A seat that is not the doctor does not know the doctor's last heal or his self-heals: the
@@ -112,7 +112,7 @@ def relax_hidden(g: Game, role: Role) -> None:
     if role is not Role.DOCTOR:
         g.heal_prev = -1
         g.self_heals = 0
-    if role.team is not Team.MAFIA:
+    if role is None or role.team is not Team.MAFIA:  # (None: the table's view)
         g.don_introduced = True
 
 
@@ -243,7 +243,7 @@ class Search:
         budget: int = 200_000,
     ):
         self.seat = seat
-        self.bit = 1 << seat
+        self.bit = 1 << seat if seat >= 0 else 0  # (-1: the table, which sees the public events)
         self.want = want
         self.complete = complete
         self.involved = involved
@@ -541,6 +541,7 @@ class Search:
         return (
             turn is Turn.MAFIA_KILL
             and g.rules.mafia_see_shots
+            and self.seat >= 0
             and g.teams[self.seat] is Team.MAFIA
             and g.teams[member] is Team.MAFIA
         )
@@ -841,9 +842,10 @@ class Search:
             used = len(forced) + len(extra)
             calls = chance.calls
             p = mass
-            for j in range(used, len(calls)):
-                for v in range(1, calls[j]):
-                    pending.append(extra + (0,) * (j - used) + (v,))
+            for j in range(len(forced), len(calls)):  # every draw not forced weighs 1/range
+                if j >= used:  # (a draw tried here first: its other outcomes are tried too)
+                    for v in range(1, calls[j]):
+                        pending.append(extra + (0,) * (j - used) + (v,))
                 p /= calls[j]
             taken = (forced + extra + (0,) * len(calls))[: len(calls)]
             rest = forced[len(calls) :] if len(calls) < len(forced) else ()

@@ -3,21 +3,41 @@
 Deduction's trackers are made here (the observation's belief piece asks this module);
 Bayes's are made by `mafia_env.belief.tracker`, which reads the movers' observations
 (`mafia_env.belief.bayes`): this module imports neither, so the observer can use it.
+
+The piece (`matrix`, `matrices`) of most seats comes from one tracker a game: the table's
+(`TABLE`: the public events alone), its deals kept to those the seat's own facts allow (its
+role, teammates, checks: `deal_constraints`). That is the seat's own deduction where what it
+knows beyond the table changes no public event: a seat that has seen nothing the table has
+not (a civilian; not the doctor nor the mafia, whose hidden state the search keeps), and in a
+night of shots and checks alone (no hunt, putana, maniac or doctor) any seat but the doctor
+and the don, the mafia only where they see each other's shots or have no don (their own
+shots then tell them nothing the deal does not; with a don and hidden shots they may, as in
+SPORT). tests/test_belief_table.py checks every seat's piece against its own tracker, bit
+for bit, at every move of seeded games of every variant.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from mafia_env.belief.track import Tracker
+from mafia_env.belief.deals import DealSpace
+from mafia_env.belief.track import EXACT_LIMIT, TABLE, Tracker
+from mafia_env.engine.events import PUBLIC, Ev
 from mafia_env.engine.game import Game
+from mafia_env.engine.resample import deal_constraints
+from mafia_env.engine.roles import Role, Team
 from mafia_env.errors import ConfigError
 
 _TRACKERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_ROLE = int(Ev.ROLE)
+_FACTS = {_ROLE, int(Ev.TEAMMATE), int(Ev.CHECK), int(Ev.DON_INTRODUCED)}
+_MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # roles whose night turns change public events
+SHARE = True  # the piece of a seat that saw only what the table saw comes from the table's
+_TABLE_KEY = (TABLE, "table")
 
 
 def cached(game: Game, seat: int, key: Any, make: Callable[[], Any]) -> Any:
@@ -40,4 +60,104 @@ def deduction(game: Game, seat: int) -> Tracker:
 
 def matrix(game: Game, seat: int) -> np.ndarray:
     """Return `seat`'s deduction marginals [n, R] (the observation's belief piece)."""
+    table = _table_for(game, seat) if SHARE else None
+    if table is not None:
+        return table.marginals_of(game, seat)
     return deduction(game, seat).matrix()
+
+
+def matrices(games: Sequence[Game], seats: Sequence[int]) -> np.ndarray:
+    """Return the pieces of (game, seat) pairs, float32 [pairs, n * R], in one call."""
+    if not len(games):
+        return np.zeros((0, 0), dtype=np.float32)
+    return np.stack([matrix(g, int(s)).ravel() for g, s in zip(games, seats, strict=True)])
+
+
+class _Table:
+    """The table's deduction of one game, and what each seat keeps of it (module docstring)."""
+
+    def __init__(self, game: Game):
+        self.tracker = t = Tracker(game, TABLE)
+        rules, roles = game.rules, t.space.roles
+        # a night of shots and checks alone: a seat's hidden knowledge changes no public event
+        self.simple = not rules.hunt and not any(r in roles for r in _MANY)
+        self.simple = self.simple and (rules.don_known or Role.DON not in roles)
+        self.seen: dict[int, tuple[int, int, bool]] = {}  # seat -> (events read, facts, more)
+        self._allowed: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}  # seat's allowed deals
+        self._cache: dict[int, tuple] = {}
+        self._onehot: tuple | None = None
+
+    def keeps(self, game: Game, seat: int) -> bool:
+        """Whether the table's deals, kept to `seat`'s facts, are its deduction now."""
+        role = game.roles[seat]
+        if role is Role.DOCTOR:
+            return False
+        read, facts, more = self.seen.get(seat, (0, 0, False))
+        bit = 1 << seat
+        for e in game.events[read:]:
+            if e[4] != PUBLIC and e[4] & bit:
+                facts += e[0] in _FACTS  # (what `deal_constraints` reads of the seat's own)
+                more = more or not (e[0] == _ROLE and e[1] == seat)
+        self.seen[seat] = (len(game.events), facts, more)
+        if role.team is Team.MAFIA:  # (its hidden state, don_introduced, is its own)
+            see = game.rules.mafia_see_shots or Role.DON not in self.tracker.space.roles
+            return self.simple and see and role is not Role.DON
+        return not more or self.simple
+
+    def marginals_of(self, game: Game, seat: int) -> np.ndarray:
+        """The marginals [n, R] of the table's deals that `seat`'s facts allow (what its own
+        tracker's `matrix` gives)."""
+        t = self.tracker
+        live = t.current()
+        facts = self.seen[seat][1]
+        hit = self._cache.get(seat)
+        if hit is not None and hit[0] is live and hit[1] == (t.version, facts):
+            return hit[2]
+        got = self._allowed.get(seat)
+        if got is None or got[0] != facts or got[1] is not t.deals:
+            allowed = t.space.allowed_matrix(deal_constraints(game, seat))
+            # which of all the table's deals the seat's facts allow, once per facts
+            ok = allowed[np.arange(t.n)[None, :], t.deals].all(axis=1)
+            self._allowed[seat] = (facts, t.deals, ok)
+        # every seat asked before, at once: the deals change for all of them together
+        seats = list(self._allowed)
+        _, onehot = self._live(live)
+        mask = np.stack([self._allowed[s][2] for s in seats])[:, live]  # [seats, deals]
+        counts = mask.astype(np.float32) @ onehot  # [seats, n * R]: the kept deals per role
+        kept = mask.sum(axis=1)
+        for i, s in enumerate(seats):
+            w = 1.0 / int(kept[i])  # (what `Tracker.matrix` gives: counts times 1 / deals)
+            out = (counts[i].astype(np.float64) * w).astype(np.float32).reshape(t.n, -1)
+            self._cache[s] = (live, (t.version, self._allowed[s][0]), out)
+        return self._cache[seat][2]
+
+    def _live(self, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The deals kept and their one-hot [deals, n * R] (kept while `live` is)."""
+        t = self.tracker
+        hit = self._onehot
+        if hit is not None and hit[0] is live and hit[1] == t.version:
+            return hit[2], hit[3]
+        d = t.deals[live]
+        roles = len(t.space.roles)
+        onehot = np.zeros((len(d), t.n * roles), dtype=np.float32)
+        onehot[np.arange(len(d))[:, None], np.arange(t.n)[None, :] * roles + d] = 1.0
+        self._onehot = (live, t.version, d, onehot)
+        return d, onehot
+
+
+def _table_for(game: Game, seat: int) -> _Table | None:
+    """The game's table view if `seat`'s piece comes from it (module docstring), else None."""
+    per_game = _TRACKERS.get(game)
+    if per_game is None:
+        per_game = _TRACKERS[game] = {}
+    table = per_game.get(_TABLE_KEY)
+    if table is None:
+        space = DealSpace(game.rules, game.n)
+        exact = space.count(space.allowed_matrix(None)) <= EXACT_LIMIT
+        table = per_game[_TABLE_KEY] = _Table(game) if exact else False
+    if table is False or not table.keeps(game, seat):
+        return None
+    return table
+
+
+__all__ = ["SHARE", "cached", "deduction", "matrices", "matrix"]

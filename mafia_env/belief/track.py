@@ -53,16 +53,19 @@ from mafia_env.belief.search import (
 )
 from mafia_env.engine.events import PUBLIC, Cause, Ev
 from mafia_env.engine.game import Game
-from mafia_env.engine.kinds import NIGHT_TURNS, SPEECH_TURNS, Act, Turn
+from mafia_env.engine.kinds import NIGHT_TURNS, PUBLIC_TURNS, SPEECH_TURNS, Act, Turn
 from mafia_env.engine.resample import deal_constraints
 from mafia_env.engine.roles import Role
 
 EXACT_LIMIT = 20_000  # deals listed one by one up to this many; particles beyond
+TABLE = -1  # the seat of the table's view: what every seat sees (the public events only)
 PARTICLES = 2048  # particles where the deals are too many to list
 MOVES = 4  # Metropolis role swaps tried per replaced particle
 RECOVER = 512  # particles none of which reproduces a segment: swapped from this many
 REPLAYS = 2  # a night's branches found for earlier classes, tried on the next before a search
+NIGHT_MODEL = True  # a night's class the night model gives no mass is ruled out unsearched
 
+_MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # their nights are the night model's
 _TALK = int(Ev.TALK)
 _SPEAK = int(Ev.SPEAK)
 _TURN = int(Ev.TURN)
@@ -109,6 +112,7 @@ class Segment:
     masks: dict[int, tuple] = field(default_factory=dict)
     cache: dict[tuple, Node | None] = field(default_factory=dict)  # class key -> a branch
     paths: list[list[tuple]] = field(default_factory=list)  # (night) branches found, latest first
+    lazy: list[Lazy] = field(default_factory=list)  # (night) accepted classes not yet searched
 
     def search(self, seat: int, row: np.ndarray, **options: Any) -> Search:
         """Return the search for the segment's hidden histories under deal `row`."""
@@ -123,6 +127,18 @@ class Segment:
         )
 
 
+class Lazy:
+    """A night's class the night model accepts (`mafia_env.belief.night`), its branch not
+    searched yet: `Tracker.leaf` searches it when a branch is asked for (the reference world,
+    a guide for Bayes's simulations), the segment's classes in the order they were accepted,
+    so that each finds the branch it would have found searched at once (`Segment.paths`)."""
+
+    __slots__ = ("key", "leaf", "row")
+
+    def __init__(self, key: tuple, row: np.ndarray):
+        self.key, self.row, self.leaf = key, row, self
+
+
 def is_turn_start(e: tuple) -> bool:
     """Whether the event begins a public turn (or ends the game): where segments end."""
     kind = e[0]
@@ -133,7 +149,7 @@ class Tracker:
     """One seat's view of one game: the reference world, the segments, the deals kept."""
 
     def __init__(self, game: Game, seat: int, rng: random.Random | None = None):
-        if not 0 <= seat < game.n:
+        if not 0 <= seat < game.n and seat != TABLE:
             raise ValueError(f"seat must be 0..{game.n - 1}; got {seat}")
         # the game by a weak reference: `mafia_env.belief.store` keeps each game's trackers
         # in a WeakKeyDictionary, whose entries a strong reference back to the game would
@@ -141,7 +157,7 @@ class Tracker:
         self._game = weakref.ref(game)
         self.seed = game.seed
         self.seat = seat
-        self.bit = 1 << seat
+        self.bit = 1 << seat if seat >= 0 else 0  # (the table sees the public events only)
         self.rules, self.n = game.rules, game.n
         self.space = DealSpace(game.rules, game.n)
         self.rng = rng or random.Random(0x5EED ^ seat)
@@ -160,15 +176,19 @@ class Tracker:
         self.history: list[tuple] = []
         self.support = 0.0  # how many deals are not ruled out (estimated with particles)
         self._cache: tuple[int, Any] | None = None
+        # the table's: the game's next input to play in its reference world (`_follow`)
+        self._inp: int | None = 0 if seat == TABLE else None
         self._pull()
-        self.role = Role(self.seen[0][3])  # the seat's first event: its role
+        if seat >= 0:
+            self.role = Role(self.seen[0][3])  # the seat's first event: its role
         self._deal_start()
 
     # ------------------------------------------------------------ the deals
 
     def _deal_start(self) -> None:
         """List (or draw) the deals that respect what the seat knows from its events."""
-        allowed = self.space.allowed_matrix(deal_constraints(self.game, self.seat))
+        known = deal_constraints(self.game, self.seat) if self.seat >= 0 else None
+        allowed = self.space.allowed_matrix(known)
         self.allowed = allowed
         count = self.space.count(allowed)
         self.exact = count <= EXACT_LIMIT
@@ -256,6 +276,8 @@ class Tracker:
             h.events = []
             self._partial = None  # (kept while nothing is played: `current` reuses it)
             self.history.append(("step", step, self.pos, _options(ref)))
+            if self._inp is not None:  # the table's: this move is the game's next input
+                self._inp = self._inp + 1 if self._is_input(step) else None
             self.ref = h
             self.pos += len(produced)
             return True
@@ -267,7 +289,7 @@ class Tracker:
         if night:
             involved = self._night_involved(want, before)
         else:
-            involved = tuple(sorted(read | {self.seat}))
+            involved = tuple(sorted(read | self._me))
         seg = Segment(
             snapshot=ref,
             first=step,
@@ -309,10 +331,15 @@ class Tracker:
     def _sees(self, e: tuple) -> bool:
         return (e[4] == PUBLIC or e[4] & self.bit) and e[0] != _TALK
 
+    @property
+    def _me(self) -> set[int]:
+        """The seat itself, as a set of seats (none for the table's view)."""
+        return {self.seat} if self.seat >= 0 else set()
+
     def _named(self, want: list[tuple]) -> tuple[int, ...]:
         """Return the seats the view names, the seat itself included (a seat named only as
         the taker of a public turn is not: who speaks when is public and role-blind)."""
-        seats = {self.seat}
+        seats = set(self._me)
         for kind, actor, target, _, _ in want:
             if kind in (_SPEAK, _TURN) and actor >= 0:
                 continue
@@ -395,14 +422,23 @@ class Tracker:
         g.roles, g.teams = _plain(g.roles), _plain(g.teams)
         return leaf
 
-    def _classes(self, seg: Segment, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, list]:
+    def _classes(
+        self, seg: Segment, rows: np.ndarray, kept: bool = False
+    ) -> tuple[np.ndarray, np.ndarray, list]:
         """Try each class of `rows` once; return (first row per class, class per row, branch
-        per class). A day segment's class whose play reads more seats refines the classes."""
+        per class). A day segment's class whose play reads more seats refines the classes.
+
+        `kept`: `rows` are the deals kept (the truth among them). The table's tracker then
+        accepts a night's one class left unsearched (the truth's class is never ruled out;
+        its branch matters to nobody: the table's reference world follows the game itself,
+        `_follow`)."""
         told = self._told(seg)
         after = self._survivors(seg)
+        defer = kept and seg.night and self.seat == TABLE and self.exact
         while True:
             first, inverse = self.space.class_keys(rows, seg.involved, seg.living)
-            leaves = []
+            leaves: list[Any] = []
+            pending: list[tuple[int, int, tuple]] = []
             grew = False
             for i in first.tolist():
                 key = self.space.key_of(rows[i], seg.involved, seg.living)
@@ -415,6 +451,19 @@ class Tracker:
                     seg.cache[key] = None  # what the search would say: `_told`, `_survivors`
                     leaves.append(None)
                     continue
+                verdict = self._night_verdict(seg, rows[i], key) if seg.night else None
+                if verdict is not None:  # the night model's word, the branch searched later
+                    leaf = Lazy(key, rows[i].copy()) if verdict else None
+                    if leaf is not None:
+                        seg.lazy.append(leaf)
+                    seg.cache[key] = leaf
+                    leaves.append(leaf)
+                    continue
+                if defer:
+                    pending.append((len(leaves), i, key))
+                    leaves.append(None)
+                    continue
+                self._settle(seg)  # (a search now follows those accepted before it)
                 self._read = set()
                 leaf = self._probe(seg, rows[i])
                 extra = (self._read - set(seg.involved)) if not seg.night else set()
@@ -426,7 +475,98 @@ class Tracker:
                 seg.cache[key] = leaf
                 leaves.append(leaf)
             if not grew:
+                if pending:
+                    self._table_classes(seg, rows, pending, leaves)
                 return first, inverse, leaves
+
+    def _table_classes(self, seg: Segment, rows: np.ndarray, pending: list, leaves: list) -> None:
+        """The table's tracker, a night's classes the shortcuts left: the class of the game's
+        own deal is kept unsearched (the truth is never ruled out: the search would keep it),
+        and so is each class in which the game's own hidden moves give the view again (a
+        branch the search accepts, `Search.replay`); the others are searched."""
+        g = self._game()
+        truth = self.space.as_row(g.roles) if g is not None else None
+        own = self.space.key_of(truth, seg.involved, seg.living) if truth is not None else None
+        steps = self._true_steps(seg, g)
+        for at, i, key in pending:
+            row = rows[i]
+            if key == own or (steps and self._replays(seg, row, steps)):
+                leaf = Lazy(key, row.copy())
+                seg.lazy.append(leaf)
+            else:
+                self._settle(seg)
+                leaf = self._probe(seg, row)
+            leaves[at] = seg.cache[key] = leaf
+
+    def _true_steps(self, seg: Segment, g: Game | None) -> list[tuple] | None:
+        """The segment's opening step and the game's hidden moves after it, as a search's
+        branch steps (`Search.replay`); None where the table does not follow the game."""
+        if g is None or self._inp is None or seg.first is None or self._inp >= len(g.inputs):
+            return None
+        if not self._is_input(seg.first):
+            return None
+        out = [(*seg.first, (), None, g.inputs[self._inp][4])]
+        for seat, act, target, value, turn, _ in g.inputs[self._inp + 1 :]:
+            if turn not in NIGHT_TURNS:
+                break
+            out.append(("act", seat, act, target, value, (), None, turn))
+        return out
+
+    def _replays(self, seg: Segment, row: np.ndarray, steps: list[tuple]) -> bool:
+        """Whether `steps` played again under the deal `row` give the segment's view."""
+        search = seg.search(self.seat, row)
+        return search.replay(self._start_game(seg, row), seg.first, steps) is not None
+
+    def _night_verdict(self, seg: Segment, row: np.ndarray, key: tuple) -> bool | None:
+        """Whether some hidden history of a whole night gives the view under the deal `row`,
+        as the night model counts (the doctor's heal state read both ways, as `_probe`);
+        None where the model does not cover the night (the search decides). The mass is
+        kept for Bayes under the random policy (`BayesTracker._class_masses`)."""
+        from mafia_env.belief.night import Unsupported, night_mass
+
+        if not NIGHT_MODEL or not seg.complete or seg.snapshot is None or not self._model_pays:
+            return None
+        try:
+            mass = night_mass(self, seg, row, self._start_game(seg, row))
+            seg.__dict__.setdefault("masses", {})[key] = mass
+            if mass > 0:
+                return True
+            other = self._heal_unknown(seg.snapshot)
+            if other is None:
+                return False
+            start = self._start_game(seg, row)
+            start.heal_prev, start.self_heals = other
+            return night_mass(self, seg, row, start) > 0
+        except Unsupported:
+            return None
+
+    @property
+    def _model_pays(self) -> bool:
+        """Whether the night model is worth its cost here: nights of many hidden turns (a
+        free hunt, a putana, a maniac or a doctor), whose searches (those that find nothing
+        above all) cost more than it does; a night of shots and checks is searched fast."""
+        roles = self.space.roles
+        return self.rules.hunt or any(r in roles for r in _MANY)
+
+    def leaf(self, seg: Segment, leaf: Any) -> Node | None:
+        """Return the branch of a class `_classes` gave (a `Lazy` one searched now, after the
+        segment's classes accepted before it; None if the search finds none after all)."""
+        if type(leaf) is not Lazy:
+            return leaf
+        while leaf.leaf is leaf:
+            self._settle(seg, leaf)
+        return leaf.leaf
+
+    def _settle(self, seg: Segment, upto: Lazy | None = None) -> None:
+        """Search the branches of the segment's lazy classes, in the order they were accepted
+        (up to `upto`; all without it)."""
+        while seg.lazy:
+            lz = seg.lazy.pop(0)
+            self._read = set()
+            lz.leaf = self._probe(seg, lz.row)
+            seg.cache[lz.key] = lz.leaf if lz.leaf is not None else lz
+            if lz is upto:
+                return
 
     def _told(self, seg: Segment) -> list[tuple[int, np.ndarray]]:
         """Return (seat, the roles it may hold) for every role the segment's view states: the
@@ -479,7 +619,7 @@ class Tracker:
         """Rule out the deals the segment rules out; return a branch for the new reference."""
         idx = np.flatnonzero(self.live)
         rows = self.deals[idx]
-        _, inverse, leaves = self._classes(seg, rows)
+        _, inverse, leaves = self._classes(seg, rows, kept=True)
         ok = np.array([leaf is not None for leaf in leaves], dtype=bool)
         if not ok.any():
             if not self.exact and self._recover(seg):
@@ -497,9 +637,90 @@ class Tracker:
         self.version += 1
         if not self.exact and (~keep).any():
             self._rejuvenate()
-        best = next(leaf for leaf in leaves if leaf is not None)
+        followed = self._follow(seg)
+        if followed is not None:  # the table's: the game itself, no branch searched
+            return followed
+        first = next(leaf for leaf in leaves if leaf is not None)
+        best = self.leaf(seg, first)
+        if best is None:
+            raise BeliefError(
+                f"seat {self.seat}: the night model and the search disagree on {seg.first}"
+            )
         best.g.events = []
         return best
+
+    def _replayed(self, seg: Segment, g: Game, moves: list, script: tuple) -> tuple:
+        """The segment played from its start with the game's deal, its opening step and
+        `moves`, the engine's draws as `script` says: (game, events before, chance), or
+        (None, 0, chance) where a move is not the game's turn."""
+        chance = Chance(script)
+        if seg.snapshot is None:  # the deal: its own events are the segment's first
+            start = Game(self.rules, self.n, 0, list(g.roles))
+            start.rng = chance
+            at = 0
+        else:
+            start = fork(seg.snapshot, chance)
+            swap_deal(start, tuple(g.roles))
+            relax_hidden(start, None)
+            at = len(start.events)
+        try:
+            if seg.first is not None:
+                _apply(start, seg.first)
+            for seat, act, target, value, turn, _ in moves:
+                if start.actor != seat or start.turn is not turn:
+                    return None, 0, chance
+                start.apply(act, target, value)
+        except (ValueError, RuntimeError):
+            return None, 0, chance
+        return (None if chance.bad else start), at, chance
+
+    def _is_input(self, step: tuple) -> bool:
+        """Whether `step` is the game's input at `_inp` (the table's, `_follow`)."""
+        g = self._game()
+        if g is None or self._inp >= len(g.inputs):
+            return False
+        seat, act, target, value = g.inputs[self._inp][:4]
+        if step[0] == "act":
+            return (seat, act, target, value) == step[1:5]
+        return seat == step[1] and act == {"foul": -1, "terminate": -2, "remove": -3}[step[0]]
+
+    def _follow(self, seg: Segment) -> Node | None:
+        """The table's tracker: the reference world after `seg` played from the game's own
+        moves (the deal and the hidden choices as they were: its hidden state is relaxed at
+        every search, `relax_hidden`, so it tells the table nothing), instead of a branch
+        searched; None (search) for a seat's own tracker, or where the moves do not give the
+        segment's view again (a draw the engine made otherwise)."""
+        if self.seat != TABLE or self._inp is None:
+            return None
+        g = self._game()
+        if g is None:
+            return None
+        public = 1 if seg.first is not None else 0
+        end = self._inp + public
+        while end < len(g.inputs) and g.inputs[end][4] in NIGHT_TURNS:
+            end += 1
+        moves = g.inputs[self._inp + public : end]
+        if public and not self._is_input(seg.first):
+            self._inp = None
+            return None
+        pending: list[tuple[int, ...]] = [()]  # the engine's draws, each outcome in turn
+        while pending:
+            script = pending.pop()
+            start, at, chance = self._replayed(seg, g, moves, script)
+            for j in range(len(script), len(chance.calls)):
+                tail = (0,) * (j - len(script))
+                pending += [(*script, *tail, v) for v in range(1, chance.calls[j])]
+            if start is None:
+                continue
+            got = [e for e in start.events[at:] if self._sees(e)]
+            if got == seg.want and (start.over or start.turn in PUBLIC_TURNS):
+                break
+        else:
+            self._inp = None  # (searched from now on)
+            return None
+        self._inp = end
+        start.events = []
+        return Node(start, len(got), 1.0, None, None, (), 0)
 
     # ------------------------------------------------------------- particles
 
@@ -614,7 +835,7 @@ class Tracker:
                 masks={i - self.pos: o for i, o in self.masks.items() if i >= self.pos},
             )
             idx = np.flatnonzero(live)
-            _, inverse, leaves = self._classes(seg, self.deals[idx])
+            _, inverse, leaves = self._classes(seg, self.deals[idx], kept=True)
             ok = np.array([leaf is not None for leaf in leaves], dtype=bool)
             if ok.any():
                 live = live.copy()
@@ -868,4 +1089,12 @@ def _swapped(rows: np.ndarray, a: int, b: int) -> np.ndarray:
     return out
 
 
-__all__ = ["EXACT_LIMIT", "PARTICLES", "BeliefError", "Segment", "Tracker", "is_turn_start"]
+__all__ = [
+    "EXACT_LIMIT",
+    "PARTICLES",
+    "TABLE",
+    "BeliefError",
+    "Segment",
+    "Tracker",
+    "is_turn_start",
+]
