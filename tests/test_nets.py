@@ -232,6 +232,12 @@ def test_imitation_teachers_by_side(tmp_path):
 
     with pytest.raises(ConfigError, match="name no side"):
         tiny(tmp_path, imitate_opponents={"random": 1.0}, imitate_teachers={"random:cop": "rule"})
+    # an opponent's name may hold a colon (a zoo style): the side is after the last one
+    zoo = {"style:framer": 1.0}
+    tiny(tmp_path, imitate_opponents=zoo, imitate_teachers={"style:framer": "rule"})
+    tiny(tmp_path, imitate_opponents=zoo, imitate_teachers={"style:framer:town": "rule"})
+    with pytest.raises(ConfigError, match="name no side"):
+        tiny(tmp_path, imitate_opponents=zoo, imitate_teachers={"style:framer:cop": "rule"})
     cfg = tiny(tmp_path, imitate_steps=120, imitate_epochs=1, imitate_opponents={"self": 1.0})
     spec = cfg.game_spec()
     base, mafia = _SideProbe(spec), _SideProbe(spec)

@@ -200,7 +200,12 @@ class Config:
         check_opponents(self.imitate_opponents, ("self",), "imitate_opponents")
         check_opponents([self.imitate_teacher], (), "imitate_teacher")
         check_opponents(list(self.imitate_teachers.values()), (), "imitate_teachers")
-        sides = {k: k.partition(":") for k in self.imitate_teachers}
+        # OPPONENT or OPPONENT:SIDE, split at the last colon (an opponent may hold one:
+        # ``style:framer:town``)
+        sides = {
+            k: (k, "", "") if k in self.imitate_opponents else k.rpartition(":")
+            for k in self.imitate_teachers
+        }
         bad = sorted(k for k, (_, c, side) in sides.items() if c and side not in TEAM_NAMES)
         if bad:
             raise ConfigError(
