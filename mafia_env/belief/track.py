@@ -54,7 +54,7 @@ from mafia_env.belief.search import (
 from mafia_env.engine.events import PUBLIC, Cause, Ev
 from mafia_env.engine.game import Game
 from mafia_env.engine.kinds import NIGHT_TURNS, SPEECH_TURNS, Act, Turn
-from mafia_env.engine.resample import deal_constraints
+from mafia_env.engine.knowledge import deal_constraints
 from mafia_env.engine.roles import Role
 
 EXACT_LIMIT = 20_000  # deals listed one by one up to this many; particles beyond
@@ -109,6 +109,7 @@ class Segment:
     masks: dict[int, tuple] = field(default_factory=dict)
     cache: dict[tuple, Node | None] = field(default_factory=dict)  # class key -> a branch
     paths: list[list[tuple]] = field(default_factory=list)  # (night) branches found, latest first
+    acting: bool | None = None  # under way: whether the seat acts now (None: either)
 
     def search(self, seat: int, row: np.ndarray, **options: Any) -> Search:
         """Return the search for the segment's hidden histories under deal `row`."""
@@ -119,6 +120,7 @@ class Segment:
             frozenset(self.involved),
             tuple(row.tolist()),
             self.masks,
+            acting=self.acting,
             **options,
         )
 
@@ -139,7 +141,6 @@ class Tracker:
         # in a WeakKeyDictionary, whose entries a strong reference back to the game would
         # keep for ever (a trainer's finished games piled up: 290 MB per 1,000 steps of 16)
         self._game = weakref.ref(game)
-        self.seed = game.seed
         self.seat = seat
         self.bit = 1 << seat
         self.rules, self.n = game.rules, game.n
@@ -148,6 +149,7 @@ class Tracker:
         self.cursor = 0  # into game.events
         self.seen: list[tuple] = []  # what the seat saw, table talk aside
         self.masks: dict[int, tuple] = {}  # index in seen of an own turn -> its options
+        self.acting = False  # whether the seat acts now (a move of its own may log nothing)
         self.pos = 0  # seen[:pos] is reproduced by the reference world
         self.ref: Game | None = None
         self.segments: list[Segment] = []
@@ -194,7 +196,8 @@ class Tracker:
             if (vis == PUBLIC or vis & bit) and e[0] != _TALK:
                 self.seen.append(e)
         self.cursor = len(events)
-        if not g.over and g.actor == self.seat and self.seen:
+        self.acting = not g.over and g.actor == self.seat
+        if self.acting and self.seen:
             last = self.seen[-1]
             if last[0] in (_SPEAK, _TURN) and last[1] == self.seat:
                 self.masks.setdefault(len(self.seen) - 1, tuple(g.legal()))
@@ -612,6 +615,7 @@ class Tracker:
                 involved=self._night_involved(want, self._watched(self.ref, step)[2]),
                 living=np.array(self.ref.alive, dtype=bool),
                 masks={i - self.pos: o for i, o in self.masks.items() if i >= self.pos},
+                acting=self.acting,
             )
             idx = np.flatnonzero(live)
             _, inverse, leaves = self._classes(seg, self.deals[idx])
@@ -663,7 +667,7 @@ class Tracker:
         """Return a game dealt `row` whose every move the seat saw is as it saw it (its whole
         history played again: public moves as made, hidden ones as a search found them)."""
         deal = self.space.as_roles(row)
-        g = Game(self.rules, self.n, self.seed, list(deal))
+        g = Game(self.rules, self.n, 0, list(deal))  # (not the game's seed: it deals its roles)
         for kind, item, _, _ in self.history:
             if kind == "step":
                 _replay(g, [(*item, (), None)])
@@ -671,7 +675,7 @@ class Tracker:
             seg = item
             if seg.snapshot is None:
                 start_events = g.events[:]
-                g2 = self._search_from(g, seg, row, fresh=True)
+                g2 = self._search_from(g, seg, row, rng)
                 if g2 is None:
                     raise BeliefError(f"seat {self.seat}: the deal {deal} does not fit the start")
                 g = g2
@@ -680,6 +684,11 @@ class Tracker:
             if not self._replay_segment(g, seg, row, rng):
                 raise BeliefError(f"seat {self.seat}: the deal {deal} does not fit {seg.first}")
         self._pending(g, row, rng)
+        bit = self.bit
+        seen = [e for e in g.events if (e[4] == PUBLIC or e[4] & bit) and e[0] != _TALK]
+        if seen != self.seen or (not g.over and (g.actor == self.seat) != self.acting):
+            # (a branch whose draws replay otherwise: a lot among hunters)
+            raise BeliefError(f"seat {self.seat}: the world of {deal} went another way")
         g.rng = random.Random(rng.getrandbits(64))
         return g
 
@@ -691,11 +700,19 @@ class Tracker:
         while pos < len(self.seen) and not g.over:
             want = self.seen[pos:]
             if g.turn in NIGHT_TURNS:
-                seg = Segment(None, None, want, False, True, self._named(want), np.array(g.alive))
                 search = Search(
-                    self.seat, want, False, frozenset(seg.involved), tuple(row.tolist())
+                    self.seat,
+                    want,
+                    False,
+                    frozenset(self._named(want)),
+                    tuple(row.tolist()),
+                    {i - pos: o for i, o in self.masks.items() if i >= pos},
+                    acting=self.acting,
                 )
-                found = search.run(fork(g), None, rng=rng, quiet=False)
+                start = fork(g)
+                if pos == 0:  # the zero night under way: the deal's events, compared first
+                    start.events = g.events[:]
+                found = search.run(start, None, rng=rng, quiet=False)
                 if not found:
                     raise BeliefError(f"seat {self.seat}: no night under way fits {want}")
                 _replay(g, found[0].steps())
@@ -738,12 +755,15 @@ class Tracker:
         found = search.run(fork(g), seg.first, rng=rng, quiet=rng is None)
         return found[0].steps() if found else None
 
-    def _search_from(self, g: Game, seg: Segment, row: np.ndarray, fresh: bool) -> Game | None:
-        """The start segment: `g` was just dealt; search its hidden turns (the zero night)."""
+    def _search_from(
+        self, g: Game, seg: Segment, row: np.ndarray, rng: random.Random
+    ) -> Game | None:
+        """The start segment: `g` was just dealt; search its hidden turns (the zero night),
+        in an order drawn from `rng` (the caller's: a world depends on nothing else)."""
         start = fork(g)
         start.events = g.events[:]
         search = seg.search(self.seat, row)
-        found = search.run(start, None, rng=self.rng, quiet=False)
+        found = search.run(start, None, rng=rng, quiet=False)
         if not found:
             return None
         g.events = []
