@@ -72,6 +72,7 @@ except ImportError as e:  # the extra: one line that names it, not a bare Module
 
 from mafia_env.actions import ActionLayout
 from mafia_env.belief import BeliefError
+from mafia_env.belief.search import Chance
 from mafia_env.engine.events import PUBLIC
 from mafia_env.engine.game import Game
 from mafia_env.engine.roles import Role
@@ -223,7 +224,11 @@ class MafiaGame(pyspiel.Game):
         return self.n
 
     def state_of(self, world: Game) -> MafiaState:
-        """Return the state whose history is `world`'s deal and moves (its rng carried over)."""
+        """Return the state whose history is `world`'s deal and moves (its rng carried over).
+
+        A move whose engine draw (a lot among FORUM's hunters, MINIMAL's tie-break) went
+        otherwise in `world` than the game's seeded stream would draw it is played with
+        `world`'s draw, found by trying each (`Chance`): the state is `world`'s game."""
         state = self.new_initial_state()
         index = {r: i for i, r in enumerate(self.roles)}
         for role in world.roles:
@@ -232,7 +237,11 @@ class MafiaGame(pyspiel.Game):
         for _, act, target, value, _, _ in world.inputs:
             if act < 0:
                 raise ValueError("a game with fouls or a stop has no OpenSpiel history")
+            g = state.game
+            seeded = g.rng
+            g.rng = _draws_of(g, world, (act, target, value), seeded)
             state.apply_action(encode(act, target, value))
+            g.rng = seeded
         state.game.rng.setstate(world.rng.getstate())
         return state
 
@@ -264,6 +273,25 @@ def _none() -> None:
 
 
 REDRAWS = 64  # worlds `resample_from_infostate` draws at most for one state
+LOTS = 64  # the largest range of one engine draw `state_of` tries
+
+
+def _draws_of(g: Game, world: Game, move: tuple, seeded: Any) -> Any:
+    """Return the rng under which `move` logs in `g` what it logged in `world`: the seeded
+    stream where it agrees, else the one scripted draw that does (`Chance`)."""
+    n0 = len(g.events)
+    for rng in (None, *(Chance((v,)) for v in range(LOTS))):
+        h = g.clone(rng=rng)
+        if rng is None:
+            h.rng = random.Random()
+            h.rng.setstate(seeded.getstate())
+        h.apply(*move)
+        got = h.events[n0:]
+        if got == world.events[n0 : n0 + len(got)]:
+            return seeded if rng is None else Chance((rng.script[0],))
+        if rng is not None and (not rng.calls or rng.script[0] >= rng.calls[0]):
+            break
+    return seeded
 
 
 class MafiaState(pyspiel.State):

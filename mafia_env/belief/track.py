@@ -47,6 +47,7 @@ from mafia_env.belief.search import (
     Chance,
     Node,
     Search,
+    SearchTooLarge,
     fork,
     relax_hidden,
     swap_deal,
@@ -61,6 +62,7 @@ EXACT_LIMIT = 20_000  # deals listed one by one up to this many; particles beyon
 PARTICLES = 2048  # particles where the deals are too many to list
 MOVES = 4  # Metropolis role swaps tried per replaced particle
 RECOVER = 512  # particles none of which reproduces a segment: swapped from this many
+WORLD_NODES = 100  # a world's search of one segment tries every choice within this many nodes
 REPLAYS = 2  # a night's branches found for earlier classes, tried on the next before a search
 
 _TALK = int(Ev.TALK)
@@ -615,7 +617,6 @@ class Tracker:
                 involved=self._night_involved(want, self._watched(self.ref, step)[2]),
                 living=np.array(self.ref.alive, dtype=bool),
                 masks={i - self.pos: o for i, o in self.masks.items() if i >= self.pos},
-                acting=self.acting,
             )
             idx = np.flatnonzero(live)
             _, inverse, leaves = self._classes(seg, self.deals[idx])
@@ -750,9 +751,20 @@ class Tracker:
         return True
 
     def _search_path(self, g: Game, seg: Segment, row: np.ndarray, rng=None) -> list | None:
-        """Return the steps of one hidden history of the segment from `g` (dealt `row`)."""
-        search = seg.search(self.seat, row)
-        found = search.run(fork(g), seg.first, rng=rng, quiet=rng is None)
+        """Return the steps of one hidden history of the segment from `g` (dealt `row`).
+
+        With `rng` (a world), every choice is tried in an order drawn from it, within
+        `WORLD_NODES` nodes; past them, the quiet search (the choices on seats the view never
+        names held back), still in an order drawn from `rng`."""
+        if rng is not None:
+            try:
+                found = seg.search(self.seat, row, budget=WORLD_NODES).run(
+                    fork(g), seg.first, rng=rng, quiet=False
+                )
+                return found[0].steps() if found else None
+            except SearchTooLarge:
+                pass
+        found = seg.search(self.seat, row).run(fork(g), seg.first, rng=rng, quiet=True)
         return found[0].steps() if found else None
 
     def _search_from(
