@@ -1,4 +1,4 @@
-"""A search bot: determinized search over `Game.resample` with the rule bots as rollouts.
+"""A search bot: determinized search over the seat's information set, rule-bot rollouts.
 
 Registered as ``ismcts``: ``load_policy("ismcts", variant="sport")`` reads
 ``configs/ismcts/<variant>.yaml`` (falling back on ``sport.yaml``'s budget), options
@@ -10,10 +10,11 @@ At each move with more than one legal action:
 
 1. Candidates: the rule bot's own choice for this seat first, then up to ``width - 1`` other
    legal actions drawn at random (all of them where there are few: a vote, a night shot).
-2. ``worlds`` determinizations: games the seat cannot tell from the real one
-   (`InfoSet.sample` = `Game.resample`: unknown roles dealt again, hidden night choices
-   replayed by their new holders); with option ``model`` (e.g. ``model="rule"``) drawn from
-   the seat's posterior over the deal under that model (`InfoSet.belief`).
+2. ``worlds`` determinizations: games the seat cannot tell from the real one, drawn from
+   its belief (`InfoSet.worlds`, `mafia_env.infoset.sample`: uniform over the deals it
+   cannot rule out, the others' hidden night choices searched under each deal drawn); with
+   option ``model`` (e.g. ``model="rule"``) from its posterior under that model. They
+   depend only on the seat's view and the bot's own random stream.
 3. In every world every candidate is played, then the game is played out by the rule bots
    on every seat (this one too), the rule bots' randomness seeded alike for all candidates
    of a world: the candidates are compared on the same worlds and the same luck (common
@@ -57,11 +58,9 @@ class SearchConfig:
     """Candidate actions per move, the rule bot's choice among them."""
     margin: NonNegativeFloat = 0.2
     """How much better (mean team result) a candidate must do to overrule the rule bot."""
-    tries: PositiveInt = 200
-    """Deals `Game.resample` tries before it falls back on the real deal."""
     model: str | None = None
     """Draw the worlds from the seat's posterior under this policy (`mafia_env.belief`, Bayes:
-    e.g. ``rule``, the rollouts' own model); None: `Game.resample`, uniform over the deals."""
+    e.g. ``rule``, the rollouts' own model); None: uniform over the deals it cannot rule out."""
 
 
 def load_config(variant: str, path: str | Path | None = None) -> SearchConfig:
@@ -123,14 +122,8 @@ class SearchPolicy:
             others = self.rng.sample(others, cfg.width - 1)
         candidates = [own, *others]
         totals = np.zeros(len(candidates))
-        if cfg.model is not None:  # worlds weighted by what the table's play says
-            posterior = obs.belief(cfg.model)
-            drawn = posterior.sample(random.Random(self.rng.getrandbits(64)), cfg.worlds)
-        for k in range(cfg.worlds):
-            if cfg.model is not None:
-                world = drawn[k]
-            else:
-                world = obs.sample(random.Random(self.rng.getrandbits(64)), cfg.tries)
+        worlds = obs.worlds(random.Random(self.rng.getrandbits(64)), cfg.worlds, cfg.model)
+        for world in worlds:
             observer = VectorObserver(world.rules, world.n, self.obs_layout)
             observer.reset(world)
             luck = self.rng.getrandbits(63)

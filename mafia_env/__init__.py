@@ -16,7 +16,6 @@ from typing import Any
 
 from mafia_env.aec import MafiaEnv
 from mafia_env.coreenv import make_env
-from mafia_env.engine import game as _engine_game
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import (
@@ -27,6 +26,7 @@ from mafia_env.errors import (
     MafiaError,
     RecordError,
 )
+from mafia_env.infoset import install_answers
 from mafia_env.parallel import MafiaParallelEnv
 from mafia_env.playback import replay
 from mafia_env.single import single_agent
@@ -36,14 +36,7 @@ from mafia_env.variants import VARIANTS
 __version__ = "0.2.0"  # the package (semver); pyproject.toml reads it from here
 
 
-def _belief(game: Any, seat: int, model: Any = None) -> Any:
-    """`Game.belief`'s answer (installed into the engine, which imports no layer above it)."""
-    from mafia_env.belief import belief
-
-    return belief(game, seat, model)
-
-
-_engine_game.BELIEF[:] = [_belief]
+install_answers()  # Game.belief and Game.resample: the belief layer's answers
 
 
 def env(

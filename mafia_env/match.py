@@ -8,8 +8,8 @@ the benchmark, RLlib's match and PPO's evaluation seat their policies here.
 - `observation`: a seat's observation of the kind its policy takes (`Policy.observes`:
   ``"vector"``, ``"text"`` or ``"infoset"``), so that a language model, vector bots and
   search bots share a table.
-- `InfoSet`: what a search bot gets: the seat's vector observation and `sample(rng)`, games
-  the seat cannot tell from the real one (`Game.resample`), never the real game.
+- `InfoSet` (`mafia_env.infoset`): what a search bot gets: the seat's vector observation and
+  `sample(rng)`, games the seat cannot tell from the real one, never the real game.
 - `default_action`: what the rules do for the acting seat when it does nothing (a timeout,
   a crashed bot, a person who left).
 - `ask`, `choose`: the acting seat's move from its policy (a policy may hand the move to its
@@ -37,6 +37,7 @@ from mafia_env.engine.events import OUTCOME_NAMES, TALK_LIMIT
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
+from mafia_env.infoset import InfoSet
 from mafia_env.policy import Policy, load_policy, observes
 from mafia_env.text import Defer
 
@@ -122,34 +123,6 @@ class Seating:
 
 
 # ------------------------------------------------------------------ one move
-
-
-class InfoSet:
-    """One seat's information set at the current move: what a search bot may use.
-
-    `vector` is the seat's vector observation; `sample(rng)` returns a game (the engine's
-    `Game`) in which the seat would have seen exactly what it saw, with what it does not
-    know dealt again (`Game.resample`). The real game stays private: a bot that only
-    samples cannot read the hidden roles.
-    """
-
-    def __init__(self, game: Any, seat: int, vector: np.ndarray):
-        self._game = game
-        self.seat = seat
-        self.vector = vector
-        self.rules = game.rules
-        self.n = game.n
-
-    def sample(self, rng: Any, tries: int = 1000) -> Any:
-        """Return a game the seat cannot tell from the real one (a `random.Random` draws it)."""
-        return self._game.resample(self.seat, rng, tries)
-
-    def belief(self, model: Any = None) -> Any:
-        """Return the seat's belief over the deal (`mafia_env.belief`: deduction, or Bayes
-        under `model`); its `sample(rng, k)` draws games from it, weighted."""
-        from mafia_env.belief import belief
-
-        return belief(self._game, self.seat, model)
 
 
 def observation(env: Any, seat: int, kind: str = "vector") -> tuple[Any, np.ndarray]:

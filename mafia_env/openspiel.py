@@ -38,13 +38,15 @@ Chance and hidden randomness
   history of actions fixes the state (which OpenSpiel's serialization, a replay of the
   history, needs). `resample_from_infostate` re-draws it, as it does the hidden roles: the
   players cannot know it.
-- `resample_from_infostate(player, sampler)` is `Game.resample` (`mafia_env.engine.resample`)
-  (with `model=` a policy, or the game's attribute `belief_model` set, the deal is drawn
-  from the player's posterior under that policy instead, `mafia_env.belief`):
-  the roles the player does not know are dealt again, the hidden night choices follow the
-  roles, and the result is a state whose history is the new deal and the replayed actions,
-  in the player's information set (same information-state string and tensor, same player
-  to act). The sampler's one uniform draw seeds the re-deal.
+- `resample_from_infostate(player, sampler)` draws a world from the player's belief
+  (`mafia_env.infoset.sample`, the sampler every search shares: uniform over the deals the
+  player cannot rule out; with `model=` a policy, or the game's attribute `belief_model`
+  set, from the player's posterior under that policy, `mafia_env.belief`): the roles the
+  player does not know are dealt again, the others' hidden night choices are searched
+  under the new deal, and the result is a state whose history is the new deal and the
+  replayed actions, in the player's information set (same information-state string and
+  tensor, same player to act). The sampler's one uniform draw seeds the draw; nothing of
+  the real deal or of its hidden choices reaches the world.
 
 The tensors are the AEC env's vector observation (`mafia_env.observe.VectorObserver`), so
 that a network trained on one plays the other: a summary of the history rather than the
@@ -69,12 +71,15 @@ except ImportError as e:  # the extra: one line that names it, not a bare Module
     raise missing_extra(e, "mafia_env.openspiel") from None
 
 from mafia_env.actions import ActionLayout
+from mafia_env.belief import BeliefError
+from mafia_env.belief.search import Chance
 from mafia_env.engine.events import PUBLIC
 from mafia_env.engine.game import Game
 from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
+from mafia_env.infoset import sample
 from mafia_env.observe import ObsLayout, VectorObserver
 from mafia_env.tasks import get_tiny_task
 from mafia_env.variants import VARIANTS
@@ -219,7 +224,11 @@ class MafiaGame(pyspiel.Game):
         return self.n
 
     def state_of(self, world: Game) -> MafiaState:
-        """Return the state whose history is `world`'s deal and moves (its rng carried over)."""
+        """Return the state whose history is `world`'s deal and moves (its rng carried over).
+
+        A move whose engine draw (a lot among FORUM's hunters, MINIMAL's tie-break) went
+        otherwise in `world` than the game's seeded stream would draw it is played with
+        `world`'s draw, found by trying each (`Chance`): the state is `world`'s game."""
         state = self.new_initial_state()
         index = {r: i for i, r in enumerate(self.roles)}
         for role in world.roles:
@@ -228,7 +237,11 @@ class MafiaGame(pyspiel.Game):
         for _, act, target, value, _, _ in world.inputs:
             if act < 0:
                 raise ValueError("a game with fouls or a stop has no OpenSpiel history")
+            g = state.game
+            seeded = g.rng
+            g.rng = _draws_of(g, world, (act, target, value), seeded)
             state.apply_action(encode(act, target, value))
+            g.rng = seeded
         state.game.rng.setstate(world.rng.getstate())
         return state
 
@@ -257,6 +270,28 @@ class _Encoder:
 
 def _none() -> None:
     return None
+
+
+REDRAWS = 64  # worlds `resample_from_infostate` draws at most for one state
+LOTS = 64  # the largest range of one engine draw `state_of` tries
+
+
+def _draws_of(g: Game, world: Game, move: tuple, seeded: Any) -> Any:
+    """Return the rng under which `move` logs in `g` what it logged in `world`: the seeded
+    stream where it agrees, else the one scripted draw that does (`Chance`)."""
+    n0 = len(g.events)
+    for rng in (None, *(Chance((v,)) for v in range(LOTS))):
+        h = g.clone(rng=rng)
+        if rng is None:
+            h.rng = random.Random()
+            h.rng.setstate(seeded.getstate())
+        h.apply(*move)
+        got = h.events[n0:]
+        if got == world.events[n0 : n0 + len(got)]:
+            return seeded if rng is None else Chance((rng.script[0],))
+        if rng is not None and (not rng.calls or rng.script[0] >= rng.calls[0]):
+            break
+    return seeded
 
 
 class MafiaState(pyspiel.State):
@@ -313,20 +348,29 @@ class MafiaState(pyspiel.State):
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Any, model: Any = None
     ) -> MafiaState:
-        """Return a state in `player_id`'s information set, the unknown re-dealt (`resample`);
-        with a `model` (or the game's `belief_model`), drawn from the player's posterior
-        over the deal under that policy (`mafia_env.belief`, Bayes)."""
+        """Return a state in `player_id`'s information set, drawn from the player's belief
+        (`mafia_env.infoset.sample`; with a `model`, or the game's `belief_model`, from the
+        player's posterior under that policy).
+
+        The state replays the world's deal and moves with the engine's seeded draws (a lot
+        among FORUM's hunters, MINIMAL's tie-break), which a world drawn with other draws
+        does not reproduce: such a world is drawn again (`REDRAWS` at most)."""
         if self.game is None:
             return self.clone()  # before the deal nobody knows anything
         rng = random.Random(int(probability_sampler() * 2**53))
         model = getattr(self._mafia, "belief_model", None) if model is None else model
-        if model is not None:
-            from mafia_env.belief import belief
-
-            world = belief(self.game, player_id, model).sample(rng, 1)[0]
-        else:
-            world = self.game.resample(player_id, rng)
-        return self._mafia.state_of(world)
+        want = self.information_state_string(player_id)
+        for _ in range(REDRAWS):
+            world = sample(self.game, player_id, rng, 1, model)[0]
+            try:
+                state = self._mafia.state_of(world)
+            except (ValueError, RuntimeError, KeyError):  # a move the seeded draws forbid
+                continue
+            if state.information_state_string(player_id) == want:
+                return state
+        raise BeliefError(
+            f"player {player_id}: no world drawn in {REDRAWS} replays with the game's draws"
+        )
 
     def __str__(self) -> str:
         roles = " ".join(self._mafia.roles[i].label for i in self._deal)

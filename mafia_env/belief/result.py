@@ -14,6 +14,7 @@ from mafia_env.engine.roles import Role, Team, role_from_name
 from mafia_env.errors import ConfigError
 
 TEAM_BY_NAME = {t.name.lower(): t for t in Team}
+REDRAWS = 20  # a world whose segment search dead-ends is drawn again this many times at most
 
 
 class BeliefError(RuntimeError):
@@ -123,12 +124,30 @@ class Belief:
 
     def sample(self, rng: random.Random | np.random.Generator | int, k: int = 1) -> list[Game]:
         """Return `k` engine games drawn from the belief, each one the seat cannot tell from
-        the real game (the same events and options; what `Game.resample` returns, weighted)."""
+        the real game (the same events and options), each drawn from `rng` alone.
+
+        A world is played again segment by segment, each segment's hidden turns searched in
+        an order drawn from `rng`; an earlier segment's choices can leave a later one no
+        branch (a night's hunts that the next day's view rules out), and a deal the seat's
+        events allow may not let the seat's turn be as it is now: the world is then drawn
+        again from the same stream, its deal too after the first tries (`REDRAWS` in all),
+        else `BeliefError`."""
         if self._sampler is None:
             raise BeliefError("this belief was made without its game: it cannot draw games")
         rng = _random(rng)
-        idx = rng.choices(range(len(self._w)), weights=self._w.tolist(), k=k)
-        return [self._sampler(self._deals[i], rng) for i in idx]
+        weights = self._w.tolist()
+        idx = rng.choices(range(len(self._w)), weights=weights, k=k)
+        return [self._world(i, weights, rng) for i in idx]
+
+    def _world(self, i: int, weights: list[float], rng: random.Random) -> Game:
+        for attempt in range(REDRAWS - 1):
+            if attempt >= REDRAWS // 2:  # the deal, drawn again
+                i = rng.choices(range(len(weights)), weights=weights)[0]
+            try:
+                return self._sampler(self._deals[i], rng)
+            except BeliefError:
+                continue
+        return self._sampler(self._deals[rng.choices(range(len(weights)), weights=weights)[0]], rng)
 
 
 def _role(name: str) -> Role:

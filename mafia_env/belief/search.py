@@ -221,7 +221,9 @@ class Search:
     ends the game), else it is under way and a branch only has to agree so far.
     ``involved``: the seats the segment's view names, whose identity matters; ``roles``: the
     hypothetical deal, as role indices. ``masks``: index in ``want`` of one of the seat's
-    own turns -> its options then.
+    own turns -> its options then. ``acting`` (a segment under way): whether the seat acts
+    at its end (a move of its own may log nothing it sees: a branch goes on past it); None:
+    either.
 
     A step of a branch is ``(kind, actor, act, target, value, chance, members, turn)``: kind
     "act" (an action), "foul", "remove" or "terminate" (the moderator's calls); ``chance`` the
@@ -241,6 +243,7 @@ class Search:
         masks: dict[int, tuple] | None = None,
         layout: Any = None,
         budget: int = 200_000,
+        acting: bool | None = None,
     ):
         self.seat = seat
         self.bit = 1 << seat if seat >= 0 else 0  # (-1: the table, which sees the public events)
@@ -251,6 +254,7 @@ class Search:
         self.masks = masks or {}
         self.layout = layout
         self.budget = budget
+        self.acting = acting
         self.nodes = 0
         rules = None
         self.rules = rules
@@ -397,6 +401,8 @@ class Search:
         """True: the branch reproduces the view; False: it cannot; None: go on."""
         g, k, n = node.g, node.k, len(self.want)
         if not self.complete and k == n:
+            if self.acting is not None and not g.over and (g.actor == self.seat) != self.acting:
+                return False if g.turn in PUBLIC_TURNS else None  # (its own move, unseen)
             return self._mask_ok(node)
         if g.over:
             return k == n

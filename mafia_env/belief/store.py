@@ -28,7 +28,7 @@ from mafia_env.belief.deals import DealSpace
 from mafia_env.belief.track import EXACT_LIMIT, TABLE, Tracker
 from mafia_env.engine.events import PUBLIC, Ev
 from mafia_env.engine.game import Game
-from mafia_env.engine.resample import deal_constraints
+from mafia_env.engine.knowledge import deal_constraints
 from mafia_env.engine.roles import Role, Team
 from mafia_env.errors import ConfigError
 

@@ -47,6 +47,7 @@ from mafia_env.belief.search import (
     Chance,
     Node,
     Search,
+    SearchTooLarge,
     fork,
     relax_hidden,
     swap_deal,
@@ -54,7 +55,7 @@ from mafia_env.belief.search import (
 from mafia_env.engine.events import PUBLIC, Cause, Ev
 from mafia_env.engine.game import Game
 from mafia_env.engine.kinds import NIGHT_TURNS, PUBLIC_TURNS, SPEECH_TURNS, Act, Turn
-from mafia_env.engine.resample import deal_constraints
+from mafia_env.engine.knowledge import deal_constraints
 from mafia_env.engine.roles import Role
 
 EXACT_LIMIT = 20_000  # deals listed one by one up to this many; particles beyond
@@ -62,6 +63,7 @@ TABLE = -1  # the seat of the table's view: what every seat sees (the public eve
 PARTICLES = 2048  # particles where the deals are too many to list
 MOVES = 4  # Metropolis role swaps tried per replaced particle
 RECOVER = 512  # particles none of which reproduces a segment: swapped from this many
+WORLD_NODES = 100  # a world's search of one segment tries every choice within this many nodes
 REPLAYS = 2  # a night's branches found for earlier classes, tried on the next before a search
 NIGHT_MODEL = True  # a night's class the night model gives no mass is ruled out unsearched
 
@@ -113,6 +115,7 @@ class Segment:
     cache: dict[tuple, Node | None] = field(default_factory=dict)  # class key -> a branch
     paths: list[list[tuple]] = field(default_factory=list)  # (night) branches found, latest first
     lazy: list[Lazy] = field(default_factory=list)  # (night) accepted classes not yet searched
+    acting: bool | None = None  # under way: whether the seat acts now (None: either)
 
     def search(self, seat: int, row: np.ndarray, **options: Any) -> Search:
         """Return the search for the segment's hidden histories under deal `row`."""
@@ -123,6 +126,7 @@ class Segment:
             frozenset(self.involved),
             tuple(row.tolist()),
             self.masks,
+            acting=self.acting,
             **options,
         )
 
@@ -155,7 +159,6 @@ class Tracker:
         # in a WeakKeyDictionary, whose entries a strong reference back to the game would
         # keep for ever (a trainer's finished games piled up: 290 MB per 1,000 steps of 16)
         self._game = weakref.ref(game)
-        self.seed = game.seed
         self.seat = seat
         self.bit = 1 << seat if seat >= 0 else 0  # (the table sees the public events only)
         self.rules, self.n = game.rules, game.n
@@ -164,6 +167,7 @@ class Tracker:
         self.cursor = 0  # into game.events
         self.seen: list[tuple] = []  # what the seat saw, table talk aside
         self.masks: dict[int, tuple] = {}  # index in seen of an own turn -> its options
+        self.acting = False  # whether the seat acts now (a move of its own may log nothing)
         self.pos = 0  # seen[:pos] is reproduced by the reference world
         self.ref: Game | None = None
         self.segments: list[Segment] = []
@@ -214,7 +218,8 @@ class Tracker:
             if (vis == PUBLIC or vis & bit) and e[0] != _TALK:
                 self.seen.append(e)
         self.cursor = len(events)
-        if not g.over and g.actor == self.seat and self.seen:
+        self.acting = not g.over and g.actor == self.seat
+        if self.acting and self.seen:
             last = self.seen[-1]
             if last[0] in (_SPEAK, _TURN) and last[1] == self.seat:
                 self.masks.setdefault(len(self.seen) - 1, tuple(g.legal()))
@@ -884,7 +889,7 @@ class Tracker:
         """Return a game dealt `row` whose every move the seat saw is as it saw it (its whole
         history played again: public moves as made, hidden ones as a search found them)."""
         deal = self.space.as_roles(row)
-        g = Game(self.rules, self.n, self.seed, list(deal))
+        g = Game(self.rules, self.n, 0, list(deal))  # (not the game's seed: it deals its roles)
         for kind, item, _, _ in self.history:
             if kind == "step":
                 _replay(g, [(*item, (), None)])
@@ -892,7 +897,7 @@ class Tracker:
             seg = item
             if seg.snapshot is None:
                 start_events = g.events[:]
-                g2 = self._search_from(g, seg, row, fresh=True)
+                g2 = self._search_from(g, seg, row, rng)
                 if g2 is None:
                     raise BeliefError(f"seat {self.seat}: the deal {deal} does not fit the start")
                 g = g2
@@ -901,6 +906,11 @@ class Tracker:
             if not self._replay_segment(g, seg, row, rng):
                 raise BeliefError(f"seat {self.seat}: the deal {deal} does not fit {seg.first}")
         self._pending(g, row, rng)
+        bit = self.bit
+        seen = [e for e in g.events if (e[4] == PUBLIC or e[4] & bit) and e[0] != _TALK]
+        if seen != self.seen or (not g.over and (g.actor == self.seat) != self.acting):
+            # (a branch whose draws replay otherwise: a lot among hunters)
+            raise BeliefError(f"seat {self.seat}: the world of {deal} went another way")
         g.rng = random.Random(rng.getrandbits(64))
         return g
 
@@ -912,11 +922,19 @@ class Tracker:
         while pos < len(self.seen) and not g.over:
             want = self.seen[pos:]
             if g.turn in NIGHT_TURNS:
-                seg = Segment(None, None, want, False, True, self._named(want), np.array(g.alive))
                 search = Search(
-                    self.seat, want, False, frozenset(seg.involved), tuple(row.tolist())
+                    self.seat,
+                    want,
+                    False,
+                    frozenset(self._named(want)),
+                    tuple(row.tolist()),
+                    {i - pos: o for i, o in self.masks.items() if i >= pos},
+                    acting=self.acting,
                 )
-                found = search.run(fork(g), None, rng=rng, quiet=False)
+                start = fork(g)
+                if pos == 0:  # the zero night under way: the deal's events, compared first
+                    start.events = g.events[:]
+                found = search.run(start, None, rng=rng, quiet=False)
                 if not found:
                     raise BeliefError(f"seat {self.seat}: no night under way fits {want}")
                 _replay(g, found[0].steps())
@@ -954,17 +972,31 @@ class Tracker:
         return True
 
     def _search_path(self, g: Game, seg: Segment, row: np.ndarray, rng=None) -> list | None:
-        """Return the steps of one hidden history of the segment from `g` (dealt `row`)."""
-        search = seg.search(self.seat, row)
-        found = search.run(fork(g), seg.first, rng=rng, quiet=rng is None)
+        """Return the steps of one hidden history of the segment from `g` (dealt `row`).
+
+        With `rng` (a world), every choice is tried in an order drawn from it, within
+        `WORLD_NODES` nodes; past them, the quiet search (the choices on seats the view never
+        names held back), still in an order drawn from `rng`."""
+        if rng is not None:
+            try:
+                found = seg.search(self.seat, row, budget=WORLD_NODES).run(
+                    fork(g), seg.first, rng=rng, quiet=False
+                )
+                return found[0].steps() if found else None
+            except SearchTooLarge:
+                pass
+        found = seg.search(self.seat, row).run(fork(g), seg.first, rng=rng, quiet=True)
         return found[0].steps() if found else None
 
-    def _search_from(self, g: Game, seg: Segment, row: np.ndarray, fresh: bool) -> Game | None:
-        """The start segment: `g` was just dealt; search its hidden turns (the zero night)."""
+    def _search_from(
+        self, g: Game, seg: Segment, row: np.ndarray, rng: random.Random
+    ) -> Game | None:
+        """The start segment: `g` was just dealt; search its hidden turns (the zero night),
+        in an order drawn from `rng` (the caller's: a world depends on nothing else)."""
         start = fork(g)
         start.events = g.events[:]
         search = seg.search(self.seat, row)
-        found = search.run(start, None, rng=self.rng, quiet=False)
+        found = search.run(start, None, rng=rng, quiet=False)
         if not found:
             return None
         g.events = []

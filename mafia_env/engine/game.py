@@ -11,7 +11,8 @@ The day and the night are stages (`Stage`) that queue turns; when a stage's turn
 its rule (`Game._END[stage]`) decides what follows, one of `FOLLOWS[stage]`: "speeches, then
 the vote, then the night". The state is plain data (ints, bitmasks, lists, small
 dataclasses), so `clone()`, `copy.deepcopy` and `pickle` give an independent game that plays
-on exactly as this one would, and `resample(seat, rng)` re-deals what a seat does not know.
+on exactly as this one would, and `resample(seat, rng)` draws a game a seat cannot tell
+from this one.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from mafia_env.engine.kinds import (
     plain,
     seats,
 )
+from mafia_env.engine.knowledge import answer
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.state import Night, Speech, Today, Vote
@@ -89,12 +91,6 @@ def claim_options(n: int) -> tuple[Options, ...]:
 def _hunt_names(rules: Rules, role: Role) -> bool:
     """Return whether the morning names the role of `role`, killed on the hunt (FORUM-M1)."""
     return rules.hunted_reveal == "all" or role.team is Team.MAFIA
-
-
-# Game.belief's answer comes from mafia_env.belief, a layer above the engine (it plays the
-# engine to deduce): mafia_env's __init__ installs its function here, so the engine imports
-# nothing above itself.
-BELIEF: list[Callable[..., Any]] = []
 
 
 class Game:
@@ -268,19 +264,19 @@ class Game:
     def belief(self, seat: int, model: Any = None) -> Any:
         """Return what `seat` can know of the deal now (`mafia_env.belief.Belief`): exact
         deduction, or with `model` (a policy, or its registry name) a Bayesian belief that
-        weighs each deal by how likely the model makes what `seat` saw."""
-        return BELIEF[0](self, seat, model)
+        weighs each deal by how likely the model makes what `seat` saw. Answered by the
+        belief layer above the engine (`mafia_env.engine.knowledge.install`)."""
+        return answer("belief")(self, seat, model)
 
-    def resample(self, seat: int, rng: random.Random, tries: int = 1000) -> Game:
-        """Return a copy whose hidden facts are re-dealt, consistent with what `seat` saw.
+    def resample(self, seat: int, rng: random.Random) -> Game:
+        """Return a game `seat` cannot tell from this one, drawn from its belief with `rng`.
 
-        See `mafia_env.engine.resample`: the roles `seat` does not know are dealt again at
-        random, the others' hidden night choices follow the roles, and the copy is kept only
-        if `seat` would have seen exactly what it saw.
+        What the seat does not know is drawn again: the roles (uniformly among the deals it
+        cannot rule out), the others' hidden night choices (as a search finds them under the
+        drawn deal) and the future's chance. The world depends only on what the seat saw and
+        on `rng`, never on this game's hidden facts (`mafia_env.infoset.sample`).
         """
-        from mafia_env.engine.resample import resample
-
-        return resample(self, seat, rng, tries)
+        return answer("sample")(self, seat, rng)
 
     # -------------------------------------------------------------- transitions
 

@@ -12,12 +12,12 @@ import warnings
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-# the rules of earlier eras (`earlier_rules`: records of formats 1 and 2, tasks of versions 2
-# and 3) are mafia_env.compat's; still imported from here, where they were defined before
-from mafia_env.compat import ERAS, earlier_rules
+# the rules of earlier eras (`earlier_rules`: records of formats 1 to 3, tasks of versions 2
+# to 4); still imported from here, where they were defined before
+from mafia_env.engine.eras import ERAS, earlier_rules
+from mafia_env.engine.errors import ConfigError, KnobWarning
 from mafia_env.engine.events import Outcome
 from mafia_env.engine.roles import ROLE_NAMES, Role, Team, role_from_name
-from mafia_env.errors import ConfigError, KnobWarning
 
 
 @dataclass(frozen=True)
@@ -424,7 +424,7 @@ class Rules:
         A warning (`KnobWarning`), not an error: a sweep may set one knob on every variant,
         and the tests play every knob value on every variant. The knob values an earlier
         era's rules set everywhere are not warned of: the records and benchmark tasks of
-        those eras carry them (`mafia_env.compat`)."""
+        those eras carry them (`mafia_env.engine.eras`)."""
         needs = ROLE_KNOBS.get(name)
         dealt = self.roles_in_play()
         if needs is None or all(r in dealt for r in needs):

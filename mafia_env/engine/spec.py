@@ -25,15 +25,48 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from mafia_env.engine.errors import ConfigError
 from mafia_env.engine.events import ANSWER_NAMES
 from mafia_env.engine.kinds import NIGHT_TURNS, PUBLIC_TURNS, SPEECH_TURNS, Act, Turn
 from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import Rules, parse_roles
 from mafia_env.engine.turns import TURN_RULES
-from mafia_env.errors import ConfigError
-from mafia_env.variants import VARIANTS, get_variant
 
 T = TypeVar("T")
+# The variants by name (`GameSpec.make("sport")`): the engine reads no file; the layer that
+# loads the variant files (`mafia_env.variants`) hands them over with `register_variants`.
+VARIANTS: dict[str, Rules] = {}
+
+
+def register_variants(variants: Mapping[str, Rules]) -> dict[str, Rules]:
+    """Make `variants` (name -> rules) the variants `GameSpec.make` and `get_variant` know;
+    return the engine's table of them (`VARIANTS`)."""
+    VARIANTS.clear()
+    VARIANTS.update(variants)
+    return VARIANTS
+
+
+def get_variant(name: str) -> Rules:
+    """Return the variant called `name`, or raise a ConfigError listing the variants."""
+    try:
+        return VARIANTS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(VARIANTS)) or "none registered (import mafia_env)"
+        raise ConfigError(f"unknown variant {name!r}; variants are: {known}{_hint(name)}") from None
+
+
+def _hint(name: object) -> str:
+    """Point a name such as "sport-10" (a benchmark task's) to the task and to the variant."""
+    base, dash, size = str(name).rpartition("-")
+    if not dash or base not in VARIANTS or not size.isdigit():
+        return ""
+    return (
+        f". {name!r} reads as a benchmark task's name (variant-size: mafia_env.TASKS lists "
+        f"them, mafia_env.single_agent({name!r}) plays one); the rules alone at that size are "
+        f"mafia_env.env({base!r}, num_players={size})"
+    )
+
+
 # Observation options a spec may carry (name -> what it does). They change what an encoder
 # writes, never the game; an option added here becomes part of the layout caches' key.
 OBS_OPTIONS: dict[str, str] = {
@@ -254,4 +287,12 @@ def _make_key(variant: Any, n: Any, roles: Any, obs: Any, knobs: dict) -> tuple:
     return key, anchor
 
 
-__all__ = ["BASE_ACTS", "OBS_OPTIONS", "TARGETED", "GameSpec"]
+__all__ = [
+    "BASE_ACTS",
+    "OBS_OPTIONS",
+    "TARGETED",
+    "VARIANTS",
+    "GameSpec",
+    "get_variant",
+    "register_variants",
+]

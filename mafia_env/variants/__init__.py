@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from mafia_env.config import NonNegativeInt, Range, parse, read_yaml
 from mafia_env.engine.roles import Role, Team, role_from_name
 from mafia_env.engine.rules import KNOBS, Rules
+from mafia_env.engine.spec import get_variant, register_variants
 from mafia_env.errors import ConfigError
 
 HERE = Path(__file__).parent
@@ -146,7 +147,8 @@ def load_all() -> dict[str, Rules]:
     return variants
 
 
-VARIANTS: Mapping[str, Rules] = load_all()
+# the engine's `GameSpec.make` and `get_variant` read these (the engine reads no file)
+VARIANTS: Mapping[str, Rules] = register_variants(load_all())
 
 
 @cache
@@ -155,28 +157,6 @@ def table_knobs(name: str) -> TableKnobs:
     get_variant(name)
     path = HERE / f"{name}.yaml"
     return parse(VariantFile, read_yaml(path, "variant"), str(path), what="variant file").table
-
-
-def get_variant(name: str) -> Rules:
-    """Return the variant called `name`, or raise a ConfigError listing the variants."""
-    try:
-        return VARIANTS[name]
-    except (KeyError, TypeError):
-        raise ConfigError(
-            f"unknown variant {name!r}; variants are: {', '.join(sorted(VARIANTS))}{_hint(name)}"
-        ) from None
-
-
-def _hint(name: object) -> str:
-    """Point a name such as "sport-10" (a benchmark task's) to the task and to the variant."""
-    base, dash, size = str(name).rpartition("-")
-    if not dash or base not in VARIANTS or not size.isdigit():
-        return ""
-    return (
-        f". {name!r} reads as a benchmark task's name (variant-size: mafia_env.TASKS lists "
-        f"them, mafia_env.single_agent({name!r}) plays one); the rules alone at that size are "
-        f"mafia_env.env({base!r}, num_players={size})"
-    )
 
 
 __all__ = [
