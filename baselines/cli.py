@@ -37,9 +37,9 @@ class Command:
 COMMANDS: dict[str, Command] = {
     "play": Command("mafia_env.play", "play a seat against bots in the terminal"),
     "replay": Command(
-        "mafia_env.story",
+        "mafia_env.records.story",
         "print a recorded game's story (mafia play --record)",
-        runs_as="mafia_env.replay",
+        runs_as="mafia_env.records",
     ),
     "table": Command(
         "mafia_env.table.__main__",

@@ -19,7 +19,7 @@ from mafia_env.engine.events import Ev
 from mafia_env.engine.roles import Role
 from mafia_env.lang import DEFAULT, say
 from mafia_env.narrate import _Listener
-from mafia_env.playback import replay
+from mafia_env.records import replay
 
 
 def views(record: dict[str, Any], lang: str = DEFAULT) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from mafia_env.errors import (
 )
 from mafia_env.infoset import install_answers
 from mafia_env.parallel import MafiaParallelEnv
-from mafia_env.playback import replay
+from mafia_env.records import replay
 from mafia_env.single import single_agent
 from mafia_env.tasks import TASKS
 from mafia_env.variants import VARIANTS

@@ -61,7 +61,7 @@ from mafia_env.illegal import illegal_mode, warn_illegal
 from mafia_env.lang import DEFAULT, charset, check_lang, talk_text
 from mafia_env.narrate import narrate
 from mafia_env.observe import PHASES, ObsLayout, VectorObserver
-from mafia_env.record import make_record
+from mafia_env.records.format import make_record
 from mafia_env.state import StateLayout
 from mafia_env.text import MAX_LENGTH, TextObserver
 

@@ -27,10 +27,28 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass
+from typing import Any
 
-from mafia_env.compat import reading_rules, task_definition, task_knobs
+from mafia_env.engine.eras import earlier_rules, reading_rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
+
+TASK_ERAS = {2: 1, 3: 2, 4: 3}  # task version -> the era its games are played in
+
+
+def task_knobs(variant: str, version: int) -> dict[str, Any]:
+    """Return the knobs that give a task of `version` the rules it was defined under."""
+    era = TASK_ERAS.get(version)
+    return earlier_rules(variant, era) if era is not None else {}
+
+
+def task_definition(fields: dict[str, Any]) -> dict[str, Any]:
+    """Return the fields of a task (`dataclasses.asdict`) its digest hashes: ``pins`` came
+    with version 3, so a definition without them hashes as it always did."""
+    if not fields.get("pins"):
+        fields = {k: v for k, v in fields.items() if k != "pins"}
+    return fields
+
 
 # opponents that load a file shipped with baselines (baselines.policy.SHIPPED_FOLDERS)
 SHIPPED_OPPONENTS = ("ppo", "league", "filler")
@@ -276,9 +294,12 @@ __all__ = [
     "TASKS_V2",
     "TASKS_V3",
     "TASKS_V4",
+    "TASK_ERAS",
     "TINY_TASKS",
     "Task",
     "TinyTask",
     "get_task",
     "get_tiny_task",
+    "task_definition",
+    "task_knobs",
 ]

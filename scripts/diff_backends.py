@@ -7,7 +7,7 @@ new day and night and at the end), every event, the result and the rewards
 table size, seed) and move, and the script exits 1. Table sizes cycle through every size the
 variant has; half the games have moderators' calls (fouls, removals, talk, timeouts, a
 stopping illegal move). ``--eras`` plays the variants' earlier rules too (era 0: today's;
-1 and 2: `mafia_env.compat.earlier_rules`, the rules before the seeds' first and second
+1 and 2: `mafia_env.engine.eras.earlier_rules`, the rules before the seeds' first and second
 reading); ``--knobs`` adds a sweep of random knob settings.
 
     python scripts/diff_backends.py                       # 10^6 games a variant, today's rules
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import mafia_env
 from mafia_env.ccore_diff import EngineError, play_both, random_knobs
-from mafia_env.compat import ERAS, earlier_rules
+from mafia_env.engine.eras import ERAS, earlier_rules
 from mafia_env.errors import ConfigError
 
 Job = tuple[str, int, int, int, float]  # (variant or "knobs", era, start, stop, moderator)

@@ -16,7 +16,7 @@ import numpy as np
 
 from mafia_env.belief.bayes import BayesTracker
 from mafia_env.belief.track import Tracker
-from mafia_env.compat import earlier_rules
+from mafia_env.engine.eras import earlier_rules
 from mafia_env.engine.game import Game
 from mafia_env.variants import VARIANTS
 from tests.test_game_data import random_move

@@ -81,7 +81,7 @@ def league_dir(tmp_path, monkeypatch):
     pytest.importorskip("torch")
     import baselines.policy as shipped
     from baselines.ppo import make_agent, make_config, save_checkpoint
-    from mafia_env.compat import earlier_rules
+    from mafia_env.engine.eras import earlier_rules
     from mafia_env.vector import VectorMafia
 
     cfg = make_config({"variant": "sport", "hidden_size": 16, "run_dir": str(tmp_path)})

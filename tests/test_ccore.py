@@ -25,7 +25,7 @@ import pytest
 import mafia_env
 from mafia_env import ccore
 from mafia_env.ccore_diff import EngineError, play_both, random_knobs
-from mafia_env.compat import ERAS, earlier_rules
+from mafia_env.engine.eras import ERAS, earlier_rules
 from mafia_env.engine.rules import KNOBS
 from mafia_env.errors import ConfigError, IllegalActionError
 from mafia_env.vector import VectorMafia

@@ -201,7 +201,7 @@ def test_a_damaged_checkpoint_says_what_is_wrong_and_what_is_expected(tmp_path, 
 
 def test_an_empty_record_and_an_empty_config_say_so(tmp_path):
     from mafia_env import config
-    from mafia_env.record import load_record
+    from mafia_env.records import load_record
 
     (tmp_path / "r.json").write_text("")
     with pytest.raises(RecordError, match="the file is empty; a record is the JSON object"):
@@ -544,7 +544,7 @@ def test_a_knob_of_a_role_the_variant_never_deals_is_warned_of():
         warnings.simplefilter("error")  # none of these warns
         assert mafia_env.env("city", heal_self=2).rules.heal_self == 2  # city has a doctor
         # an earlier era's rules set such knobs everywhere: its records and tasks play
-        from mafia_env.compat import earlier_rules
+        from mafia_env.engine.eras import earlier_rules
 
         mafia_env.env("sport", **earlier_rules("sport", 1))
         mafia_env.single_agent("sport-10", opponents="random")

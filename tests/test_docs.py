@@ -247,7 +247,7 @@ def release_table() -> dict[str, dict[str, str]]:
 def test_the_release_table_names_the_formats_the_code_writes_and_reads():
     """The CHANGELOG's row of this package version says what the code carries: the env's
     name and, per saved file, the format written and (in brackets) the formats read."""
-    from mafia_env.record import FORMAT, FORMATS
+    from mafia_env.records import FORMAT, FORMATS
     from mafia_env.tasks import LATEST, TASKS_BY_VERSION
 
     row = release_table().get(mafia_env.__version__)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import mafia_env
 from mafia_env.engine.game import Game
 from mafia_env.engine.kinds import FOLLOWS, Stage
-from mafia_env.record import FORMAT
+from mafia_env.records import FORMAT
 from mafia_env.variants import VARIANTS
 
 TABLES = [("sport", 10), ("city", 13), ("club", 10), ("online", 10), ("forum", 10), ("minimal", 8)]

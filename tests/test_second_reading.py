@@ -17,7 +17,7 @@ from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import earlier_rules
 from mafia_env.lang import say
 from mafia_env.narrate import narrate
-from mafia_env.record import FORMAT
+from mafia_env.records import FORMAT
 from mafia_env.variants import get_variant
 from tests.scripting import SPORT_DEAL, Table
 from tests.test_city import DEAL as CITY_DEAL

@@ -12,7 +12,7 @@ import pytest
 
 import baselines.policy as shipped
 from baselines.benchmark import check_opponents, run_many, run_task
-from mafia_env.compat import reading_rules
+from mafia_env.engine.eras import reading_rules
 from mafia_env.engine.rules import earlier_rules
 from mafia_env.errors import ConfigError
 from mafia_env.tasks import (

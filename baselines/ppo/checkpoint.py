@@ -22,7 +22,7 @@ from baselines.policy import shipped_checkpoint, shipped_files
 from baselines.ppo.agent import Agent, CategoricalMasked, make_agent
 from baselines.ppo.config import Config, make_config
 from mafia_env.actions import ActionLayout
-from mafia_env.compat import ERAS, earlier_rules
+from mafia_env.engine.eras import ERAS, earlier_rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.observe import ObsLayout

@@ -20,7 +20,7 @@ from baselines.rule.reading import SeenBatch
 from baselines.rule.style import RULE, Style
 from baselines.rule.suspicion import READINGS
 from mafia_env.actions import ActionLayout
-from mafia_env.compat import ERAS, earlier_rules
+from mafia_env.engine.eras import ERAS, earlier_rules
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec

@@ -3,7 +3,7 @@
 The seeds (the rule sets' source documents) were read again three times, and each reading
 changed some variants' rules. An *era* names the rules between two readings;
 `earlier_rules(variant, era)` returns the knobs that give a variant an era's rules (records
-and benchmark tasks of those eras replay with them: `mafia_env.compat`).
+and benchmark tasks of those eras replay with them: `mafia_env.records.earlier`, `mafia_env.tasks`).
 """
 
 from __future__ import annotations

@@ -204,7 +204,7 @@ class Store:
         )
 
 
-# the moderator's calls a record holds (`mafia_env.record`), by their action column
+# the moderator's calls a record holds (`mafia_env.records.format`), by their action column
 _CALLS = {"foul": -2, "remove": -3}
 _CALL_OF = {v: k for k, v in _CALLS.items()}
 

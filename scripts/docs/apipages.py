@@ -22,6 +22,8 @@ INTRO = {
     "text, policies and tasks. It imports only numpy, gymnasium, pettingzoo and pyyaml.",
     "mafia_env.engine": "The rules as a pure state machine (no PettingZoo, no numpy).",
     "mafia_env.lang": "The moderator's words: one table per language (en, ru, uk).",
+    "mafia_env.records": "Game records: their format, earlier formats, playing one back, and "
+    "its story (`mafia replay`).",
     "mafia_env.table": "The web table where people sit with bots (extra `table`).",
     "mafia_env.text": "Text observations for language models, their replies read back as "
     "actions, and `TextPolicy` (a model as a policy).",

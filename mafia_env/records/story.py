@@ -1,14 +1,12 @@
 """A record's story, as the moderator told it, and the command line that prints it.
 
-    mafia replay game.json [--as player_3] [--lang ru]     (python -m mafia_env.replay)
+    mafia replay game.json [--as player_3] [--lang ru]     (python -m mafia_env.records)
 
 prints the game's narration: what the whole table heard, or with ``--as`` what one player
 heard (the public events and that player's own private ones), or with ``--all`` every event
 as the moderator saw it. ``-`` reads the record from standard input. A bad record is reported
 with where and why, and exit status 2. ``mafia play --record game.json`` writes a record,
-as does ``env.unwrapped.record()`` saved with `json.dump`. (`mafia_env.replay` runs `main`;
-as a name in `mafia_env` it is the function that plays a record back,
-`mafia_env.playback.replay`.)
+as does ``env.unwrapped.record()`` saved with `json.dump`.
 """
 
 from __future__ import annotations
@@ -21,8 +19,8 @@ from mafia_env.commands import parse, parser
 from mafia_env.errors import MafiaError
 from mafia_env.lang import LANGS
 from mafia_env.narrate import ALL, narrate
-from mafia_env.playback import replay as replay_record
-from mafia_env.record import load_record
+from mafia_env.records.format import load_record
+from mafia_env.records.playback import replay as replay_record
 
 
 def story(record: Any, seat: str | None = None, lang: str = "en") -> list[str]:
@@ -37,7 +35,7 @@ def story(record: Any, seat: str | None = None, lang: str = "en") -> list[str]:
     return narrate(env.game.events, listener, lang, env.game.talk)
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m mafia_env.replay") -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m mafia_env.records") -> int:
     """Run the command line; return the exit status."""
     p = parser(
         prog,

@@ -17,7 +17,7 @@ terminate``); or ``[seat, "say", text]``, a remark of table talk in the seat's s
 (`Game.say`), whose text the checksum covers too. Formats 2 to 4 count and hash every event;
 format 1 (before the events that begin a turn, ``Ev.TURN``, were logged) counts and hashes
 the events of its time. Records of formats 1 to 3 still replay, under the rules of their time
-(`mafia_env.compat`: format 1 before the seeds were read again, issue 16; format 2 before
+(`mafia_env.records.earlier`: format 1 before the seeds were read again, issue 16; format 2 before
 their second reading, issue 25; format 3 before their third, issue 47). ``mafia_env.replay``
 plays a record back and checks every step; the optional keys (``rules``, ``dealt``,
 ``winner``, ``truncated``, ``events``, ``checksum``, ``meta``) are checked when present; other
@@ -32,8 +32,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from mafia_env.compat import format_1_bytes, format_events
 from mafia_env.errors import RecordError
+from mafia_env.records.earlier import format_1_bytes, format_events
 
 FORMAT = 4
 FORMATS = (1, 2, 3, 4)  # the formats `replay` reads

@@ -12,11 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from mafia_env.aec import MafiaEnv
-from mafia_env.compat import format_events, record_knobs, recorded_rules
 from mafia_env.engine.game import Game
 from mafia_env.errors import MafiaError, RecordError
-from mafia_env.record import (
+from mafia_env.records.earlier import format_events, record_knobs, recorded_rules
+from mafia_env.records.format import (
     FOUL,
     ILLEGAL,
     REMOVE,
@@ -31,6 +30,8 @@ from mafia_env.variants import VARIANTS
 
 def _build(record: dict[str, Any], **options: Any) -> Any:
     """Return a fresh environment at the start of the recorded game, after checking the deal."""
+    from mafia_env.aec import MafiaEnv  # here, not above: the env imports this package
+
     name = record["variant"]
     if name not in VARIANTS:
         raise RecordError(

@@ -1,23 +1,21 @@
-"""What earlier versions wrote, still read: records of formats 1 to 3, tasks of versions 2 to 4.
+"""What earlier record formats wrote, still read: records of formats 1 to 3.
 
 The seeds (the rule sets' source documents) were read again three times, and each reading
-changed some variants' rules. An *era* names the rules between two readings; a record or a
-task keeps the rules of its era, so that it replays move for move and its scores stay
-comparable:
+changed some variants' rules. An *era* names the rules between two readings
+(`mafia_env.engine.eras`); a record keeps the rules of its era, so that it replays move for
+move:
 
-| era | the rules | records of | tasks of |
-|---|---|---|---|
-| 1 | before issue 16 read the seeds again | format 1 | version 2 |
-| 2 | before issue 25 read them a second time | format 2 | version 3 |
-| 3 | before issue 47 read them a third time | format 3 | version 4 |
-| (none) | today's | format 4 | (a later version) |
+| era | the rules | records of |
+|---|---|---|
+| 1 | before issue 16 read the seeds again | format 1 |
+| 2 | before issue 25 read them a second time | format 2 |
+| 3 | before issue 47 read them a third time | format 3 |
+| (none) | today's | format 4 |
 
-`earlier_rules(variant, era)` returns the knobs that give a variant an era's rules (the rule
-bots and PPO checkpoints use it to read observations of those rules). For records,
 `record_knobs` and `recorded_rules` give the knobs a record replays with and the rules it
 lists, and `format_events` the events a format counted and hashed (format 1 logged no
-``Ev.TURN`` and a ballot's candidates as a bitmask). For tasks, `task_knobs` gives the rules a
-version's games are played with and `task_definition` what its digest hashes.
+``Ev.TURN`` and a ballot's candidates as a bitmask). Benchmark tasks of earlier versions are
+played under their era's rules the same way (`mafia_env.tasks.task_knobs`).
 """
 
 from __future__ import annotations
@@ -26,15 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from mafia_env.engine.eras import (  # the eras' rules are the engine's; read here too
-    BEFORE_SECOND_READING,
-    ERAS,
-    earlier_rules,
-    reading_rules,
-)
+from mafia_env.engine.eras import earlier_rules
 from mafia_env.engine.events import Ev, seat_sequence
-
-# ---------------------------------------------------------------- records
 
 RECORD_ERAS = {1: 1, 2: 2, 3: 3}  # record format -> the era its games were played in (4: today)
 
@@ -84,39 +75,3 @@ def recorded_rules(record: dict[str, Any], now: dict[str, Any]) -> dict[str, Any
     if record["format"] in RECORD_ERAS:
         return {k: v for k, v in now.items() if k in record.get("rules", now)}
     return now
-
-
-# ---------------------------------------------------------------- benchmark tasks
-
-TASK_ERAS = {2: 1, 3: 2, 4: 3}  # task version -> the era its games are played in
-
-
-def task_knobs(variant: str, version: int) -> dict[str, Any]:
-    """Return the knobs that give a task of `version` the rules it was defined under."""
-    era = TASK_ERAS.get(version)
-    return earlier_rules(variant, era) if era is not None else {}
-
-
-def task_definition(fields: dict[str, Any]) -> dict[str, Any]:
-    """Return the fields of a task (`dataclasses.asdict`) its digest hashes: ``pins`` came
-    with version 3, so a definition without them hashes as it always did."""
-    if not fields.get("pins"):
-        fields = {k: v for k, v in fields.items() if k != "pins"}
-    return fields
-
-
-__all__ = [
-    "BEFORE_SECOND_READING",
-    "ERAS",
-    "FORMAT_1_KINDS",
-    "RECORD_ERAS",
-    "TASK_ERAS",
-    "earlier_rules",
-    "format_1_bytes",
-    "format_events",
-    "reading_rules",
-    "record_knobs",
-    "recorded_rules",
-    "task_definition",
-    "task_knobs",
-]
