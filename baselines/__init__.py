@@ -1,7 +1,7 @@
 """Agents for mafia_env: rule-based and PPO policies, evaluation, the benchmark and ratings.
 
 Importing the package registers its policies (``rule``, ``ppo``, ``league``, ``checkpoint``,
-``ismcts``) in `mafia_env.policy`, whose `load_policy` and `Policy` are re-exported here.
+``ismcts``) in `mafia_env.seating.policies`, whose `load_policy` and `Policy` are re-exported here.
 """
 
 from __future__ import annotations
@@ -16,7 +16,13 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from baselines.plugin import register
 from baselines.rule import RulePolicy
-from mafia_env.policy import Policy, RandomPolicy, load_policy, policy_names, register_policy
+from mafia_env.seating.policies import (
+    Policy,
+    RandomPolicy,
+    load_policy,
+    policy_names,
+    register_policy,
+)
 
 register()
 

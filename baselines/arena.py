@@ -56,8 +56,8 @@ from mafia_env.config import parse as parse_data
 from mafia_env.engine.events import OUTCOME_NAMES
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError, MafiaError
-from mafia_env.match import Seating, play_game
-from mafia_env.policy import load_policy, reseed
+from mafia_env.seating.match import Seating, play_game
+from mafia_env.seating.policies import load_policy, reseed
 from mafia_env.variants import get_variant
 
 COUNTED = ("moves", "calls", "invalid", "fallbacks", "timeouts", "errors")

@@ -35,7 +35,7 @@ class Command:
 
 
 COMMANDS: dict[str, Command] = {
-    "play": Command("mafia_env.play", "play a seat against bots in the terminal"),
+    "play": Command("mafia_env.seating.terminal", "play a seat against bots in the terminal"),
     "replay": Command(
         "mafia_env.records.story",
         "print a recorded game's story (mafia play --record)",

@@ -20,7 +20,7 @@ from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.observe import ObsLayout
-from mafia_env.policy import Policy, reseed
+from mafia_env.seating.policies import Policy, reseed
 
 # shipped file -> {side: the bot that plays that side instead of the network}
 SIDES: dict[str, dict[str, str]] = {"city-13": {"town": "rule"}}

@@ -27,7 +27,7 @@ from mafia_env.actions import ActionLayout
 from mafia_env.engine.roles import Role
 from mafia_env.errors import ConfigError, missing_extra
 from mafia_env.lang import DEFAULT, check_lang, table
-from mafia_env.policy import load_policy
+from mafia_env.seating.policies import load_policy
 from mafia_env.text import TextPolicy
 from mafia_env.variants import get_variant
 

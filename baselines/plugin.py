@@ -1,7 +1,7 @@
-"""The policies `baselines` adds to `mafia_env`'s registry (`mafia_env.policy`).
+"""The policies `baselines` adds to `mafia_env`'s registry (`mafia_env.seating.policies`).
 
 pyproject.toml names them in the ``mafia_env.policies`` entry point group, so that
-``mafia_env.policy.load_policy("rule", ...)`` finds them without `mafia_env` importing this
+``mafia_env.seating.load_policy("rule", ...)`` finds them without `mafia_env` importing this
 package; importing `baselines` registers them too. torch and Ray are imported only when a
 PPO or RLlib policy is asked for, openai only when a language model (``llm``) is.
 """
@@ -16,7 +16,7 @@ from baselines.rule import RulePolicy
 from baselines.zoo import register as register_styles
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
-from mafia_env.policy import Policy, register_policy
+from mafia_env.seating.policies import Policy, register_policy
 
 
 def shipped_ppo(
@@ -55,7 +55,7 @@ def shipped_league_v2(
 
     Its files are ``baselines/checkpoints/league_v2/V-N.pt``, else ``league_v2/V.pt``: cloned
     from the rule bots' play against mixed opponents, then league play, the observation
-    option ``belief="deduction"`` in its input (a table seats it through `mafia_env.match`,
+    option ``belief="deduction"`` in its input (a table seats it through `mafia_env.seating.match`,
     which builds the games with that option and gives other bots the plain prefix).
     """
     from baselines.ppo.checkpoint import load_shipped_policy

@@ -1,4 +1,4 @@
-"""The policy protocol and registry (they live in `mafia_env.policy`), and the shipped files.
+"""The policy protocol and registry (`mafia_env.seating.policies`), and the shipped files.
 
 `baselines` registers its agents there on import (and through the ``mafia_env.policies``
 entry points): ``rule``, ``ppo`` (the checkpoint shipped for the variant), ``league`` (the
@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mafia_env.errors import ConfigError
-from mafia_env.policy import (
+from mafia_env.seating.policies import (
     Policy,
     PolicyFactory,
     RandomPolicy,

@@ -10,7 +10,7 @@ decision there.
 
 Load one from the policy registry as ``style:<name>``, seeded like any bot::
 
-    from mafia_env.policy import load_policy
+    from mafia_env.seating.policies import load_policy
     bot = load_policy("style:fake_sheriff", "sport", 10, seed=1)
 
 `STYLES` maps each name to a `ZooStyle` (the name, a line on the habit it models, its `Style`
@@ -33,7 +33,7 @@ from typing import Any
 from baselines.rule import RulePolicy, Style
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
-from mafia_env.policy import Policy
+from mafia_env.seating.policies import Policy
 
 PREFIX = "style:"  # a style's name in the policy registry: style:<name>
 
@@ -173,7 +173,7 @@ LOADERS = SimpleNamespace(**{name: _loader(name) for name in STYLES})
 
 def register() -> None:
     """Register every style as ``style:<name>`` in the policy registry."""
-    from mafia_env.policy import register_policy
+    from mafia_env.seating.policies import register_policy
 
     for name in STYLES:
         register_policy(PREFIX + name, getattr(LOADERS, name))

@@ -26,7 +26,7 @@ from mafia_env.actions import ActionLayout
 from mafia_env.belief import belief, tracker
 from mafia_env.engine.game import Game
 from mafia_env.observe import VectorObserver
-from mafia_env.policy import load_policy
+from mafia_env.seating.policies import load_policy
 from mafia_env.variants import get_variant
 
 TASKS = ("sport-10", "club-10", "online-10", "minimal-10", "forum-10", "city-13")

@@ -38,7 +38,7 @@ import mafia_env
 
 def run(variant: str, n: int, games: int, belief: str | None, policy: str) -> dict:
     """Play `games` seeded games; return env steps and the CPU seconds inside the env."""
-    from mafia_env.policy import load_policy
+    from mafia_env.seating.policies import load_policy
 
     env = mafia_env.raw_env(variant, n, backend="python", belief=belief)
     bot = None
@@ -91,9 +91,9 @@ def benchmark_cost(task_name: str, policy_name: str, games: int, opponent: str) 
 
     import baselines.benchmark as bench
     from mafia_env.engine.spec import GameSpec
-    from mafia_env.match import Seating
-    from mafia_env.policy import load_policy
     from mafia_env.seat_obs import width
+    from mafia_env.seating.match import Seating
+    from mafia_env.seating.policies import load_policy
     from mafia_env.tasks import get_task
 
     torch.set_num_threads(1)  # CPU time on a shared machine: no threads spinning

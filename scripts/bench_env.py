@@ -201,7 +201,7 @@ def belief_cost(variant: str, n: int, seconds: float, model: str | None) -> dict
     from mafia_env.belief import belief, tracker
     from mafia_env.engine.game import Game
     from mafia_env.observe import VectorObserver
-    from mafia_env.policy import load_policy
+    from mafia_env.seating.policies import load_policy
 
     rules = mafia_env.VARIANTS[variant]
     layout = ActionLayout(rules, n)

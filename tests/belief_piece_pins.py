@@ -67,7 +67,7 @@ def _mover(g: Game, policy: str, seed: int):
         return None
     from mafia_env.actions import ActionLayout
     from mafia_env.observe import VectorObserver
-    from mafia_env.policy import load_policy
+    from mafia_env.seating.policies import load_policy
 
     layout = ActionLayout(g.rules, g.n)
     bot = load_policy(policy, variant=g.rules, num_players=g.n, seed=seed)

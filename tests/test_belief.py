@@ -305,7 +305,7 @@ def test_the_belief_piece_in_the_batched_api():
 
 def test_probs_of_the_policies():
     from baselines.rule import RulePolicy
-    from mafia_env.policy import RandomPolicy, action_probs
+    from mafia_env.seating.policies import RandomPolicy, action_probs
 
     env = mafia_env.raw_env("sport", 10)
     env.reset(seed=3)
@@ -395,7 +395,7 @@ def test_resample_from_infostate_draws_from_the_posterior():
 
 def test_the_search_bot_draws_worlds_from_the_posterior():
     from baselines.search import SearchPolicy
-    from mafia_env.match import observation
+    from mafia_env.seating.match import observation
 
     env = mafia_env.raw_env("sport", 10)
     env.reset(seed=4)

@@ -22,7 +22,7 @@ from mafia_env.belief.bayes import EPS, BayesTracker
 from mafia_env.engine.game import Game
 from mafia_env.engine.kinds import PUBLIC_TURNS
 from mafia_env.observe import VectorObserver
-from mafia_env.policy import action_probs, load_policy
+from mafia_env.seating.policies import action_probs, load_policy
 from mafia_env.variants import VARIANTS
 
 

@@ -17,7 +17,7 @@ from mafia_env.actions import ActionLayout
 from mafia_env.belief import BeliefError, bayes, track, tracker
 from mafia_env.engine.game import Game
 from mafia_env.observe import VectorObserver
-from mafia_env.policy import load_policy
+from mafia_env.seating.policies import load_policy
 from mafia_env.variants import VARIANTS
 from tests.test_game_data import random_move
 

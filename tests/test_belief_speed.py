@@ -19,7 +19,7 @@ from mafia_env.engine.game import Game
 from mafia_env.engine.kinds import NIGHT_TURNS
 from mafia_env.engine.state import Night
 from mafia_env.observe import VectorObserver
-from mafia_env.policy import load_policy
+from mafia_env.seating.policies import load_policy
 from mafia_env.variants import VARIANTS
 from tests.test_game_data import random_move
 

@@ -18,7 +18,7 @@ from mafia_env.belief import store
 from mafia_env.belief.track import TABLE, Tracker
 from mafia_env.engine.game import Game
 from mafia_env.observe import VectorObserver
-from mafia_env.policy import load_policy
+from mafia_env.seating.policies import load_policy
 from mafia_env.tasks import get_task
 from mafia_env.variants import VARIANTS
 from tests.test_game_data import random_move

@@ -22,7 +22,7 @@ from baselines.resources import config_names, config_path, data_dir
 from baselines.runs import claim_dir, free_file, fresh_dir
 from mafia_env.commands import progress, showing_progress
 from mafia_env.errors import ConfigError, MafiaError, MissingExtraError, RecordError
-from mafia_env.play import play
+from mafia_env.seating.terminal import play
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,7 +80,7 @@ def test_every_command_has_help_with_defaults_and_choices(name, capsys):
 
 
 def test_python_m_forms_still_run():
-    for module in ("mafia_env.play", "baselines.benchmark", "baselines"):
+    for module in ("mafia_env.seating.terminal", "baselines.benchmark", "baselines"):
         out = subprocess.run(
             [sys.executable, "-m", module, "--help"], capture_output=True, text=True, cwd=ROOT
         )
@@ -141,7 +141,9 @@ def test_openspiel_without_pyspiel_names_the_extra(monkeypatch):
 def test_the_llm_policy_without_openai_names_the_extra(monkeypatch):
     without(monkeypatch, "openai")
     with pytest.raises(MissingExtraError, match=r"needs openai.*mafia-env\[llm\]"):
-        mafia_env.policy.load_policy("llm", "minimal", model="m", base_url="http://127.0.0.1:9")
+        mafia_env.seating.policies.load_policy(
+            "llm", "minimal", model="m", base_url="http://127.0.0.1:9"
+        )
 
 
 def test_the_arena_without_openskill_stops_before_playing(monkeypatch, capsys, tmp_path):

@@ -20,8 +20,8 @@ from baselines.ppo import PPOPolicy, read_checkpoint  # noqa: E402
 from mafia_env import env as make_env  # noqa: E402
 from mafia_env.engine.spec import GameSpec  # noqa: E402
 from mafia_env.errors import ConfigError  # noqa: E402
-from mafia_env.match import Seating, ask, play_games  # noqa: E402
-from mafia_env.policy import load_policy  # noqa: E402
+from mafia_env.seating.match import Seating, ask, play_games  # noqa: E402
+from mafia_env.seating.policies import load_policy  # noqa: E402
 from mafia_env.table.bots import BotShelf  # noqa: E402
 from mafia_env.table.config import TableConfig  # noqa: E402
 from mafia_env.tasks import get_task  # noqa: E402

@@ -14,7 +14,7 @@ from baselines.rule import RulePolicy
 from baselines.search import RuleRolloutEvaluator, SearchConfig, SearchPolicy, load_config
 from mafia_env.config import parse
 from mafia_env.errors import ConfigError
-from mafia_env.match import InfoSet, observation, play_until
+from mafia_env.seating.match import InfoSet, observation, play_until
 
 SMALL = {"worlds": 2, "width": 2}  # the tests' budget: every code path, little time
 

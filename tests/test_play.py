@@ -13,7 +13,7 @@ import pytest
 import mafia_env
 from mafia_env.engine.events import PUBLIC
 from mafia_env.narrate import narrate, say
-from mafia_env.play import choices, play
+from mafia_env.seating.terminal import choices, play
 from mafia_env.table.view import seat_view
 from tests.scripting import to_day_one
 
@@ -86,7 +86,7 @@ def test_command_line_runs_and_saves_a_record(tmp_path):
         [
             sys.executable,
             "-m",
-            "mafia_env.play",
+            "mafia_env.seating.terminal",
             "--variant",
             "minimal",
             "--seat",
@@ -108,7 +108,7 @@ def test_command_line_runs_and_saves_a_record(tmp_path):
     record = json.loads(path.read_text())
     assert mafia_env.replay(record).winner == record["winner"]
     bad = subprocess.run(
-        [sys.executable, "-m", "mafia_env.play", "--variant", "sport", "--seat", "11"],
+        [sys.executable, "-m", "mafia_env.seating.terminal", "--variant", "sport", "--seat", "11"],
         input="",
         capture_output=True,
         text=True,

@@ -140,7 +140,7 @@ def test_fallback_raise_and_rule():
         TextPolicy(lambda p: "?", retries=0, fallback="raise").act(
             obs["observation"], obs["action_mask"]
         )
-    bot = mafia_env.policy.RandomPolicy()
+    bot = mafia_env.seating.policies.RandomPolicy()
     with pytest.raises(Defer) as err:
         TextPolicy(lambda p: "?", retries=0, fallback="rule", backup=bot).act(
             obs["observation"], obs["action_mask"]

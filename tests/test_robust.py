@@ -26,7 +26,7 @@ from baselines.robust import (
 )
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError
-from mafia_env.policy import load_policy
+from mafia_env.seating.policies import load_policy
 from mafia_env.tasks import get_task
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -690,7 +690,7 @@ def test_many_random_games_under_both_readings(variant, reading):
 def test_rule_bots_play_the_rules_of_their_time_and_of_today():
     """The rule bot of a variant plays a game under today's rules (the open count, the
     shared night) and under the rules of version 3's tasks (era 2), whichever it is given."""
-    from mafia_env.policy import load_policy
+    from mafia_env.seating.policies import load_policy
 
     pytest.importorskip("baselines")
     for variant in ("club", "online"):
@@ -710,7 +710,7 @@ def test_shipped_checkpoints_of_club_and_online_load_and_play_both_rules():
     pytest.importorskip("torch")
     from baselines.ppo.checkpoint import column_map
     from mafia_env.observe import ObsLayout
-    from mafia_env.policy import load_policy
+    from mafia_env.seating.policies import load_policy
 
     old = ObsLayout(get_variant("club").with_knobs(**earlier_rules("club", 2)), 10)
     new = ObsLayout(get_variant("club"), 10)

@@ -371,7 +371,7 @@ def test_table_rejects_moves_out_of_turn_without_a_server():
 
 
 def test_a_broken_bot_takes_the_default_action_and_the_table_goes_on(client):
-    import mafia_env.policy as policy
+    import mafia_env.seating.policies as policy
     from baselines import register_policy
 
     class Broken:

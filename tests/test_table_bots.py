@@ -8,9 +8,9 @@ import logging
 
 import pytest
 
-import mafia_env.policy as registry
+import mafia_env.seating.policies as registry
 from baselines.rule import RulePolicy
-from mafia_env.policy import RandomPolicy
+from mafia_env.seating.policies import RandomPolicy
 from mafia_env.table.bots import BotShelf
 from mafia_env.table.config import DEFAULT_BOTS, TableConfig
 

@@ -192,7 +192,7 @@ def test_the_bot_folder_offers_only_files_of_its_own_that_load(tmp_path):
 
 
 def test_a_broken_bot_logs_one_line_per_table_and_kind(client, caplog):
-    import mafia_env.policy as policy
+    import mafia_env.seating.policies as policy
     from baselines import register_policy
 
     class Broken:

@@ -20,8 +20,8 @@ import mafia_env
 from mafia_env.engine.events import PUBLIC, Cause, Ev, seat_sequence
 from mafia_env.engine.kinds import Turn
 from mafia_env.lang import LANGS, charset
-from mafia_env.match import default_action
-from mafia_env.policy import RandomPolicy
+from mafia_env.seating.match import default_action
+from mafia_env.seating.policies import RandomPolicy
 from mafia_env.table.config import NIGHT_TURN, HostError, TableConfig
 from mafia_env.table.core import Table, TableError
 from mafia_env.table.night import NightPlan

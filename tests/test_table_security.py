@@ -338,7 +338,7 @@ def test_loading_and_running_bots_never_holds_up_the_server(tmp_path):
     try:
         waits = asyncio.run(go())
     finally:
-        import mafia_env.policy as policy
+        import mafia_env.seating.policies as policy
 
         policy._REGISTRY.pop("slow-for-test")
     assert max(waits) < 0.15, waits

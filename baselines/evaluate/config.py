@@ -16,7 +16,7 @@ from mafia_env.config import NonNegativeInt, PositiveInt
 from mafia_env.engine.roles import TEAM_NAMES, Team
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
-from mafia_env.policy import load_policy
+from mafia_env.seating.policies import load_policy
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@
 | `baselines.ppo.agent` | `layer_init`, `CategoricalMasked`, `Agent`: a shared trunk, two heads |
 | `baselines.ppo.train` | `train`: rollouts in lockstep, per-seat GAE, the clipped-PPO update |
 | `baselines.ppo.checkpoint` | save and read checkpoints; `PPOPolicy` plays one as a `Policy` |
-| `baselines.ppo.evaluate` | win rates per team against bots (`mafia_env.match.play_games`) |
+| `baselines.ppo.evaluate` | win rates per team against bots (`mafia_env.seating.play_games`) |
 | `baselines.ppo.imitate` | the behaviour-cloning warm start from the rule bots |
 
     python -m baselines.train --config configs/ppo/sport.yaml

@@ -17,7 +17,7 @@ from mafia_env.config import (
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
-from mafia_env.policy import policy_names
+from mafia_env.seating.policies import policy_names
 
 OPPONENT_KINDS = ("self", "pool", "rule", "random")  # the usual ones; any policy name also
 LEARNER_TEAMS = ("any", "town", "mafia")

@@ -26,8 +26,8 @@ from baselines.ppo.config import Config
 from mafia_env.commands import progress
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError
-from mafia_env.policy import Policy, observes
 from mafia_env.seat_obs import fit, vector_env
+from mafia_env.seating.policies import Policy, observes
 from mafia_env.vector import VectorMafia
 
 SIDES = ("town", "mafia")

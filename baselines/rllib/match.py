@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import mafia_env
 from baselines.rllib.config import RLlibConfig
 from baselines.stats import wilson
-from mafia_env.match import Seating, play_game
-from mafia_env.policy import Policy
+from mafia_env.seating.match import Seating, play_game
+from mafia_env.seating.policies import Policy
 
 
 @dataclass(frozen=True)

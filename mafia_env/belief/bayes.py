@@ -79,7 +79,7 @@ from mafia_env.engine.kinds import PUBLIC_TURNS, Turn
 from mafia_env.engine.state import Night
 from mafia_env.errors import ConfigError
 from mafia_env.observe import VectorObserver
-from mafia_env.policy import action_probs, load_policy
+from mafia_env.seating.policies import action_probs, load_policy
 
 EPS = 0.05  # every model's probabilities are mixed with this much uniform play
 TAU = 0.05  # a hidden mover's actions the model gives this much are each followed ...

@@ -29,7 +29,7 @@ from mafia_env.engine.events import PUBLIC, Ev
 from mafia_env.engine.game import Game
 from mafia_env.engine.roles import Role
 from mafia_env.observe import VectorObserver
-from mafia_env.policy import load_policy
+from mafia_env.seating.policies import load_policy
 from mafia_env.variants import get_variant
 
 METHODS = ("prior", "deduction", "bayes")

@@ -5,8 +5,8 @@ seat may know, in its words), `words` (the table's own words: the server's messa
 language), `config` (what a host may choose), `seats` (links, tokens, connections), `core`
 (one game's host), `night` (a night's schedule, fixed by the public rules), `bots` (the bots
 and models offered, loaded once), `store` (SQLite: moves and table talk) and `tables`
-(limits, expiry, retention, restart); the terminal mode (`mafia_env.play`) uses `view` too.
-`server` is the web app.
+(limits, expiry, retention, restart); the terminal mode (`mafia_env.seating.terminal`) uses
+`view` too. `server` is the web app.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 checkpoints from one folder if allowed.
 
 A client names a bot; it never gives a path, a URL or a key. The names are the policies of
-the registry (`mafia_env.policy`: "random", and "rule", "ppo", "ismcts", ... from the
+the registry (`mafia_env.seating.policies`: "random", and "rule", "ppo", "ismcts", ... from the
 baselines' plugin), the language models the operator set up when he started the server
 (``--llm NAME=BASE_URL,MODEL[,KEY_ENV]``: `parse_llm`; each seat gets its own ``llm``
 policy, which reads its text observation and falls back on the rule bot, its stats logged
@@ -12,7 +12,7 @@ of the folder is no file of it). A checkpoint is read with ``torch.load(weights_
 Trained bots (the "ppo" checkpoints and the folder's files) are loaded once per (bot,
 variant, table size) and shared by every seat and table that plays them; loading and every
 bot's thinking run in worker threads (`think`, which seats the bot through
-`mafia_env.match.ask` with the observation it takes), so the server's event loop never waits
+`mafia_env.seating.match.ask` with the observation it takes), so the server's event loop never waits
 on a model. A bot that cannot be loaded is reported to the client by its name only: what
 went wrong on disk goes to the server's log.
 
@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from mafia_env.errors import ConfigError, MafiaError
-from mafia_env.match import ask
-from mafia_env.policy import load_policy, policy_names
+from mafia_env.seating.match import ask
+from mafia_env.seating.policies import load_policy, policy_names
 from mafia_env.table.config import DEFAULT_BOTS, HostError, TableConfig
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="mafia-bot")
 
 async def think(env: Any, seat: int, policy: Any) -> Any:
     """Return the move of the bot at seat index `seat`, chosen in a worker thread from the
-    observation it takes (`mafia_env.match.ask`: a vector, a text, an information set)."""
+    observation it takes (`mafia_env.seating.match.ask`: a vector, a text, an information set)."""
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_POOL, ask, env, seat, policy)
 

@@ -24,6 +24,8 @@ INTRO = {
     "mafia_env.lang": "The moderator's words: one table per language (en, ru, uk).",
     "mafia_env.records": "Game records: their format, earlier formats, playing one back, and "
     "its story (`mafia replay`).",
+    "mafia_env.seating": "The policies that fill a table's seats: the `Policy` protocol, the "
+    "registry (`load_policy`), `Seating` and the games it plays, `mafia play` in a terminal.",
     "mafia_env.table": "The web table where people sit with bots (extra `table`).",
     "mafia_env.text": "Text observations for language models, their replies read back as "
     "actions, and `TextPolicy` (a model as a policy).",

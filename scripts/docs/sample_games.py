@@ -22,8 +22,8 @@ from pathlib import Path
 
 import mafia_env
 from mafia_env.lang import LANGS
-from mafia_env.match import Seating, play_game
 from mafia_env.narrate import ALL, narrate
+from mafia_env.seating.match import Seating, play_game
 
 SAMPLES = Path(__file__).resolve().parents[2] / "tests" / "golden" / "samples"
 SEED = 7

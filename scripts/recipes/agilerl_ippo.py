@@ -34,7 +34,7 @@ from common import NetPolicy, against_rule_bots
 
 import mafia_env
 from baselines.rule import RulePolicy
-from mafia_env.policy import register_policy
+from mafia_env.seating.policies import register_policy
 
 # what the package's entry point does where it is installed (this venv runs it from the tree)
 register_policy("rule", RulePolicy)

@@ -16,8 +16,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from mafia_env.match import Seating, play_games
-from mafia_env.policy import load_policy
+from mafia_env.seating.match import Seating, play_games
+from mafia_env.seating.policies import load_policy
 
 # (observations [B, D] float32, masks [B, A + 1] int8) -> action indices [B]
 Predict = Callable[[np.ndarray, np.ndarray], np.ndarray]

@@ -1,5 +1,5 @@
 """Play one seat in the terminal against bots: ``mafia play --seat 3`` (or ``python -m
-mafia_env.play``).
+mafia_env.seating.terminal``).
 
 The moderator's narration for your seat is printed as the game goes; on your turn the legal
 actions are a numbered list and you type a number (input can be piped, for tests and
@@ -17,8 +17,8 @@ from typing import Any, TextIO
 import mafia_env
 from mafia_env.commands import parse, parser
 from mafia_env.errors import MafiaError
-from mafia_env.match import Seating, default_action, play_until
-from mafia_env.policy import policy_names
+from mafia_env.seating.match import Seating, default_action, play_until
+from mafia_env.seating.policies import policy_names
 from mafia_env.table.view import languages, narration, seat_view
 
 
@@ -147,7 +147,7 @@ def record_refused(path: Path | None, force: bool) -> str | None:
     return None
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m mafia_env.play") -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m mafia_env.seating.terminal") -> int:
     """Parse the command line and play one game; return the exit status."""
     p = parser(prog, "Play a seat of Mafia against bots, in the terminal.")
     p.add_argument(
