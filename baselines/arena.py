@@ -51,14 +51,14 @@ from baselines.stats import wilson
 from mafia_env.commands import add_quiet, parse, parser, require, showing_progress
 from mafia_env.commands import progress as progress_bar
 from mafia_env.commands import run as run_command
-from mafia_env.config import NonNegativeInt, PositiveInt, Range, load
-from mafia_env.config import parse as parse_data
 from mafia_env.engine.events import OUTCOME_NAMES
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.seating.match import Seating, play_game
 from mafia_env.seating.policies import load_policy, reseed
 from mafia_env.variants import get_variant
+from mafia_env.yaml_config import NonNegativeInt, PositiveInt, Range, load
+from mafia_env.yaml_config import parse as parse_data
 
 COUNTED = ("moves", "calls", "invalid", "fallbacks", "timeouts", "errors")
 USAGE = ("prompt_tokens", "completion_tokens", "latency_s")
@@ -232,7 +232,7 @@ def play_all(cfg: ArenaConfig, progress: bool = False) -> list[dict]:
     with showing_progress(progress):
         bar = progress_bar(len(games), "arena", "game")
     quiet = OncePerMinute()
-    fallbacks = logging.getLogger("mafia_env.text.policy")
+    fallbacks = logging.getLogger("mafia_env.text.text_policy")
     fallbacks.addFilter(quiet)
     try:
         return _play(cfg, n, games, bar)

@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 
 import mafia_env
-from baselines.policy import shipped_checkpoint
 from baselines.runs import free_file
+from baselines.shipped import shipped_checkpoint
 from baselines.stats import wilson
 from mafia_env.commands import add_quiet, parse, parser, progress, run, showing_progress
 from mafia_env.engine.spec import GameSpec

@@ -49,7 +49,7 @@ COMMANDS: dict[str, Command] = {
     ),
     "train": Command("baselines.train", "train PPO (or a league) from a YAML config", "train"),
     "evaluate": Command(
-        "baselines.evaluate.cli",
+        "baselines.evaluate.command",
         "win rates per matchup, and ratings",
         "train",
         runs_as="baselines.evaluate",
@@ -62,7 +62,9 @@ COMMANDS: dict[str, Command] = {
     ),
     "arena": Command("baselines.arena", "language models, bots and checkpoints rated", "llm"),
     "model": Command("baselines.scripted_model", "serve the arena's scripted stand-in model"),
-    "rllib": Command("baselines.rllib.train", "train with Ray RLlib's multi-agent PPO", "rllib"),
+    "rllib": Command(
+        "baselines.rllib.rllib_train", "train with Ray RLlib's multi-agent PPO", "rllib"
+    ),
 }
 
 

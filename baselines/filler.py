@@ -84,9 +84,9 @@ def load_filler(
 ) -> Policy:
     """``filler``: the seat-filler shipped for the variant and table size, the table's default
     bot: ``baselines/checkpoints/filler/V-N.pt``, else ``filler/V.pt`` (`SIDES` applied)."""
-    from baselines.policy import shipped_checkpoint
     from baselines.ppo.checkpoint import load_shipped_policy
     from baselines.rule import RulePolicy
+    from baselines.shipped import shipped_checkpoint
 
     net = load_shipped_policy(variant, num_players, seed, kind="filler", spec=spec, **options)
     sides = SIDES.get(shipped_checkpoint(variant, num_players, "filler").stem)

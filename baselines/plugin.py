@@ -75,12 +75,12 @@ def checkpoint(
 
     Given the table's `spec`, a PPO file trained for a layout it cannot read is refused
     (a ConfigError naming both layouts)."""
-    from baselines.rllib.policy import is_rllib_checkpoint
+    from baselines.rllib.restore import is_rllib_checkpoint
 
     if path is None:
         raise ConfigError("load a checkpoint by its path: load_policy('path/to/file.pt', ...)")
     if is_rllib_checkpoint(path):
-        from baselines.rllib.policy import load_rllib_policy  # the 'rllib' extra
+        from baselines.rllib.restore import load_rllib_policy  # the 'rllib' extra
 
         return load_rllib_policy(path, variant, num_players, seed, **options)
     from baselines.ppo.checkpoint import load_checkpoint_policy
@@ -98,8 +98,8 @@ def llm(variant: str = "sport", num_players: int | None = None, seed: int = 0, *
 def ismcts(
     variant: str = "sport", num_players: int | None = None, seed: int = 0, **options: Any
 ) -> Policy:
-    """``ismcts``: the search bot (`baselines.search`) with its config's budget."""
-    from baselines.search import SearchPolicy
+    """``ismcts``: the search bot (`baselines.ismcts`) with its config's budget."""
+    from baselines.ismcts import SearchPolicy
 
     return SearchPolicy(variant, num_players, seed, **options)
 

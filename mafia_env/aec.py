@@ -32,7 +32,7 @@ the mask); the first one warns (`IllegalActionWarning`) and each is counted
 the legal actions): the setting for a trainer whose bug should stop it; ``"foul"`` gives a
 foul and plays the turn's default action.
 
-``state()`` and ``state_space`` are the whole table (`mafia_env.state`), for centralised
+``state()`` and ``state_space`` are the whole table (`mafia_env.global_state`), for centralised
 critics only. A copy made by ``pickle`` or ``copy.deepcopy`` (SuperSuit's and Gymnasium's
 vector envs copy an env so) plays the current game on exactly, but draws its next games from
 a fresh random stream, so copies of one seeded env deal different games; seed each copy
@@ -57,12 +57,12 @@ from mafia_env.engine.kinds import SPEECH_TURNS
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError, IllegalActionError, MafiaError
+from mafia_env.global_state import StateLayout
 from mafia_env.illegal import illegal_mode, warn_illegal
 from mafia_env.lang import DEFAULT, charset, check_lang, talk_text
 from mafia_env.narrate import narrate
 from mafia_env.observe import PHASES, ObsLayout, VectorObserver
 from mafia_env.records.format import make_record
-from mafia_env.state import StateLayout
 from mafia_env.text import MAX_LENGTH, TextObserver
 
 OBS_MODES = ("vector", "flat", "text")
@@ -300,7 +300,7 @@ class MafiaEnv(AECEnv):
         pass
 
     def state(self) -> np.ndarray:
-        """Return the whole table as one float32 vector (`mafia_env.state`): every seat's
+        """Return the whole table as one float32 vector (`mafia_env.global_state`): every seat's
         private facts, the public table, who acts and the kind of turn. For centralised
         critics in training only: it shows every hidden role, never give it to an actor."""
         game = self._require_game()

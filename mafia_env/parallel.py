@@ -47,7 +47,7 @@ gives a foul and plays the turn's default action. ``"raise"`` raises `IllegalAct
 for a round member's illegal action and for a waiting seat's action other than ``wait``.
 ``obs_mode="text"`` is not offered here: language agents take turns (use `mafia_env.env`).
 
-``state()`` and ``state_space``: the whole table (`mafia_env.state`), the round's seats as
+``state()`` and ``state_space``: the whole table (`mafia_env.global_state`), the round's seats as
 ``acting``, for centralised critics in training only. Copies made by ``pickle`` or
 ``copy.deepcopy`` deal their own next games, as the AEC env's do.
 """
@@ -228,7 +228,7 @@ class MafiaParallelEnv(ParallelEnv):
         self.aec.close()
 
     def state(self) -> np.ndarray:
-        """Return the whole table as one float32 vector (`mafia_env.state`), the round's
+        """Return the whole table as one float32 vector (`mafia_env.global_state`), the round's
         seats as ``acting``. For centralised critics in training only: it shows every
         hidden role, never give it to an actor."""
         game = self.aec.game

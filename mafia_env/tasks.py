@@ -50,7 +50,7 @@ def task_definition(fields: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
-# opponents that load a file shipped with baselines (baselines.policy.SHIPPED_FOLDERS)
+# opponents that load a file shipped with baselines (baselines.shipped.SHIPPED_FOLDERS)
 SHIPPED_OPPONENTS = ("ppo", "league", "filler")
 
 

@@ -23,8 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import mafia_env
+from baselines.ismcts import SearchPolicy
 from baselines.rule import RulePolicy
-from baselines.search import SearchPolicy
 from baselines.stats import wilson
 from mafia_env.engine.events import OUTCOME_NAMES
 from mafia_env.engine.roles import TEAM_NAMES

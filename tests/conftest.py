@@ -79,7 +79,7 @@ def league_dir(tmp_path, monkeypatch):
     the shipped files, it reads the observations of the rules before issue 47's reading (era
     3), and today's through its column map."""
     pytest.importorskip("torch")
-    import baselines.policy as shipped
+    import baselines.shipped as shipped
     from baselines.ppo import make_agent, make_config, save_checkpoint
     from mafia_env.engine.eras import earlier_rules
     from mafia_env.vector import VectorMafia

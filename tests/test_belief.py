@@ -394,7 +394,7 @@ def test_resample_from_infostate_draws_from_the_posterior():
 
 
 def test_the_search_bot_draws_worlds_from_the_posterior():
-    from baselines.search import SearchPolicy
+    from baselines.ismcts import SearchPolicy
     from mafia_env.seating.match import observation
 
     env = mafia_env.raw_env("sport", 10)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import baselines.policy as shipped
+import baselines.shipped as shipped
 from baselines import load_policy
 from baselines.benchmark import check_opponents, main, read_exploit, run_many, run_task
 from mafia_env.engine.rules import earlier_rules

@@ -202,7 +202,7 @@ def test_a_damaged_checkpoint_says_what_is_wrong_and_what_is_expected(tmp_path, 
 
 
 def test_an_empty_record_and_an_empty_config_say_so(tmp_path):
-    from mafia_env import config
+    from mafia_env import yaml_config
     from mafia_env.records import load_record
 
     (tmp_path / "r.json").write_text("")
@@ -215,7 +215,7 @@ def test_an_empty_record_and_an_empty_config_say_so(tmp_path):
 
     (tmp_path / "c.yaml").write_text("# nothing\n")
     with pytest.raises(ConfigError, match=r"c\.yaml: the config is empty"):
-        config.load(Example, tmp_path / "c.yaml")
+        yaml_config.load(Example, tmp_path / "c.yaml")
 
 
 # ------------------------------------------------------------------ runs never overwritten
@@ -356,11 +356,11 @@ def test_a_wheel_carries_every_config_and_the_results_the_code_reads(tmp_path):
 
 def test_the_code_reads_its_data_through_resources():
     pytest.importorskip("torch")  # baselines.exploit
-    from baselines import exploit, search
+    from baselines import exploit, ismcts
 
     assert data_dir("configs") / "exploit" / "default.yaml" == exploit.DEFAULT_CONFIG
     assert data_dir("results/v3") == exploit.STRONGEST_FROM
-    assert data_dir("configs") / "ismcts" == search.CONFIGS
+    assert data_dir("configs") / "ismcts" == ismcts.CONFIGS
     for name in ("ppo/sport", "ppo/sport.yaml", "configs/ppo/sport.yaml"):
         assert config_path(name).resolve() == data_dir("configs") / "ppo" / "sport.yaml"
     assert config_path("nowhere.yaml") == Path("nowhere.yaml")
@@ -408,7 +408,7 @@ def test_the_arena_says_a_dead_model_never_played_and_fails(tmp_path, capsys, ca
 
 def test_evaluate_games_bounds_the_ratings_too(tmp_path, capsys):
     pytest.importorskip("openskill")
-    from baselines.evaluate.cli import main
+    from baselines.evaluate.command import main
 
     cfg = {
         "variant": "minimal",

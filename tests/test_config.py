@@ -1,4 +1,4 @@
-"""The one typed config loader (mafia_env.config): types, bounds, sections, clear errors."""
+"""The one typed config loader (mafia_env.yaml_config): types, bounds, sections, clear errors."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Annotated, Any, Literal
 
 import pytest
 
-from mafia_env import config
-from mafia_env.config import PositiveInt, Range
+from mafia_env import yaml_config
 from mafia_env.errors import ConfigError
+from mafia_env.yaml_config import PositiveInt, Range
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,11 +69,11 @@ class Example:
 )
 def test_config_errors_name_the_file_the_key_and_what_is_allowed(data, message):
     with pytest.raises(ConfigError, match=message):
-        config.parse(Example, data, source="cfg.yaml")
+        yaml_config.parse(Example, data, source="cfg.yaml")
 
 
 def test_config_converts_to_the_declared_types():
-    cfg = config.parse(
+    cfg = yaml_config.parse(
         Example,
         {"name": "x", "rate": 2, "sizes": [3, 4], "weights": {"a": 1}, "section": {"names": []}},
     )
@@ -85,15 +85,15 @@ def test_config_converts_to_the_declared_types():
 def test_config_files(tmp_path):
     path = tmp_path / "c.yaml"
     path.write_text("name: x\nsizes: [2]\n")
-    assert config.load(Example, path).sizes == (2,)
+    assert yaml_config.load(Example, path).sizes == (2,)
     with pytest.raises(ConfigError, match=r"config file '.*none\.yaml' not found"):
-        config.load(Example, tmp_path / "none.yaml")
+        yaml_config.load(Example, tmp_path / "none.yaml")
     path.write_text("name: [x\n")
     with pytest.raises(ConfigError, match=r"c\.yaml: cannot read the config file: not valid YAML"):
-        config.load(Example, path)
+        yaml_config.load(Example, path)
     path.write_text("- x\n")
     with pytest.raises(ConfigError, match=r"c\.yaml: a config is a mapping of keys to values"):
-        config.load(Example, path)
+        yaml_config.load(Example, path)
 
 
 @pytest.mark.parametrize(
@@ -102,17 +102,17 @@ def test_config_files(tmp_path):
     ids=lambda p: f"{p.parent.name}/{p.stem}",
 )
 def test_every_shipped_config_loads_through_the_one_loader(path, monkeypatch):
-    """PPO, RLlib, evaluation, arena and search configs all read through mafia_env.config."""
+    """PPO, RLlib, evaluation, arena and search configs all read through mafia_env.yaml_config."""
     pytest.importorskip("torch")
     from baselines.arena import load_config as load_arena
     from baselines.evaluate import load_config as load_eval
+    from baselines.ismcts import load_config as load_search
     from baselines.ppo import load_config as load_ppo
-    from baselines.rllib.config import load_config as load_rllib
-    from baselines.search import load_config as load_search
+    from baselines.rllib.rllib_config import load_config as load_rllib
 
     calls = []
-    real = config.read_yaml
-    monkeypatch.setattr(config, "read_yaml", lambda *a, **k: calls.append(a) or real(*a, **k))
+    real = yaml_config.read_yaml
+    monkeypatch.setattr(yaml_config, "read_yaml", lambda *a, **k: calls.append(a) or real(*a, **k))
     load = {
         "ppo": load_ppo,
         "league": load_ppo,

@@ -255,7 +255,7 @@ def test_the_release_table_names_the_formats_the_code_writes_and_reads():
     name = mafia_env.MafiaEnv.metadata["name"]
     assert mafia_env.MafiaParallelEnv.metadata["name"] == name.replace("mafia_", "mafia_parallel_")
     source = (ROOT / "baselines" / "ppo" / "checkpoint.py").read_text()
-    sidecar = (ROOT / "baselines" / "rllib" / "policy.py").read_text()
+    sidecar = (ROOT / "baselines" / "rllib" / "restore.py").read_text()
     got = {
         "environment": name,
         "game records": f"{FORMAT} ({', '.join(map(str, FORMATS))})",

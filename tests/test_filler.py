@@ -15,15 +15,15 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from baselines.filler import BySide  # noqa: E402
-from baselines.policy import shipped_checkpoint, shipped_files  # noqa: E402
 from baselines.ppo import PPOPolicy, read_checkpoint  # noqa: E402
+from baselines.shipped import shipped_checkpoint, shipped_files  # noqa: E402
 from mafia_env import env as make_env  # noqa: E402
 from mafia_env.engine.spec import GameSpec  # noqa: E402
 from mafia_env.errors import ConfigError  # noqa: E402
 from mafia_env.seating.match import Seating, ask, play_games  # noqa: E402
 from mafia_env.seating.policies import load_policy  # noqa: E402
 from mafia_env.table.bots import BotShelf  # noqa: E402
-from mafia_env.table.config import TableConfig  # noqa: E402
+from mafia_env.table.settings import TableConfig  # noqa: E402
 from mafia_env.tasks import get_task  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -196,8 +196,8 @@ def test_resample_from_infostate_is_the_same_sampler():
 def test_the_search_bot_plays_legal_games_on_every_variant(variant):
     """One seat searched (a small budget), rule bots elsewhere, to the end: every move legal
     (the raw env raises on an illegal one)."""
+    from baselines.ismcts import SearchPolicy
     from baselines.rule import RulePolicy
-    from baselines.search import SearchPolicy
 
     env = mafia_env.raw_env(variant)
     n = env.unwrapped.n

@@ -1,4 +1,4 @@
-"""The search bot (``ismcts``, `baselines.search`): its config, its choice, and a short match
+"""The search bot (``ismcts``, `baselines.ismcts`): its config, its choice, and a short match
 against the rule bots (the long measurement is scripts/measure_ismcts.py)."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pytest
 
 import mafia_env
 from baselines import load_policy
+from baselines.ismcts import RuleRolloutEvaluator, SearchConfig, SearchPolicy, load_config
 from baselines.rule import RulePolicy
-from baselines.search import RuleRolloutEvaluator, SearchConfig, SearchPolicy, load_config
-from mafia_env.config import parse
 from mafia_env.errors import ConfigError
 from mafia_env.seating.match import InfoSet, observation, play_until
+from mafia_env.yaml_config import parse
 
 SMALL = {"worlds": 2, "width": 2}  # the tests' budget: every code path, little time
 

@@ -10,7 +10,6 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from baselines import load_policy  # noqa: E402
-from baselines.policy import Policy  # noqa: E402
 from baselines.ppo import (  # noqa: E402
     CategoricalMasked,
     PPOPolicy,
@@ -24,6 +23,7 @@ from baselines.ppo import (  # noqa: E402
     train,
     wilson,
 )
+from baselines.shipped import Policy  # noqa: E402
 from baselines.train import main as train_main  # noqa: E402
 from mafia_env.engine.rules import earlier_rules  # noqa: E402
 from mafia_env.errors import ConfigError  # noqa: E402

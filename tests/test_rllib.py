@@ -17,17 +17,17 @@ from ray.rllib.core.columns import Columns  # noqa: E402
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
 import mafia_env  # noqa: E402
-from baselines.policy import load_policy  # noqa: E402
-from baselines.rllib.config import parse_config  # noqa: E402
 from baselines.rllib.env import (  # noqa: E402
     MafiaRLlibEnv,
     masked_obs_space,
     team_of_agent_id,
     to_rllib_obs,
 )
-from baselines.rllib.match import team_match  # noqa: E402
-from baselines.rllib.policy import RLlibPolicy  # noqa: E402
-from baselines.rllib.train import build_ppo_config, main, module_ids, save  # noqa: E402
+from baselines.rllib.matchup import team_match  # noqa: E402
+from baselines.rllib.restore import RLlibPolicy  # noqa: E402
+from baselines.rllib.rllib_config import parse_config  # noqa: E402
+from baselines.rllib.rllib_train import build_ppo_config, main, module_ids, save  # noqa: E402
+from baselines.shipped import load_policy  # noqa: E402
 from mafia_env.engine.roles import role_from_name  # noqa: E402
 from mafia_env.errors import ConfigError  # noqa: E402
 

@@ -15,11 +15,11 @@ pytest.importorskip("torch", reason="torch is not installed")
 
 from ray.cluster_utils import Cluster  # noqa: E402
 
-from baselines.policy import load_policy  # noqa: E402
-from baselines.rllib.config import parse_config  # noqa: E402
-from baselines.rllib.match import team_match  # noqa: E402
-from baselines.rllib.policy import RLlibPolicy  # noqa: E402
-from baselines.rllib.train import build_ppo_config, save  # noqa: E402
+from baselines.rllib.matchup import team_match  # noqa: E402
+from baselines.rllib.restore import RLlibPolicy  # noqa: E402
+from baselines.rllib.rllib_config import parse_config  # noqa: E402
+from baselines.rllib.rllib_train import build_ppo_config, save  # noqa: E402
+from baselines.shipped import load_policy  # noqa: E402
 
 # one Ray cluster at a time on the machine: xdist runs these on one worker, in turn
 pytestmark = pytest.mark.xdist_group("ray")

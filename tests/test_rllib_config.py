@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from baselines.policy import load_policy
-from baselines.rllib.config import RLlibConfig, load_config, parse_config
+from baselines.rllib.rllib_config import RLlibConfig, load_config, parse_config
+from baselines.shipped import load_policy
 from mafia_env.errors import ConfigError
 
 

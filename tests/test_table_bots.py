@@ -12,7 +12,7 @@ import mafia_env.seating.policies as registry
 from baselines.rule import RulePolicy
 from mafia_env.seating.policies import RandomPolicy
 from mafia_env.table.bots import BotShelf
-from mafia_env.table.config import DEFAULT_BOTS, TableConfig
+from mafia_env.table.settings import DEFAULT_BOTS, TableConfig
 
 pytest.importorskip("torch")
 

@@ -380,8 +380,8 @@ def seat_state(variant, until, seat, lang="en", n=None, knobs=None, seed=0, peop
     import asyncio
 
     import mafia_env
-    from mafia_env.table.config import TableConfig
     from mafia_env.table.core import Table
+    from mafia_env.table.settings import TableConfig
 
     for s in range(seed, seed + 300):
         env = mafia_env.env(variant, n, **(knobs or {}))

@@ -154,7 +154,7 @@ def test_every_answer_carries_the_security_headers(client):
 
 def test_the_bot_folder_offers_only_files_of_its_own_that_load(tmp_path):
     torch = pytest.importorskip("torch")
-    from baselines.policy import SHIPPED
+    from baselines.shipped import SHIPPED
 
     bots, outside = tmp_path / "bots", tmp_path / "outside"
     bots.mkdir()

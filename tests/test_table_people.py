@@ -22,9 +22,9 @@ from mafia_env.engine.kinds import Turn
 from mafia_env.lang import LANGS, charset
 from mafia_env.seating.match import default_action
 from mafia_env.seating.policies import RandomPolicy
-from mafia_env.table.config import NIGHT_TURN, HostError, TableConfig
 from mafia_env.table.core import Table, TableError
 from mafia_env.table.night import NightPlan
+from mafia_env.table.settings import NIGHT_TURN, HostError, TableConfig
 from mafia_env.table.talk import voice
 from mafia_env.table.view import page_words, public_phase
 from mafia_env.table.words import BOT_NAMES, MESSAGES, TALK, message

@@ -17,7 +17,7 @@ import httpx
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from baselines.policy import SHIPPED, register_policy
+from baselines.shipped import SHIPPED, register_policy
 from mafia_env.table.server import MAX_FRAME, create_app, uvicorn_config
 from mafia_env.table.tables import Limits
 

@@ -198,7 +198,7 @@ def test_the_team_sees_the_don_once_he_introduces_himself():
 def test_nobody_is_shown_acting_before_the_game_begins():
     import asyncio
 
-    from mafia_env.table.config import TableConfig
+    from mafia_env.table.settings import TableConfig
 
     async def go():
         # (a table that opens with day 1's first speech: SPORT-N3's meeting is a night)

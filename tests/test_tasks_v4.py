@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import baselines.policy as shipped
+import baselines.shipped as shipped
 from baselines.benchmark import check_opponents, run_many, run_task
 from mafia_env.engine.eras import reading_rules
 from mafia_env.engine.rules import earlier_rules

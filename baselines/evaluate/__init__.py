@@ -15,17 +15,17 @@ rates the policies against each other (`baselines.ratings`).
 
 | module | |
 |---|---|
-| `baselines.evaluate.config` | the config file (`EvalFile`), the run it describes (`EvalConfig`) |
+| `baselines.evaluate.eval_config` | the file (`EvalFile`), the run it describes (`EvalConfig`) |
 | `baselines.evaluate.metrics` | one summary per game (`summarize`), a matchup's rates |
 | `baselines.evaluate.run` | seeded chunks of games over the cores: `evaluate`, `rate_policies` |
 | `baselines.evaluate.report` | report.json, report.csv, winrates.png, ratings.json, text tables |
-| `baselines.evaluate.cli` | the command line (`main`) |
+| `baselines.evaluate.command` | the command line (`main`) |
 """
 
 from __future__ import annotations
 
-from baselines.evaluate.cli import main
-from baselines.evaluate.config import (
+from baselines.evaluate.command import main
+from baselines.evaluate.eval_config import (
     EvalConfig,
     EvalFile,
     Matchup,

@@ -1,6 +1,6 @@
-"""``python -m baselines.evaluate``: see `baselines.evaluate.cli`."""
+"""``python -m baselines.evaluate``: see `baselines.evaluate.command`."""
 
-from baselines.evaluate.cli import main
+from baselines.evaluate.command import main
 from mafia_env.commands import run
 
 raise SystemExit(run(main, what="mafia evaluate"))

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from baselines.evaluate.config import Matchup
+from baselines.evaluate.eval_config import Matchup
 from baselines.stats import wilson
 from mafia_env.engine.events import OUTCOME_NAMES, Ev
 from mafia_env.engine.kinds import seats

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from baselines.evaluate.config import EvalConfig
+from baselines.evaluate.eval_config import EvalConfig
 
 
 def write_reports(cfg: EvalConfig, reports: list[dict], out: Path) -> list[Path]:

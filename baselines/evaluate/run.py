@@ -15,7 +15,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from baselines.evaluate.config import EvalConfig
+from baselines.evaluate.eval_config import EvalConfig
 from baselines.evaluate.metrics import report_matchup, summarize
 from mafia_env.commands import progress as progress_bar
 from mafia_env.commands import showing_progress

@@ -6,18 +6,18 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from mafia_env import config
-from mafia_env.config import (
+from mafia_env import yaml_config
+from mafia_env.engine.roles import TEAM_NAMES
+from mafia_env.engine.spec import GameSpec
+from mafia_env.errors import ConfigError
+from mafia_env.seating.policies import policy_names
+from mafia_env.yaml_config import (
     NonNegativeFloat,
     NonNegativeInt,
     PositiveFloat,
     PositiveInt,
     Range,
 )
-from mafia_env.engine.roles import TEAM_NAMES
-from mafia_env.engine.spec import GameSpec
-from mafia_env.errors import ConfigError
-from mafia_env.seating.policies import policy_names
 
 OPPONENT_KINDS = ("self", "pool", "rule", "random")  # the usual ones; any policy name also
 LEARNER_TEAMS = ("any", "town", "mafia")
@@ -274,12 +274,12 @@ def with_overrides(cfg: Config, items: list[str]) -> Config:
 
 def make_config(data: dict[str, Any] | None = None, **overrides: Any) -> Config:
     """Return a validated Config from a mapping: unknown keys and bad values are errors."""
-    return config.parse(Config, {**(data or {}), **overrides})
+    return yaml_config.parse(Config, {**(data or {}), **overrides})
 
 
 def load_config(path: str | Path) -> Config:
     """Read and validate a YAML run config."""
-    return config.load(Config, path)
+    return yaml_config.load(Config, path)
 
 
 __all__ = [

@@ -97,7 +97,7 @@ def make_opponents(cfg: Config, n: int, B: int, rng: np.random.Generator, agent:
 def init_path(name: str, variant: str, num_players: int | None) -> Path:
     """Return the checkpoint `Config.init_weights` names: a shipped kind (``ppo``,
     ``league``, ``league_v2``: that bot's file for the variant and table size) or a path."""
-    from baselines.policy import SHIPPED_FOLDERS, shipped_checkpoint
+    from baselines.shipped import SHIPPED_FOLDERS, shipped_checkpoint
 
     path = shipped_checkpoint(variant, num_players, name) if name in SHIPPED_FOLDERS else Path(name)
     if not path.exists():

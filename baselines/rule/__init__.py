@@ -89,8 +89,8 @@ for `probs`), `style` (`Style`), `policy` (`RulePolicy`, the protocol), and `v2`
 
 from __future__ import annotations
 
+from baselines.rule.bot import BLACK_ROLES, RulePolicy
 from baselines.rule.plan import mafia_day_scores, mafia_ranking, public_noise
-from baselines.rule.policy import BLACK_ROLES, RulePolicy
 from baselines.rule.reading import Seen, SeenBatch
 from baselines.rule.style import RULE, RULE_V2, Style
 from baselines.rule.suspicion import town_suspicion

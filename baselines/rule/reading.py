@@ -21,7 +21,7 @@ import numpy as np
 from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Role, Team
 
-Bot = Any  # the RulePolicy (baselines.rule.policy) a batch is read for
+Bot = Any  # the RulePolicy (baselines.rule.bot) a batch is read for
 NONE = -1  # no seat, no action
 
 

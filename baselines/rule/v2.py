@@ -24,7 +24,7 @@ reading the blended scores.
 
 from __future__ import annotations
 
-from baselines.rule.policy import RulePolicy
+from baselines.rule.bot import RulePolicy
 from baselines.rule.posterior import EPS, Posterior, binary_entropy, team_sets
 from baselines.rule.style import RULE_V2, Style
 

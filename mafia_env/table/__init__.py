@@ -2,7 +2,7 @@
 
 ``python -m mafia_env.table`` serves the page. What needs no web framework: `view` (what a
 seat may know, in its words), `words` (the table's own words: the server's messages in every
-language), `config` (what a host may choose), `seats` (links, tokens, connections), `core`
+language), `settings` (what a host may choose), `seats` (links, tokens, connections), `core`
 (one game's host), `night` (a night's schedule, fixed by the public rules), `bots` (the bots
 and models offered, loaded once), `store` (SQLite: moves and table talk) and `tables`
 (limits, expiry, retention, restart); the terminal mode (`mafia_env.seating.terminal`) uses
@@ -11,8 +11,8 @@ and models offered, loaded once), `store` (SQLite: moves and table talk) and `ta
 
 from __future__ import annotations
 
-from mafia_env.table.config import TableConfig
 from mafia_env.table.core import Table, TableError
+from mafia_env.table.settings import TableConfig
 from mafia_env.table.view import action_groups, seat_view
 
 __all__ = ["Table", "TableConfig", "TableError", "action_groups", "seat_view"]

@@ -40,7 +40,7 @@ from typing import Any
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.seating.match import ask
 from mafia_env.seating.policies import load_policy, policy_names
-from mafia_env.table.config import DEFAULT_BOTS, HostError, TableConfig
+from mafia_env.table.settings import DEFAULT_BOTS, HostError, TableConfig
 
 log = logging.getLogger(__name__)
 # named bots that load a checkpoint: load once, share the network

@@ -45,9 +45,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from mafia_env.errors import MafiaError
 from mafia_env.table.bots import _POOL, BotShelf, LLMEndpoint
-from mafia_env.table.config import MAX_DEPTH, HostError, TableConfig, json_depth, parse_body
 from mafia_env.table.core import CALLS, Table
 from mafia_env.table.seats import Close, TableError, seat_for, token_hash
+from mafia_env.table.settings import MAX_DEPTH, HostError, TableConfig, json_depth, parse_body
 from mafia_env.table.store import EXPIRED, OPEN, OVER, Row, Store
 from mafia_env.table.tables import LimitError, Limits, Tables
 from mafia_env.table.view import languages, page_words
@@ -332,7 +332,7 @@ def handle(table: Table, seat: int | None, text: str) -> None:
 
 async def _body(request: Request) -> bytes:
     """Return a request's body, reading no more than a table config may hold."""
-    from mafia_env.table.config import MAX_BODY
+    from mafia_env.table.settings import MAX_BODY
 
     chunks, size = [], 0
     async for chunk in request.stream():

@@ -24,13 +24,12 @@ text-in, text-out function (a language model) as a `Policy`, with counted fallba
 |---|---|
 | `mafia_env.text.observer` | the seats' stories and menus: `TextObserver`, `MAX_LENGTH` |
 | `mafia_env.text.reply` | reading replies: `read_reply`, `parse_reply`, `ReplyError` |
-| `mafia_env.text.policy` | a language model as a policy: `TextPolicy`, `Defer`, `FALLBACKS` |
+| `mafia_env.text.text_policy` | a language model as a policy: `TextPolicy`, `Defer`, `FALLBACKS` |
 """
 
 from __future__ import annotations
 
 from mafia_env.text.observer import MAX_LENGTH, TextObserver
-from mafia_env.text.policy import FALLBACKS, STATS, Defer, TextPolicy
 from mafia_env.text.reply import (
     Reply,
     ReplyError,
@@ -39,6 +38,7 @@ from mafia_env.text.reply import (
     parse_reply,
     read_reply,
 )
+from mafia_env.text.text_policy import FALLBACKS, STATS, Defer, TextPolicy
 
 __all__ = [
     "FALLBACKS",

@@ -8,11 +8,11 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from mafia_env.config import NonNegativeInt, Range, parse, read_yaml
 from mafia_env.engine.roles import Role, Team, role_from_name
 from mafia_env.engine.rules import KNOBS, Rules
 from mafia_env.engine.spec import get_variant, register_variants
 from mafia_env.errors import ConfigError
+from mafia_env.yaml_config import NonNegativeInt, Range, parse, read_yaml
 
 HERE = Path(__file__).parent
 MinPlayers = Annotated[int, Range(ge=3)]

@@ -77,8 +77,8 @@ def count_message() -> dict:
     """Return what the server sends seat 1 in a CLUB open count, a nominee counted already."""
     import mafia_env
     from mafia_env.engine.kinds import Turn
-    from mafia_env.table.config import TableConfig
     from mafia_env.table.core import Table
+    from mafia_env.table.settings import TableConfig
 
     def there(game):
         return game.turn == Turn.OPEN_VOTE and game.actor == 0 and game.vote.counted >= 1

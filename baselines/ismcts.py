@@ -39,11 +39,11 @@ import numpy as np
 from baselines.resources import data_dir
 from baselines.rule import RulePolicy
 from mafia_env.actions import ActionLayout
-from mafia_env.config import NonNegativeFloat, PositiveInt, Range, load
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.observe import ObsLayout, VectorObserver
 from mafia_env.seating.match import InfoSet
+from mafia_env.yaml_config import NonNegativeFloat, PositiveInt, Range, load
 
 CONFIGS = data_dir("configs") / "ismcts"  # the repository's, or a wheel's copy
 

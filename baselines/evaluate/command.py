@@ -6,12 +6,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from baselines.evaluate.config import load_config, parse_config
+from baselines.evaluate.eval_config import load_config, parse_config
 from baselines.evaluate.report import format_ratings, format_table, write_ratings, write_reports
 from baselines.evaluate.run import evaluate, rate_policies
 from baselines.resources import config_names, config_path
 from baselines.runs import claim_dir, fresh_dir
-from mafia_env import config
+from mafia_env import yaml_config
 from mafia_env.commands import add_quiet, parse, parser, require, run
 from mafia_env.errors import MafiaError
 
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m baselines.evaluat
         overrides = {k: getattr(args, k) for k in ("games", "workers", "out")}
         overrides = {k: v for k, v in overrides.items() if v is not None}
         if overrides:
-            data = {**config.read_yaml(path), **overrides}
+            data = {**yaml_config.read_yaml(path), **overrides}
             if args.games is not None and isinstance(data.get("ratings"), dict):
                 data["ratings"] = {**data["ratings"], "games": args.games}
             cfg = parse_config(data, str(path))

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from mafia_env import config
-from mafia_env.config import (
+from mafia_env import yaml_config
+from mafia_env.errors import ConfigError
+from mafia_env.yaml_config import (
     Fraction,
     NonNegativeFloat,
     NonNegativeInt,
@@ -16,7 +17,6 @@ from mafia_env.config import (
     PositiveInt,
     Range,
 )
-from mafia_env.errors import ConfigError
 
 POLICY_MODES = ("shared", "per_team")
 
@@ -118,9 +118,9 @@ class RLlibConfig:
 
 def parse_config(data: Any, source: str = "config") -> RLlibConfig:
     """Validate a config mapping and return it typed; any unknown key or bad value is an error."""
-    return config.parse(RLlibConfig, data, source)
+    return yaml_config.parse(RLlibConfig, data, source)
 
 
 def load_config(path: str | Path) -> RLlibConfig:
     """Read and validate a YAML run config."""
-    return config.load(RLlibConfig, path)
+    return yaml_config.load(RLlibConfig, path)

@@ -1,4 +1,4 @@
-"""Load an RLlib checkpoint of `baselines.rllib.train` as a `Policy`.
+"""Load an RLlib checkpoint of `baselines.rllib.rllib_train` as a `Policy`.
 
 The checkpoint's modules are RLlib `ActionMaskingTorchRLModule`s; the run config saved beside
 them (`mafia_rllib.json`) says the variant, the table size, the knobs and whether there is one
@@ -85,12 +85,12 @@ class RLlibPolicy:
 
 
 def read_sidecar(path: Path) -> dict[str, Any]:
-    """Return the run config saved beside an RLlib checkpoint by `baselines.rllib.train`."""
+    """Return the run config saved beside an RLlib checkpoint by `baselines.rllib.rllib_train`."""
     side = path / SIDECAR
     if not side.is_file():
         raise ConfigError(
             f"{path} is an RLlib checkpoint but has no {SIDECAR}: it was not saved by "
-            "baselines.rllib.train, so its variant and modules are unknown"
+            "baselines.rllib.rllib_train, so its variant and modules are unknown"
         )
     data = json.loads(side.read_text())
     if data.get("version") != SIDECAR_VERSION:
@@ -108,7 +108,7 @@ def load_rllib_policy(
     greedy: bool = False,
 ) -> RLlibPolicy:
     """Return an RLlib checkpoint's policy; a variant or table size it did not train on: error."""
-    from baselines.rllib.config import parse_config
+    from baselines.rllib.rllib_config import parse_config
 
     path = Path(path)
     data = read_sidecar(path)

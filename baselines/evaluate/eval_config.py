@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mafia_env import config
-from mafia_env.config import NonNegativeInt, PositiveInt
+from mafia_env import yaml_config
 from mafia_env.engine.roles import TEAM_NAMES, Team
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
+from mafia_env.yaml_config import NonNegativeInt, PositiveInt
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ def resolve(f: EvalFile) -> EvalConfig:
 
 def parse_config(data: Any, source: str = "config") -> EvalConfig:
     """Validate a parsed YAML config; every problem is a ConfigError naming the key."""
-    f = config.parse(EvalFile, data, source)
+    f = yaml_config.parse(EvalFile, data, source)
     try:
         return resolve(f)
     except ConfigError as e:
@@ -141,4 +141,4 @@ def parse_config(data: Any, source: str = "config") -> EvalConfig:
 
 def load_config(path: str | Path) -> EvalConfig:
     """Read and validate an evaluation config file."""
-    return parse_config(config.read_yaml(path), str(path))
+    return parse_config(yaml_config.read_yaml(path), str(path))

@@ -1,6 +1,6 @@
 """Train mafia_env agents with RLlib's PPO (new API stack), on one machine or a Ray cluster.
 
-    mafia rllib --config configs/rllib/sport.yaml      (python -m baselines.rllib.train ...)
+    mafia rllib --config configs/rllib/sport.yaml      (python -m baselines.rllib.rllib_train ...)
 
 Every iteration prints the mean return of each module; checkpoints are RLlib algorithm
 checkpoints plus `mafia_rllib.json` (the run config), which `baselines.load_policy(path)`
@@ -22,9 +22,9 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaski
 
 import mafia_env
 from baselines.resources import config_path
-from baselines.rllib.config import RLlibConfig, load_config
 from baselines.rllib.env import MafiaRLlibEnv, register, team_of_agent_id
-from baselines.rllib.policy import SIDECAR, SIDECAR_VERSION
+from baselines.rllib.restore import SIDECAR, SIDECAR_VERSION
+from baselines.rllib.rllib_config import RLlibConfig, load_config
 from mafia_env.commands import parse, parser, run
 from mafia_env.engine.roles import TEAM_NAMES
 
@@ -152,7 +152,7 @@ def train(cfg: RLlibConfig, log: bool = True) -> Path:
     return final
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m baselines.rllib.train") -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m baselines.rllib.rllib_train") -> int:
     p = parser(prog, "Train mafia_env agents with RLlib PPO.")
     p.add_argument("--config", default="rllib/sport", help="a path, or a shipped config's name")
     args = parse(p, argv)
@@ -161,8 +161,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m baselines.rllib.t
     cfg = load_config(config_path(args.config))
     final = train(cfg)
     if cfg.eval_games:
-        from baselines.policy import load_policy
-        from baselines.rllib.match import team_match
+        from baselines.rllib.matchup import team_match
+        from baselines.shipped import load_policy
 
         policy = load_policy(final, variant=cfg.variant, num_players=cfg.num_players)
         opponent = load_policy("random", variant=cfg.variant, seed=cfg.seed)
