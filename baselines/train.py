@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m baselines.train")
     if isinstance(args, int):
         return args
     from baselines.ppo import load_config, train  # after the help, which needs no torch
-    from baselines.ppo.config import with_overrides
+    from baselines.ppo.ppo_config import with_overrides
 
     try:
         cfg = load_config(config_path(args.config))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Benchmark: the PPO trainer's environment steps/s at the shipped configuration.
 
-Runs `baselines.ppo.train.train` itself (the real code path) with a config file (by default
+Runs `baselines.ppo.ppo_train.train` itself (the real code path) with a config file (by default
 the shipped ``configs/ppo/sport.yaml``: 64 games in lockstep, 128 steps, against the rule
 bots, one torch thread) for a fixed number of PPO updates, starting from shipped weights
 (``baselines/checkpoints/sport.pt``) so that games have their trained length: no imitation
@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import importlib
 import json
 import os
 import platform
@@ -54,13 +55,16 @@ sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
-import baselines.ppo.rollout  # noqa: E402
-import baselines.ppo.train  # noqa: E402, F401 (sys.modules below)
+from baselines.ppo import load_config  # noqa: E402
 from baselines.ppo.agent import Agent  # noqa: E402
-from baselines.ppo.config import load_config  # noqa: E402
 from mafia_env.vector import VectorMafia  # noqa: E402
 
-train_mod = sys.modules["baselines.ppo.train"]  # the package's `train` is the function
+# the training loop's module: ppo_train, or train in a checkout from before it was renamed
+train_mod = importlib.import_module(
+    "baselines.ppo.ppo_train"
+    if (ROOT / "baselines" / "ppo" / "ppo_train.py").exists()
+    else "baselines.ppo.train"
+)
 PARTS = ("learner", "opponents", "env", "update")
 
 
@@ -205,8 +209,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.against is not None:
         if args.backends:
             ap.error("--against compares checkouts on the default engine; leave out --backends")
-        if not (args.against / "baselines" / "ppo" / "train.py").exists():
-            ap.error(f"--against: {args.against} is not a checkout (no baselines/ppo/train.py)")
+        ppo = args.against / "baselines" / "ppo"
+        if not ((ppo / "ppo_train.py").exists() or (ppo / "train.py").exists()):
+            ap.error(f"--against: {args.against} is not a checkout (no baselines/ppo/ppo_train.py)")
         against(args)
         return
 

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "baselines" / "checkpoints"
 sys.path.insert(0, str(ROOT))
 
-from baselines.ppo.config import load_config, with_overrides  # noqa: E402
+from baselines.ppo.ppo_config import load_config, with_overrides  # noqa: E402
 
 # shipped file -> (config, --set overrides)
 RUNS: dict[str, tuple[str, list[str]]] = {

@@ -38,7 +38,7 @@ def test_a_filler_is_shipped_for_every_task():
 def test_a_filler_config_trains_on_its_tasks_rules(config):
     """A seat-filler's config names every knob its task plays (the task's era), so training
     it again gives a network of the shipped file's layout, whatever the current rules."""
-    from baselines.ppo.config import load_config
+    from baselines.ppo.ppo_config import load_config
 
     cfg = load_config(config)
     task = next(get_task(t) for t in TASKS if get_task(t).variant == cfg.variant)

@@ -12,10 +12,10 @@ torch = pytest.importorskip("torch")
 
 from baselines.exploit import main as exploit_main  # noqa: E402
 from baselines.ppo import make_config, read_checkpoint, train  # noqa: E402
-from baselines.ppo.config import load_config, with_overrides  # noqa: E402
 from baselines.ppo.league import pfsp_weights  # noqa: E402
+from baselines.ppo.ppo_config import load_config, with_overrides  # noqa: E402
+from baselines.ppo.ppo_train import Mixture  # noqa: E402
 from baselines.ppo.rollout import Opponents  # noqa: E402
-from baselines.ppo.train import Mixture  # noqa: E402
 from baselines.train import main as train_main  # noqa: E402
 from mafia_env.errors import ConfigError  # noqa: E402
 

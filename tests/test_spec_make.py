@@ -90,7 +90,7 @@ def test_every_constructor_takes_a_spec_and_the_old_arguments():
     from baselines.evaluate import parse_config
     from baselines.ismcts import SearchPolicy
     from baselines.ppo.agent import team_matrix
-    from baselines.ppo.config import make_config
+    from baselines.ppo.ppo_config import make_config
     from baselines.rule import RulePolicy
 
     spec = GameSpec.make("minimal", 7, roles=["mafia", "mafia", *["civilian"] * 5])

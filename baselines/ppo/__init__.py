@@ -2,9 +2,9 @@
 
 | module | |
 |---|---|
-| `baselines.ppo.config` | `Config`: every key of a run's YAML file, with a line of doc each |
+| `baselines.ppo.ppo_config` | `Config`: every key of a run's YAML file, with a line of doc each |
 | `baselines.ppo.agent` | `layer_init`, `CategoricalMasked`, `Agent`: a shared trunk, two heads |
-| `baselines.ppo.train` | `train`: rollouts in lockstep, per-seat GAE, the clipped-PPO update |
+| `baselines.ppo.ppo_train` | `train`: rollouts in lockstep, per-seat GAE, the clipped-PPO update |
 | `baselines.ppo.checkpoint` | save and read checkpoints; `PPOPolicy` plays one as a `Policy` |
 | `baselines.ppo.evaluate` | win rates per team against bots (`mafia_env.seating.play_games`) |
 | `baselines.ppo.imitate` | the behaviour-cloning warm start from the rule bots |
@@ -25,11 +25,11 @@ from baselines.ppo.checkpoint import (
     read_checkpoint,
     save_checkpoint,
 )
-from baselines.ppo.config import LEARNER_TEAMS, OPPONENT_KINDS, Config, load_config, make_config
 from baselines.ppo.evaluate import evaluate, opponent_policy, play_games
 from baselines.ppo.imitate import imitate
+from baselines.ppo.ppo_config import LEARNER_TEAMS, OPPONENT_KINDS, Config, load_config, make_config
+from baselines.ppo.ppo_train import train
 from baselines.ppo.rollout import seat_gae
-from baselines.ppo.train import train
 from baselines.stats import wilson
 
 __all__ = [

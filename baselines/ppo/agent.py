@@ -10,7 +10,7 @@ import torch
 import torch.nn as nn
 from torch.distributions.categorical import Categorical
 
-from baselines.ppo.config import Config
+from baselines.ppo.ppo_config import Config
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.engine.spec import GameSpec
 from mafia_env.observe import ObsLayout

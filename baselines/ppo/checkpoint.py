@@ -19,7 +19,7 @@ import numpy as np
 import torch
 
 from baselines.ppo.agent import Agent, CategoricalMasked, make_agent
-from baselines.ppo.config import Config, make_config
+from baselines.ppo.ppo_config import Config, make_config
 from baselines.shipped import shipped_checkpoint, shipped_files
 from mafia_env.actions import ActionLayout
 from mafia_env.engine.eras import ERAS, earlier_rules

@@ -10,8 +10,8 @@ import torch.nn as nn
 
 from baselines.ppo.agent import Agent, CategoricalMasked
 from baselines.ppo.checkpoint import PPOPolicy
-from baselines.ppo.config import Config
 from baselines.ppo.evaluate import opponent_policy
+from baselines.ppo.ppo_config import Config
 from baselines.ppo.rollout import Opponents
 from mafia_env.actions import ActionLayout
 from mafia_env.commands import progress

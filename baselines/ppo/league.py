@@ -31,8 +31,8 @@ import torch
 
 from baselines.ppo.agent import Agent
 from baselines.ppo.checkpoint import PPOPolicy
-from baselines.ppo.config import Config
 from baselines.ppo.evaluate import opponent_policy
+from baselines.ppo.ppo_config import Config
 from baselines.ppo.rollout import Opponents, train_against
 
 

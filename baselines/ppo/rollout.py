@@ -3,7 +3,7 @@
 `Opponents` says who plays against the learner in each game, `Rollout` plays the games in
 lockstep and keeps one rollout's buffers (with per-seat GAE, `seat_gae`), `ppo_update` is the
 clipped-PPO update, and `train_against` puts them together to train a best response to one
-frozen policy. `baselines.ppo.train.train` reads top to bottom with them, CleanRL style.
+frozen policy. `baselines.ppo.ppo_train.train` reads top to bottom with them, CleanRL style.
 
 Advantages are computed per game and per seat over that seat's own decisions (GAE): a seat's
 next decision is its next state, and the team's terminal reward (+1/-1/0) is credited to
@@ -22,7 +22,7 @@ import torch
 import torch.nn as nn
 
 from baselines.ppo.agent import Agent
-from baselines.ppo.config import Config
+from baselines.ppo.ppo_config import Config
 from mafia_env.commands import progress
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError

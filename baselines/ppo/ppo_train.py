@@ -13,7 +13,7 @@ also holds the rollout and the clipped-PPO update that exploiters and `baselines
 reuse), then the usual clipped-PPO update with advantage normalisation, a normalised value
 target, an entropy bonus and gradient clipping.
 
-The config is `baselines.ppo.config`, the network `baselines.ppo.agent`, checkpoints and the
+The config is `baselines.ppo.ppo_config`, the network `baselines.ppo.agent`, checkpoints and the
 policy they load `baselines.ppo.checkpoint`, evaluation `baselines.ppo.evaluate` and the
 imitation warm start `baselines.ppo.imitate`.
 """
@@ -32,10 +32,10 @@ import torch
 
 from baselines.ppo.agent import Agent, make_agent
 from baselines.ppo.checkpoint import PPOPolicy, load_weights, read_checkpoint, save_checkpoint
-from baselines.ppo.config import Config
 from baselines.ppo.curve import draw_curve
 from baselines.ppo.evaluate import evaluate, opponent_policy
 from baselines.ppo.imitate import imitate
+from baselines.ppo.ppo_config import Config
 from baselines.ppo.rollout import Opponents, Rollout, ppo_update
 from baselines.runs import claim_dir, fresh_dir
 from mafia_env.commands import progress
