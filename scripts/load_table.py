@@ -11,7 +11,7 @@ seat over a WebSocket with random moves (mostly "pass", so games move on). It me
 - move-to-state latency: from a person's move to the state the server answers it with, p50, p95
   and max; a move that ends a night is counted apart (the night keeps its schedule on
   purpose, so its length tells nothing: with two people at a table each night turn lasts
-  `--night-turn` seconds, see `mafia_env.table.night`);
+  `--night-turn` seconds, see `mafia_env.table.night_plan`);
 - the server's resident memory (VmRSS) at the start, once the first tables are made (the
   models loaded: torch alone is some 200 MB), at the peak, and after each round of games
   has ended (`--rounds`: the same games again, so a leak would show as growth).

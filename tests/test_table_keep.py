@@ -13,8 +13,8 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient
 
 import mafia_env
+from mafia_env.table.database import Store
 from mafia_env.table.server import create_app
-from mafia_env.table.store import Store
 from mafia_env.table.tables import Limits
 from tests.test_table import Player, ws_url
 from tests.test_table_security import from_address

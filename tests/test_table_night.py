@@ -162,7 +162,7 @@ def test_the_schedule_holds_on_the_real_clock():
 @pytest.mark.parametrize("variant", sorted(mafia_env.VARIANTS))
 def test_every_night_turn_of_every_variant_has_its_slot_in_order(variant):
     """`NightPlan` knows every night turn the engine queues, and slots come in turn order."""
-    from mafia_env.table.night import NightPlan
+    from mafia_env.table.night_plan import NightPlan
 
     env = mafia_env.env(variant)
     rng = random.Random(0)

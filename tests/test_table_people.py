@@ -23,7 +23,7 @@ from mafia_env.lang import LANGS, charset
 from mafia_env.seating.match import default_action
 from mafia_env.seating.policies import RandomPolicy
 from mafia_env.table.core import Table, TableError
-from mafia_env.table.night import NightPlan
+from mafia_env.table.night_plan import NightPlan
 from mafia_env.table.settings import NIGHT_TURN, HostError, TableConfig
 from mafia_env.table.talk import voice
 from mafia_env.table.view import page_words, public_phase
@@ -525,8 +525,8 @@ def test_fouls_are_stored_and_replayed_after_a_restart(tmp_path):
     pytest.importorskip("starlette")
     from starlette.testclient import TestClient
 
+    from mafia_env.table.database import Store
     from mafia_env.table.server import create_app
-    from mafia_env.table.store import Store
     from tests.test_table import Player, ws_url
 
     db = tmp_path / "t.db"

@@ -23,8 +23,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 import mafia_env
+from mafia_env.table.database import Store
 from mafia_env.table.server import create_app
-from mafia_env.table.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -34,7 +34,7 @@ from mafia_env.engine.kinds import SPEECH_TURNS, Act
 from mafia_env.errors import MafiaError
 from mafia_env.seating.match import default_action, speak
 from mafia_env.seating.policies import observes
-from mafia_env.table.night import Clock, NightPlan
+from mafia_env.table.night_plan import Clock, NightPlan
 from mafia_env.table.seats import Close, Closer, Conn, Send, TableError, seat_for, token_hash
 from mafia_env.table.settings import NIGHT_TURN, TableConfig
 from mafia_env.table.talk import voice

@@ -46,9 +46,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from mafia_env.errors import MafiaError
 from mafia_env.table.bots import _POOL, BotShelf, LLMEndpoint
 from mafia_env.table.core import CALLS, Table
+from mafia_env.table.database import EXPIRED, OPEN, OVER, Row, Store
 from mafia_env.table.seats import Close, TableError, seat_for, token_hash
 from mafia_env.table.settings import MAX_DEPTH, HostError, TableConfig, json_depth, parse_body
-from mafia_env.table.store import EXPIRED, OPEN, OVER, Row, Store
 from mafia_env.table.tables import LimitError, Limits, Tables
 from mafia_env.table.view import languages, page_words
 from mafia_env.table.words import message

@@ -28,9 +28,9 @@ from typing import Any
 import mafia_env
 from mafia_env.table.bots import BotShelf
 from mafia_env.table.core import Table, new_env
+from mafia_env.table.database import EXPIRED, Row, Store
 from mafia_env.table.seats import Close, TableError
 from mafia_env.table.settings import TableConfig
-from mafia_env.table.store import EXPIRED, Row, Store
 
 log = logging.getLogger(__name__)
 
