@@ -18,7 +18,7 @@ import pytest
 from mafia_env import ccore
 from mafia_env.ccore import generate, schema
 from mafia_env.engine.events import PUBLIC, Answer, Cause, Ev, NoVote, Outcome, Spared
-from mafia_env.engine.kinds import BLOCKABLE, PUBLIC_TURNS, SPEECH_TURNS, Act, Stage, Turn
+from mafia_env.engine.kinds import BLOCKABLE, PUBLIC_TURNS, SPEECH_TURNS, Act, Call, Stage, Turn
 from mafia_env.engine.roles import ROLE_TEAM, Role, Team
 from mafia_env.engine.rules import KNOBS
 from mafia_env.engine.turns import SPEECH_EVENT
@@ -49,8 +49,9 @@ def test_the_schema_names_every_member_of_the_engine_enums():
     """Every enum the core reads, each member under its C name, with the engine's value."""
     consts = schema.constants()
     for kind, prefix in (
-        (Turn, "T_"), (Act, "A_"), (Stage, "S_"), (Ev, "E_"), (Cause, "C_"), (Role, "R_"),
-        (Team, "TEAM_"), (Outcome, "O_"), (NoVote, "NV_"), (Spared, "SP_"), (Answer, "ANS_"),
+        (Turn, "T_"), (Act, "A_"), (Stage, "S_"), (Call, "CALL_"), (Ev, "E_"), (Cause, "C_"),
+        (Role, "R_"), (Team, "TEAM_"), (Outcome, "O_"), (NoVote, "NV_"), (Spared, "SP_"),
+        (Answer, "ANS_"),
     ):  # fmt: skip
         for m in kind:
             assert consts[prefix + m.name] == int(m)

@@ -39,9 +39,9 @@ import numpy as np
 from mafia_env.actions import ActionLayout
 from mafia_env.ccore.generate import SRC, source_digest
 from mafia_env.ccore.schema import CORE_KNOBS, MAX_SEATS, NIGHT_STEPS, PIECES
-from mafia_env.engine.events import Outcome
+from mafia_env.engine.events import Cause, Outcome
 from mafia_env.engine.game import Game
-from mafia_env.engine.kinds import SPEECH_TURNS, Act, Turn
+from mafia_env.engine.kinds import SPEECH_TURNS, Act, Call, Turn
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import KNOBS, Rules
 from mafia_env.engine.spec import GameSpec
@@ -216,7 +216,7 @@ def _obs_config(rules: Rules, n: int, layout: ObsLayout) -> dict[str, Any]:
     for i, t in enumerate(layout.turns):
         turn_pos[t] = i
     elim = layout.offsets["eliminated"][1][1]
-    if elim not in (CAUSES, 3):
+    if elim not in (CAUSES, int(Cause.MAFIA)):
         raise CoreUnsupported(f"an eliminated piece of {elim} columns")
     return {
         "obs_size": layout.size,
@@ -469,11 +469,11 @@ class CoreGame:
             seat, act, target, value, _, _ = new[k]
             k += 1
             done += 1
-            if act == -1:
+            if act == Call.FOUL:
                 sh.foul(seat)
-            elif act == -2:
+            elif act == Call.TERMINATE:
                 sh.terminate(seat)
-            elif act == -3:
+            elif act == Call.REMOVE:
                 sh.remove(seat)
             else:
                 if sh.actor != seat:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from mafia_env.engine.events import PUBLIC, SEQ_BITS, Answer, Cause, Ev, NoVote, Outcome, Spared
-from mafia_env.engine.kinds import BLOCKABLE, PUBLIC_TURNS, SPEECH_TURNS, Act, Stage, Turn
+from mafia_env.engine.kinds import BLOCKABLE, PUBLIC_TURNS, SPEECH_TURNS, Act, Call, Stage, Turn
 from mafia_env.engine.roles import ROLE_TEAM, Role, Team
 from mafia_env.engine.rules import KNOBS
 from mafia_env.engine.turns import SPEECH_EVENT
@@ -28,6 +28,7 @@ ENUMS: tuple[tuple[type[IntEnum], str, str | None], ...] = (
     (Turn, "T_", "N_TURNS"),
     (Act, "A_", "N_ACTS"),
     (Stage, "S_", None),
+    (Call, "CALL_", None),
     (Ev, "E_", "N_EVENTS"),
     (Cause, "C_", None),
     (Role, "R_", "N_ROLES"),

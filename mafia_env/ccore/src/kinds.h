@@ -24,6 +24,9 @@ enum { S_DAWN = 0, S_SPEECHES = 1, S_NAMING = 2, S_MONOLOGUES = 3, S_VOTE = 4, S
     S_CRASH = 6, S_LAST_WORDS = 7, S_NIGHT = 8, S_OVER = 9, S_ZERO_NIGHT = 10, S_COUNT = 11,
     S_DISCUSSION = 12 };
 
+/* Call (mafia_env.engine.kinds) */
+enum { CALL_FOUL = -1, CALL_TERMINATE = -2, CALL_REMOVE = -3 };
+
 /* Ev (mafia_env.engine.events) */
 enum { E_ROLE = 0, E_TEAMMATE = 1, E_NIGHT = 2, E_DAY = 3, E_SPEAK = 4, E_CLAIM_ROLE = 5,
     E_CLAIM_CHECK = 6, E_ACCUSE = 7, E_VOUCH = 8, E_NOMINATE = 9, E_END_SPEECH = 10, E_NO_VOTE = 11,
@@ -214,6 +217,9 @@ static const struct {
     {"S_ZERO_NIGHT", S_ZERO_NIGHT},
     {"S_COUNT", S_COUNT},
     {"S_DISCUSSION", S_DISCUSSION},
+    {"CALL_FOUL", CALL_FOUL},
+    {"CALL_TERMINATE", CALL_TERMINATE},
+    {"CALL_REMOVE", CALL_REMOVE},
     {"E_ROLE", E_ROLE},
     {"E_TEAMMATE", E_TEAMMATE},
     {"E_NIGHT", E_NIGHT},

@@ -779,7 +779,7 @@ static void leave_at_once(const Config *c, Game *g, int seat, int cause) {
 }
 
 static void game_foul(const Config *c, Game *g, int seat) {
-    push_input(g, seat, -1, -1, -1, -1);
+    push_input(g, seat, CALL_FOUL, -1, -1, -1);
     int count = ++g->fouls[seat];
     log_ev(c, g, E_FOUL, -1, seat, count, PUBLIC);
     if (c->fouls_mute && count == c->fouls_mute) g->silenced_on[seat] = g->day + 1;
@@ -787,12 +787,12 @@ static void game_foul(const Config *c, Game *g, int seat) {
 }
 
 static void game_remove(const Config *c, Game *g, int seat) {
-    push_input(g, seat, -3, -1, -1, -1);
+    push_input(g, seat, CALL_REMOVE, -1, -1, -1);
     leave_at_once(c, g, seat, C_REMOVED);
 }
 
 static void game_terminate(const Config *c, Game *g, int seat) {
-    push_input(g, seat, -2, -1, -1, -1);
+    push_input(g, seat, CALL_TERMINATE, -1, -1, -1);
     g->offender = seat;
     log_ev(c, g, E_TERMINATED, seat, -1, -1, PUBLIC);
     end_turns(g);
