@@ -3,8 +3,8 @@
 The enums, knob choices, observation pieces and tables the core is written in come from
 `mafia_env.ccore.schema` (which reads the engine's): none is written by hand in C. setup.py
 runs this file before it compiles the core; the header is also committed, so that a build
-that cannot run it (or reads the C alone) has it, and tests/test_ccore.py fails when the
-committed one is stale.
+that cannot run it (or reads the C alone) has it, and tests/test_ccore_generate.py fails when
+the committed one is stale.
 
     python mafia_env/ccore/generate.py          write src/kinds.h
     python mafia_env/ccore/generate.py --check  exit 1 (saying so) if src/kinds.h is stale
