@@ -20,6 +20,8 @@ SKIP = {
 INTRO = {
     "mafia_env": "The environment: `mafia_env.env`, the views, observations, actions, records, "
     "text, policies and tasks. It imports only numpy, gymnasium, pettingzoo and pyyaml.",
+    "mafia_env.ccore": "The compiled core: the rules in C (their constants generated from the "
+    "engine's definitions), the Python side of its binding, the differential check.",
     "mafia_env.engine": "The rules as a pure state machine (no PettingZoo, no numpy).",
     "mafia_env.lang": "The moderator's words: one table per language (en, ru, uk).",
     "mafia_env.records": "Game records: their format, earlier formats, playing one back, and "
