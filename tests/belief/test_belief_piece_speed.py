@@ -1,0 +1,156 @@
+"""The belief piece's speed-ups change no value: every seat's deduction marginals, at every
+move of seeded games of every variant (random play and the rule bots, some knobs, under the
+rules before issue 47's reading), hash to what main gave before them
+(`tests/belief/belief_piece_pins.py`: the digests below were recorded on main at 110a23b, before
+`Search.replay`, `Tracker._told` and `Tracker._survivors`).
+Also: each shortcut on its own agrees with the search it stands in for."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+import pytest
+
+from mafia_env.belief import track
+from mafia_env.belief.track import Tracker
+from mafia_env.engine.events import Ev
+from mafia_env.engine.game import Game
+from mafia_env.variants import VARIANTS
+from tests.belief.belief_piece_pins import piece_digest
+from tests.engine.test_game_data import random_move
+
+# (variant, seats, seed, moves, knobs, policy) -> the digest main gave
+PINS = {
+    ("sport", 10, 0, 150, None, "random"): "0137ba51c05594beb062",
+    ("sport", 10, 1, 150, None, "random"): "b48c8c4f472483577c32",
+    ("club", 10, 0, 150, None, "random"): "9a2c60acfb42ef284044",
+    ("online", 10, 0, 120, None, "random"): "aac862c61eb6e7a77eaa",
+    ("online", 10, 1, 120, (("heal_told", True),), "random"): "654ae20f303c0ce372aa",
+    ("forum", 10, 0, 80, None, "random"): "2b6befb00911199837ce",
+    ("minimal", 10, 0, 150, None, "random"): "8436036bcd1b1d648cdf",
+    ("sport", 6, 2, 150, (("mafia_see_shots", True),), "random"): "778656c2fdf168193390",
+    ("club", 8, 3, 150, None, "random"): "f0315f9c1ab40eac0576",
+    ("sport", 10, 0, 400, None, "rule"): "54a527a0c11a8f8d65dd",
+    ("sport", 10, 1, 400, None, "rule"): "3fd229af8c83fd72ba3e",
+    ("sport", 10, 2, 400, None, "rule"): "2cdb99eb1ca9b36fa388",
+    ("sport", 10, 3, 400, None, "rule"): "697556c76761b58dc46a",
+    ("club", 10, 0, 400, None, "rule"): "18c57137e475dd5f0e62",
+    ("club", 10, 1, 400, None, "rule"): "5eff1ee7311f310fac79",
+    ("online", 10, 0, 400, None, "rule"): "786bcaa13d315806b95b",
+    ("online", 10, 1, 400, None, "rule"): "7aa231521f8d13c03d60",
+    ("minimal", 10, 0, 400, None, "rule"): "dd392bb4ffb7b50b2e77",
+    ("city", 8, 1, 400, None, "rule"): "002be0c74190892d31c8",
+}
+SLOW_PINS = {  # city-10 has particle seats: which of 48 fixed deals they accept is pinned
+    ("city", 8, 0, 100, None, "random"): "15de4c539059b11a2efe",
+    ("city", 10, 0, 60, None, "random"): "0d2d92851b93e09cb349",
+    ("forum", 10, 0, 400, None, "rule"): "f51ae569a11097b86c25",
+}
+
+
+# today's rules (issue 47's reading: the meeting, the gestures, the discussion, a forfeit on
+# no number, the nominees' votes), recorded on lane/engine with the reading: later speed-ups
+# must not move these either
+PINS_THIRD = {
+    ("sport", 10, 0, 150, None, "random"): "047fbf0ed5ebae1f68e8",
+    ("online", 10, 0, 150, None, "random"): "d36d63e1f85980a78c93",
+    ("city", 8, 1, 150, None, "random"): "02014ce15585c19ac6b5",
+    ("club", 10, 0, 400, None, "rule"): "43de4c82e3abc8ab3096",
+    ("sport", 10, 0, 400, None, "rule"): "3d6b974e6ad7367c8cb0",
+    ("online", 10, 0, 400, None, "rule"): "a0811c3b811562dacea9",
+}
+
+
+def _digest(case: tuple, era: int | None = 3) -> str:
+    """A case's digest under the rules of `era` (the pins of main: era 3, before issue 47)."""
+    variant, n, seed, moves, knobs, policy = case
+    return piece_digest(variant, n, seed, moves, dict(knobs or ()), policy, era)
+
+
+@pytest.mark.parametrize("case", list(PINS), ids=lambda c: "-".join(map(str, c[:3])) + c[5])
+def test_the_piece_is_what_main_gave(case):
+    assert _digest(case) == PINS[case]
+
+
+@pytest.mark.parametrize("case", list(PINS_THIRD), ids=lambda c: "-".join(map(str, c[:3])) + c[5])
+def test_the_piece_under_todays_rules_is_pinned(case):
+    """SPORT-N3, CITY-N10, CLUB-E8, ONLINE-D5, D6 in the seeded games: the values pinned."""
+    assert _digest(case, None) == PINS_THIRD[case]
+
+
+@pytest.mark.long  # the short pins above cover every variant; these play longer tables
+@pytest.mark.parametrize("case", list(SLOW_PINS), ids=lambda c: "-".join(map(str, c[:3])) + c[5])
+def test_the_piece_is_what_main_gave_long(case):
+    assert _digest(case) == SLOW_PINS[case]
+
+
+@pytest.mark.parametrize("variant", ["sport", "online", "forum", "club"])
+def test_each_shortcut_agrees_with_the_search(variant, monkeypatch):
+    """Every class a shortcut decides (a replayed branch, a check or shown role against it, a
+    team that would have won, a night the night model gives no mass) gets the same answer
+    from the search itself, and every class the search accepts is accepted with the
+    shortcuts."""
+    rules = VARIANTS[variant]
+    n = rules.default_players
+    checked = {"replay": 0, "ruled out": 0}
+    original = Tracker._classes
+
+    def both(self, seg, rows, kept=False):
+        first, inverse, leaves = original(self, seg, rows, kept)
+        if not seg.complete:
+            return first, inverse, leaves
+        fresh = dataclasses.replace(seg, cache={}, paths=[])  # no branch to play again
+        for i, leaf in zip(first.tolist(), leaves, strict=True):
+            monkeypatch.setattr(track, "NIGHT_MODEL", False)
+            plain = self._probe(fresh, rows[i])  # the search alone
+            monkeypatch.setattr(track, "NIGHT_MODEL", True)
+            assert (leaf is None) == (plain is None), (variant, seg.first, rows[i].tolist())
+            checked["replay" if leaf is not None else "ruled out"] += 1
+        return first, inverse, leaves
+
+    monkeypatch.setattr(Tracker, "_classes", both)
+    big = variant == "forum"  # (its hunts make the plain searches slow)
+    for seed in range(1 if big else 2):
+        g = Game(rules, n, seed)
+        rng = random.Random(seed)
+        ts = [Tracker(g, s) for s in ((0,) if big else (0, 3, 7))]
+        for _ in range(60 if big else 120):
+            if g.over:
+                break
+            g.apply(*random_move(g, rng))
+            for t in ts:
+                t.update()
+    assert checked["replay"] > (2 if big else 10) and checked["ruled out"] > 0, checked
+
+
+def test_a_class_against_the_seats_check_is_ruled_out_without_a_search(monkeypatch):
+    """The sheriff's checks rule out, unsearched, the classes whose checked seat disagrees;
+    every deal kept agrees with every check, and the truth is kept."""
+    rules = VARIANTS["sport"]
+    searched = set()
+    original = Tracker._probe
+
+    def probe(self, seg, row):
+        searched.add((id(seg), self.space.key_of(row, seg.involved, seg.living)))
+        return original(self, seg, row)
+
+    monkeypatch.setattr(Tracker, "_probe", probe)
+    unsearched = 0
+    for seed in range(6):
+        g = Game(rules, 10, seed)
+        sheriff = next(s for s in range(10) if g.roles[s].label == "sheriff")
+        t = Tracker(g, sheriff)
+        rng = random.Random(seed)
+        while not g.over and g.day < 4:
+            g.apply(*random_move(g, rng))
+            t.update()
+        for seg in t.segments:
+            unsearched += sum((id(seg), key) not in searched for key in seg.cache)
+        live = t.deals[t.current()]
+        assert (live == t.space.as_row(g.roles)).all(axis=1).any()
+        for kind, actor, target, value, _ in g.events:
+            if kind == Ev.CHECK and actor == sheriff:
+                assert np.all(t.space.mafia_of[live[:, target]] == bool(value))
+    assert unsearched > 0

@@ -1,0 +1,121 @@
+"""The belief piece from the table's deduction (`mafia_env.belief.store`) is every seat's own.
+
+`store.matrix` gives most seats their marginals from one tracker a game, the table's (the
+public events alone), its deals kept to those each seat's own facts allow. At every move of
+seeded games of every variant (random play and the rule bots, some knobs), every seat's piece
+must be what its own deduction tracker gives, bit for bit; the table must serve most of them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from mafia_env.actions import ActionLayout
+from mafia_env.belief import store
+from mafia_env.belief.track import TABLE, Tracker
+from mafia_env.engine.game import Game
+from mafia_env.observe import VectorObserver
+from mafia_env.seating.policies import load_policy
+from mafia_env.tasks import get_task
+from mafia_env.variants import VARIANTS
+from tests.engine.test_game_data import random_move
+
+CASES = [
+    ("sport", 10, None),
+    ("sport", 8, {"mafia_see_shots": True}),
+    ("club", 10, None),
+    ("club", 8, None),
+    ("club", 10, "task"),  # the benchmark's club-10: the mafia's shots hidden from each other
+    ("minimal", 10, None),
+    ("online", 10, None),
+    ("city", 8, None),
+    ("forum", 10, None),
+]
+
+
+def _mover(g: Game, policy: str, seed: int):
+    if policy == "random":
+        rng = random.Random(seed)
+        return lambda: random_move(g, rng)
+    layout = ActionLayout(g.rules, g.n)
+    bot = load_policy(policy, variant=g.rules.name, num_players=g.n, seed=seed)
+    obs = VectorObserver(g.rules, g.n)
+    obs.reset(g)
+    return lambda: layout.decoded[bot.act(obs.observe(g, g.actor), layout.shared_mask(g))]
+
+
+@pytest.mark.parametrize("variant, n, knobs", CASES)
+@pytest.mark.parametrize("policy", ["random", "rule"])
+def test_every_seats_piece_is_its_own_trackers(variant, n, knobs, policy):
+    if knobs and policy != "random":
+        pytest.skip("the rule bots play the variant's own table")
+    if knobs == "task":
+        knobs = get_task(f"{variant}-{n}").play_knobs()
+    rules = VARIANTS[variant].with_knobs(**knobs) if knobs else VARIANTS[variant]
+    shared = total = 0
+    for seed in range(2):
+        g = Game(rules, n, seed)
+        move = _mover(g, policy, seed)
+        own = [Tracker(g, s) for s in range(n)]
+        for s in range(n):  # (both made at the deal: a tracker made later starts from more)
+            store.matrix(g, s)
+        for _ in range(200):
+            if g.over:
+                break
+            g.apply(*move())
+            for s in range(n):
+                assert np.array_equal(store.matrix(g, s), own[s].matrix()), (variant, seed, s)
+                shared += store._table_for(g, s) is not None
+                total += 1
+    table = store._table_for(g, 0)
+    if variant not in ("city", "forum"):
+        assert shared > total // 2, (shared, total)
+        assert table is None or table.tracker.seat == TABLE
+
+
+def test_the_table_sees_the_public_events_only():
+    """The table's tracker reads no seat's private event and keeps every deal of the role
+    table at the deal (no seat's facts)."""
+    g = Game(VARIANTS["sport"], 10, 4)
+    t = Tracker(g, TABLE)
+    assert all(e[4] == -1 for e in t.seen)  # PUBLIC
+    assert t.exact and len(t.deals) == t.space.count(t.space.allowed_matrix(None))
+    assert t.role is None
+
+
+def test_matrices_fills_a_batch_in_one_call():
+    games = [Game(VARIANTS["club"], 10, s) for s in range(4)]
+    rng = random.Random(0)
+    for g in games:
+        for _ in range(30):
+            g.apply(*random_move(g, rng))
+    seats = [g.actor for g in games]
+    out = store.matrices(games, seats)
+    roles = len(store.deduction(games[0], 0).space.roles)
+    assert out.shape == (4, 10 * roles) and out.dtype == np.float32
+    for row, g, s in zip(out, games, seats, strict=True):
+        assert np.array_equal(row, store.matrix(g, s).ravel())
+
+
+@pytest.mark.parametrize("variant", ["club", "sport"])
+def test_the_vector_env_fills_every_games_piece_at_once(variant):
+    """`VectorMafia` with the option belief="deduction" writes every game's row as the
+    observer with the piece writes it one row at a time, bit for bit."""
+    from mafia_env.observe import ObsLayout
+    from mafia_env.vector import VectorMafia
+
+    vec = VectorMafia(variant, 4, seed=3, belief="deduction", backend="python")
+    obs, masks, info = vec.reset()
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        for b in range(4):
+            one = VectorObserver(vec.rules, vec.n, ObsLayout.of(vec.spec))
+            one.reset(vec.games[b])
+            row = one.observe(vec.games[b], int(info["seat"][b]))
+            assert np.array_equal(obs[b], row), b
+            assert np.array_equal(vec.observe(b, int(info["seat"][b])), row), b
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, masks, _, _, info = vec.step(acts)

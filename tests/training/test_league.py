@@ -1,0 +1,282 @@
+"""League training (PFSP, snapshots, exploiters, resume) and exploitability at a budget."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from baselines.exploit import main as exploit_main  # noqa: E402
+from baselines.ppo import make_config, read_checkpoint, train  # noqa: E402
+from baselines.ppo.league import pfsp_weights  # noqa: E402
+from baselines.ppo.ppo_config import load_config, with_overrides  # noqa: E402
+from baselines.ppo.ppo_train import Mixture  # noqa: E402
+from baselines.ppo.rollout import Opponents  # noqa: E402
+from baselines.train import main as train_main  # noqa: E402
+from mafia_env.errors import ConfigError  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+VARIANTS = ("sport", "city", "club", "online", "forum", "minimal")
+
+
+def tiny(tmp_path: Path, **over):
+    base = {
+        "exp_name": "lg",
+        "variant": "sport",
+        "total_timesteps": 6 * 512,
+        "num_envs": 8,
+        "num_steps": 64,
+        "hidden_size": 16,
+        "eval_every": 0,
+        "final_eval_games": 4,
+        "snapshot_every": 2,
+        "pool_size": 2,
+        "imitate_steps": 300,
+        "imitate_epochs": 1,
+        "run_dir": str(tmp_path),
+        "league": {
+            "self_play": 0.2,
+            "fixed": ["rule", "random"],
+            "exploiter_every": 3,
+            "exploiter_updates": 3,
+            "max_exploiters": 1,
+        },
+    }
+    return make_config({**base, **over})
+
+
+def scalars(run_dir: str) -> dict[str, list[float]]:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    acc = EventAccumulator(run_dir, size_guidance={"scalars": 0})
+    acc.Reload()
+    return {tag: [e.value for e in acc.Scalars(tag)] for tag in acc.Tags()["scalars"]}
+
+
+def test_pfsp_weights_favour_members_that_still_win():
+    w = pfsp_weights({"hard": 0.2, "even": 0.5, "beaten": 1.0, "new": None}, 2.0, 0.05)
+    assert sum(w.values()) == pytest.approx(1.0)
+    assert w["hard"] > w["even"] > w["beaten"] > 0
+    assert w["new"] == pytest.approx(w["even"])  # no games yet: taken as 0.5
+    assert w["hard"] / w["even"] == pytest.approx(0.64 / 0.25)
+    assert w["beaten"] / w["even"] == pytest.approx(0.05 / 0.25)  # the floor
+    assert pfsp_weights({"a": 0.9, "b": 0.1}, 0.0, 0.05) == {"a": 0.5, "b": 0.5}  # p=0: uniform
+
+
+def test_a_member_the_learner_always_beats_is_drawn_rarely_but_not_never():
+    rng = np.random.default_rng(0)
+    opp = Opponents(10, 1, rng, window=100)
+    for name in ("beaten", "strong"):
+        opp.add(name, object.__new__(type("P", (), {"observes": "vector"})))
+    opp.windows[("beaten", "town")].extend([1.0] * 100)  # the learner wins every game
+    opp.windows[("strong", "mafia")].extend([0.0] * 50 + [1.0] * 50)
+    opp.set_weights(pfsp_weights({k: opp.winrate(k) for k in opp.weights}, 2.0, 0.05))
+    teams = np.array([0] * 7 + [1] * 3)
+    drawn = []
+    for _ in range(4000):
+        opp.assign(0, teams)
+        drawn.append(opp.game[0])
+    share = drawn.count("beaten") / len(drawn)
+    assert 0.1 < share < 0.25, share  # 0.05 / (0.05 + 0.25) = 0.167
+    assert opp.winrate("beaten") == 1.0 and opp.winrate("strong") == 0.5
+
+
+def test_pfsp_by_side_plays_the_side_the_learner_loses_on(tmp_path):
+    # the learner loses every game as town against random and wins every game as mafia: the
+    # pair (random, town) is weighed as a hard one, (random, mafia) at the floor
+    from baselines.ppo import make_agent
+    from baselines.ppo.league import League
+    from mafia_env.vector import VectorMafia
+
+    cfg = tiny(tmp_path)
+    vec = VectorMafia("sport", 1, seed=0)
+    agent = make_agent(cfg, vec.obs_size, vec.action_size)
+    league = League(cfg, vec.n, 1, np.random.default_rng(0), agent)
+    league.start(agent)
+    opp = league.opp
+    opp.windows[("random", "town")].extend([0.0] * 100)
+    opp.windows[("random", "mafia")].extend([1.0] * 100)
+    weights = league.reweigh()
+    assert opp.town_share["random"] == pytest.approx(1 / 1.05)
+    assert opp.town_share["rule"] == pytest.approx(0.5)  # no games yet: both sides even
+    assert weights["random"] > weights["rule"]  # 1 + 0.05 against 0.25 + 0.25
+    teams = np.array([0] * 7 + [1] * 3)
+    sides = []
+    for _ in range(3000):
+        opp.assign(0, teams)
+        if opp.game[0] == "random":
+            sides.append(int(opp.learner_team[0]))
+    assert 0.9 < sides.count(0) / len(sides) < 0.99  # town, 1 / 1.05 of the time
+    no_sides = tiny(tmp_path, league={**cfg.league.__dict__, "pfsp_sides": False})
+    pooled = League(no_sides, vec.n, 1, np.random.default_rng(0), agent)
+    pooled.start(agent)
+    assert pooled.opp.town_share == {}  # pooled: the side is drawn evenly
+
+
+def test_league_run_logs_members_adds_exploiters_and_resumes(tmp_path):
+    cfg = tiny(tmp_path)
+    lines: list[str] = []
+    result = train(cfg, log=lines.append)
+    tags = scalars(result["run_dir"])
+    for member in ("rule", "random"):
+        assert f"league/winrate_vs_{member}" in tags, sorted(tags)
+    for member in ("self", "rule", "random", "snap_0", "snap_6", "exploiter_1", "exploiter_2"):
+        assert f"league/weight_{member}" in tags, sorted(tags)
+    assert tags["league/exploiter_1/winrate"]  # its own win rate, by its own steps
+    assert len(tags["league/exploiter_final_winrate"]) == 2  # updates 3 and 6
+    assert any("exploiter_2 wins" in line for line in lines)
+    weights = [tags[f"league/weight_{m}"][-1] for m in ("self", "rule", "random")]
+    assert weights[0] == pytest.approx(0.2) and all(w > 0 for w in weights)
+
+    ckpt = read_checkpoint(result["checkpoint"], "sport", 10)
+    league = ckpt["league"]
+    assert list(league["exploiters"]) == ["exploiter_2"]  # max_exploiters: 1, the oldest left
+    assert list(league["snapshots"]) == ["snap_4", "snap_6"]  # pool_size: 2
+    assert league["made"] == 2 and league["clone"] is not None
+    assert "exploiter_2|town" in league["windows"] and "exploiter_1|town" not in league["windows"]
+
+    more = make_config({**cfg.__dict__, "total_timesteps": 9 * 512})
+    lines = []
+    resumed = train(more, resume=result["checkpoint"], log=lines.append)
+    assert resumed["global_step"] == 9 * 512
+    assert not any("imitation" in line for line in lines)  # the clone comes from the checkpoint
+    again = read_checkpoint(resumed["checkpoint"], "sport", 10)["league"]
+    assert list(again["exploiters"]) == ["exploiter_3"] and again["made"] == 3
+    assert list(again["snapshots"]) == ["snap_6", "snap_8"]
+    for k, v in league["clone"].items():
+        assert torch.equal(v, again["clone"][k])
+
+
+def test_init_weights_begins_from_a_checkpoint_not_the_clone(tmp_path):
+    first = tiny(tmp_path, league=None, imitate_steps=0, total_timesteps=512, final_eval_games=2)
+    agent_path = train(first, log=lambda s: None)["agent"]
+    start = read_checkpoint(agent_path, "sport", 10)["model"]
+    cfg = tiny(tmp_path, exp_name="init", init_weights=agent_path, total_timesteps=512)
+    lines: list[str] = []
+    result = train(cfg, log=lines.append)
+    assert any(f"starting from the weights of {agent_path}" in line for line in lines)
+    assert not any("imitating" in line for line in lines)  # init_weights replaces the clone
+    clone = read_checkpoint(result["checkpoint"], "sport", 10)["league"]["clone"]
+    for k, v in start.items():  # the league's exploiters begin from those weights too
+        assert torch.equal(v, clone[k])
+    with pytest.raises(ConfigError, match="does not fit this config's network"):
+        train(tiny(tmp_path, init_weights=agent_path, hidden_size=8), log=lambda s: None)
+    with pytest.raises(ConfigError, match="init_weights: no checkpoint at"):
+        train(tiny(tmp_path, init_weights=str(tmp_path / "none.pt")), log=lambda s: None)
+
+
+def test_any_policy_is_an_opponent(tmp_path):
+    """`opponents` names self, pool, or any policy load_policy knows, a checkpoint included."""
+    cfg = tiny(tmp_path, league=None, imitate_steps=0, total_timesteps=512, final_eval_games=2)
+    agent_path = train(cfg, log=lambda s: None)["agent"]
+    mixed = make_config(
+        {**cfg.__dict__, "opponents": {"self": 1, "pool": 1, "random": 1, agent_path: 1}}
+    )
+    from baselines.ppo.agent import make_agent
+    from mafia_env.vector import VectorMafia
+
+    vec = VectorMafia("sport", 1)
+    agent = make_agent(mixed, vec.obs_size, vec.action_size)
+    mix = Mixture(mixed, 10, 8, np.random.default_rng(0), agent)
+    assert set(mix.opp.weights) == {"self", "pool", "random", agent_path}
+    assert type(mix.opp.players[agent_path]).__name__ == "PPOPolicy"
+    assert mix.opp.players["self"] is None
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"opponents": {"humans": 1}}, r"unknown opponent\(s\) 'humans' in 'opponents'; allowed"),
+        ({"league": {"fixed": ["rule", "ghost"]}}, r"'ghost' in 'league.fixed'; allowed: .*random"),
+        ({"league": {}, "opponents": {"rule": 1}}, "a league draws its own opponents"),
+        ({"league": {"fixed": [], "self_play": 0.5}}, "league.fixed is empty"),
+        ({"league": {"pfsp_floor": 0}}, r"league.pfsp_floor must be in \(0, 1\]"),
+        ({"league": {"self_play": 1.5}}, r"league.self_play must be in \[0, 1\]"),
+        ({"league": {"exploiters": 3}}, r"league: unknown keys \['exploiters'\]"),
+    ],
+)
+def test_bad_league_configs_are_errors(data, message):
+    with pytest.raises(ConfigError, match=message):
+        make_config(data)
+
+
+def test_league_configs_load_one_per_variant():
+    paths = {p.stem: p for p in (ROOT / "configs" / "league").glob("*.yaml")}
+    assert sorted(paths) == sorted(VARIANTS)
+    for variant, path in paths.items():
+        cfg = load_config(path)
+        assert cfg.variant == variant and cfg.league is not None and cfg.imitate_steps > 0
+        assert "ppo" in cfg.league.fixed and cfg.league.exploiter_every > 0
+    assert load_config(paths["city"]).num_players == 13  # the benchmark task city-13
+    cfg = with_overrides(load_config(paths["sport"]), ["league.max_exploiters=5", "seed=3"])
+    assert cfg.league.max_exploiters == 5 and cfg.seed == 3
+    with pytest.raises(ConfigError, match="'seed' is not a section"):
+        with_overrides(cfg, ["seed.x=1"])
+
+
+def test_train_cli_runs_a_league_config_with_overrides(tmp_path, capsys):
+    args = ["--config", str(ROOT / "configs" / "league" / "minimal.yaml")]
+    sets = {
+        "total_timesteps": 256, "num_envs": 8, "num_steps": 32, "hidden_size": 16,
+        "imitate_steps": 200, "imitate_epochs": 1, "eval_every": 0, "final_eval_games": 2,
+        "league.exploiter_every": 1, "league.exploiter_updates": 1, "run_dir": str(tmp_path),
+        "init_weights": "null",
+    }  # fmt: skip
+    for k, v in sets.items():
+        args += ["--set", f"{k}={v}"]
+    assert train_main(args) == 0
+    out = capsys.readouterr().out
+    assert "exploiter_1 " in out and "it joins the pool" in out and "final evaluation" in out
+
+
+EXPLOIT_SETS = [
+    "num_envs=8", "num_steps=32", "hidden_size=16", "imitate_steps=300", "imitate_epochs=1",
+]  # fmt: skip
+
+
+def test_exploit_runs_end_to_end_and_writes_json(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    args = ["--policy", "random", "--task", "sport-10", "--steps", "512", "--games", "6"]
+    args += ["--out", str(out), "--set", f"run_dir={tmp_path}"]
+    for s in EXPLOIT_SETS:
+        args += ["--set", s]
+    assert exploit_main(args) == 0
+    printed = capsys.readouterr().out
+    assert "exploitability of random on sport-10" in printed and "cloning the rule bots" in printed
+    r = json.loads(out.read_text())
+    assert r["policy"] == "random" and r["task"] == "sport-10"
+    assert r["steps_per_side"] == 512 and r["updates_per_side"] == 2 and r["games_per_side"] == 6
+    assert set(r["sides"]) == {"town", "mafia"}
+    for s in r["sides"].values():
+        for key in ("best_response", "clone", "policy", "policy_vs_clone"):
+            assert s[key]["games"] == 6
+            assert s[key]["lo"] <= s[key]["rate"] <= s[key]["hi"]
+        assert s["best_response"]["wins"] + s["policy"]["wins"] <= 6
+    rates = [s["best_response"]["rate"] for s in r["sides"].values()]
+    assert r["exploitability"] == pytest.approx(np.mean(rates))
+    assert Path(r["clone"]).exists()
+    # a second policy reuses the cached clone: the same start for every P
+    assert exploit_main([*args[:1], "rule", *args[2:], "--force"]) == 0  # over r.json
+    assert "(cached)" in capsys.readouterr().out
+    assert json.loads(out.read_text())["clone"] == r["clone"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--policy", "nobody", "--task", "sport-10"], "unknown policy 'nobody'"),
+        (["--policy", "random", "--task", "sport-99"], "no task 'sport-99' in version 4"),
+        (["--policy", "random", "--task", "sport-10", "--steps", "0"], "--steps must be"),
+        (["--policy", "random", "--task", "sport-10", "--set", "lr=1"], "unknown keys"),
+    ],
+)
+def test_exploit_bad_arguments_are_clear_errors(tmp_path, capsys, args, message):
+    if "--steps" not in args:
+        args = [*args, "--steps", "256"]
+    args += ["--set", f"run_dir={tmp_path}", *[x for s in EXPLOIT_SETS for x in ("--set", s)]]
+    assert exploit_main(args) == 2
+    assert message in capsys.readouterr().err
