@@ -19,11 +19,12 @@ CORE_PY := $(CORE_VENV)/bin/python
 # imports what, errors, records and configs, the commands (a missing extra is one line; the
 # rest of the suite is the same code on the same numpy); run there, a test that needs an
 # extra skips
-CORE_TESTS ?= tests/test_env.py tests/test_parallel.py tests/test_single.py tests/test_layers.py \
-  tests/test_errors.py tests/test_play.py tests/test_config.py tests/test_cli.py
+CORE_TESTS ?= tests/views/test_env.py tests/views/test_parallel.py tests/views/test_single.py \
+  tests/seating/test_layers.py tests/views/test_errors.py tests/seating/test_play.py \
+  tests/commands/test_config.py tests/commands/test_cli.py
 # the files that hold a `serial` test: the serial run collects only those (collecting the whole
 # suite to run one test cost it 10 s)
-SERIAL_FILES = $(shell grep -l 'mark\.serial' tests/test_*.py)
+SERIAL_FILES = $(shell grep -rl --include='test_*.py' 'mark\.serial' tests)
 # pytest on every core (pytest-xdist); tests of one xdist_group share a worker (Ray)
 PYTEST := -m pytest -q -n $(or $(PYTEST_WORKERS),auto) --dist loadgroup
 MKDOCS := NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict
@@ -60,7 +61,7 @@ $(VENV)/.docs: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[docs]'
 	touch $@
 
-# the Tianshou recipe's venv (tests/test_recipes.py finds it; TIANSHOU_PYTHON overrides);
+# the Tianshou recipe's venv (tests/training/test_recipes.py finds it; TIANSHOU_PYTHON overrides);
 # --no-compile: two test runs import a little of what it installs (compiling it all costs more)
 $(TS_VENV)/.test: pyproject.toml
 	python3 -m venv $(TS_VENV)

@@ -17,7 +17,7 @@ only ``wait``. ``infos[agent]["action_mask"]`` always equals the observation's m
 The engine still takes a round's turns one at a time, in the order the AEC env takes them: a
 collected choice is applied when the engine reaches that seat's turn (FORUM's executor turn,
 which comes right after a shooter's shot, is then a round of its own). So the same seed and
-the same choices give the same game as `mafia_env.env` (tests/test_parallel.py), and nobody
+the same choices give the same game as `mafia_env.env` (tests/views/test_parallel.py), and nobody
 sees a choice of the round before it resolves (COMMON-8): each member's observation is the one
 the AEC env shows it at its own turn.
 

@@ -127,7 +127,7 @@ OPPONENTS = ("rule", "random", "ppo", "league")
 # SHA-256 (`sha256sum FILE | cut -c1-16`). "ppo" loads baselines/checkpoints/V[-N].pt,
 # "league" loads baselines/checkpoints/league/V[-N].pt. An empty pin means "not shipped yet":
 # `baselines.benchmark` refuses the task, saying so, until the file is shipped and pinned here
-# (and the task's digest in tests/test_benchmark.py is updated with it).
+# (and the task's digest in tests/benchmark/test_benchmark.py is updated with it).
 PINS_V3: dict[str, dict[str, str]] = {  # the files: V[-N].pt and league/V[-N].pt
     "sport-10": {"ppo": "cae6e47576ce8f4f", "league": "80e385f93653c89e"},
     "city-13": {"ppo": "5a1f2312c6c3c751", "league": "b579b678fcb561e1"},
@@ -165,8 +165,8 @@ TASKS_V3: dict[str, Task] = _pinned(3, OPPONENTS, PINS_V3)
 OPPONENTS_V4 = ("rule", "random", "ppo", "league", "filler")
 # THE PIN TABLE of version 4: version 3's pins and the seat-filler's file,
 # baselines/checkpoints/filler/V[-N].pt (`sha256sum FILE | cut -c1-16`). A filler file that is
-# retrained means a new pin here, the task's digest in tests/test_tasks_v4.py and its results
-# in results/v4/ made again (scripts/reference_table.py --run ... --tasks TASK --save ...).
+# retrained means a new pin here, the task's digest in tests/benchmark/test_tasks_v4.py and its
+# results in results/v4/ made again (scripts/reference_table.py --run ... --tasks TASK --save ...).
 PINS_V4: dict[str, dict[str, str]] = {
     task: {**pins, "filler": filler}
     for (task, pins), filler in zip(
@@ -199,9 +199,9 @@ class TinyTask:
 
     The values are those of ``python_mafia`` with this variant, table size, knobs and
     ``seed`` (the engine's own randomness: MINIMAL's random tie-break), measured with
-    open-spiel 2.0.2 and pinned by tests/test_tiny_task.py. NashConv is the sum over players
-    of what a best response gains against the others' policy; OpenSpiel's exploitability is
-    NashConv / players.
+    open-spiel 2.0.2 and pinned by tests/benchmark/test_tiny_task.py. NashConv is the sum over
+    players of what a best response gains against the others' policy; OpenSpiel's
+    exploitability is NashConv / players.
     """
 
     name: str

@@ -11,7 +11,7 @@
 `ActionLayout` and `VectorObserver` as the AEC env, and writes into preallocated arrays.
 Game ``i`` draws its seeds exactly as an AEC env reset with ``seed + i`` does, so slot ``i``
 plays the same games as ``mafia_env.env(...)`` reset with ``seed=seed + i`` and then reset
-with no seed after every game (tests/test_vector.py checks this move by move).
+with no seed after every game (tests/views/test_vector.py checks this move by move).
 
 A game that ends is reset at once in the same `step`: the returned observation is the first
 of the next game, ``dones[b]`` is set, and ``rewards[b]`` holds the finished game's reward

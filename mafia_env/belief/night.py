@@ -26,7 +26,7 @@ The engine judges whatever it can:
 
 The checks the seat does not make change nothing it sees: their options add up to 1. A night
 the model does not cover (the zero night, a moderator's call, a don who may introduce himself,
-a segment under way) raises `Unsupported`. tests/test_belief_night.py checks the masses
+a segment under way) raises `Unsupported`. tests/belief/test_belief_night.py checks the masses
 against brute force (every hidden choice played by the engine) on small tables of every
 variant, and against the search on city-13 and forum-10.
 """

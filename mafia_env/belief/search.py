@@ -10,7 +10,7 @@ exactly the events it saw (and, at its own turns, the options it had). Nothing h
 a rule: what a choice does is what `Game.apply` does.
 
 What keeps the search small (each is argued in a comment where it is used, and checked
-against a search without it by tests/test_belief.py on small tables of every variant):
+against a search without it by tests/belief/test_belief.py on small tables of every variant):
 
 - Symmetry: targets that the segment cannot tell apart (the same role under the deal, named
   in no event the seat saw, in the same places of tonight's choices) lead to the same view;
@@ -88,7 +88,7 @@ def fork(g: Game, chance: Chance | None = None) -> Game:
 def swap_deal(g: Game, deal: tuple[Role, ...]) -> None:
     """Give `g` the deal `deal`, as if it had been dealt from the start.
 
-    The fields of the game that follow from the deal (tests/test_belief.py compares them with
+    The fields of the game that follow from the deal (tests/belief/test_belief.py compares them with
     a game dealt `deal`, so that a field added to the engine cannot be missed here).
     """
     g.roles = tuple(deal)

@@ -12,7 +12,7 @@ not (a civilian; not the doctor nor the mafia, whose hidden state the search kee
 night of shots and checks alone (no hunt, putana, maniac or doctor) any seat but the doctor
 and the don, the mafia only where they see each other's shots or have no don (their own
 shots then tell them nothing the deal does not; with a don and hidden shots they may, as in
-SPORT). tests/test_belief_table.py checks every seat's piece against its own tracker, bit
+SPORT). tests/belief/test_belief_table.py checks every seat's piece against its own tracker, bit
 for bit, at every move of seeded games of every variant.
 """
 

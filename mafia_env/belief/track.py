@@ -17,7 +17,7 @@ agrees on them plays it alike; a class whose own play reads more is split). For 
 are the seats the seat's view of the segment names: the others are alike up to the engine's
 symmetry between seats, which `Search` relies on.
 
-Three shortcuts spare searches without changing an answer (tests/test_belief_piece_speed.py
+Three shortcuts spare searches without changing an answer (tests/belief/test_belief_piece_speed.py
 checks each against the search, and pins the marginals to what the searches alone gave):
 a night's class after the first that the segment accepts first plays again a branch found
 for an earlier class (`Search.replay`: the engine plays it and the view decides, so a branch

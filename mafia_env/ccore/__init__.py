@@ -1,7 +1,7 @@
 """The C core: the backend choice, the config the core plays, and the views over it.
 
 `mafia_env/ccore/src/` is the engine's accelerated twin: the same game as `mafia_env.engine`
-bit for bit (the same random draws, events, observations and masks; tests/test_ccore.py and
+bit for bit (the same random draws, events, observations and masks; tests/ccore/test_ccore.py and
 scripts/diff_backends.py play both side by side, through `mafia_env.ccore.diff`). Its rule
 constants are generated from the Python definitions (`schema`, `generate`). It is an
 optional extension, built by ``pip install`` where a C compiler exists; where it is not

@@ -7,7 +7,7 @@ compares after every move: who acts and in what turn, the mask, the acting seat'
 observation (every seat's at the start, at each new day and night, at the end, or at every
 move with ``all_seats``), every event logged, who is alive, the fouls, the result and the
 rewards. It returns None, or a `Mismatch` that names the first move where the two differ and
-what differs. tests/test_ccore.py and scripts/diff_backends.py run it.
+what differs. tests/ccore/test_ccore.py and scripts/diff_backends.py run it.
 """
 
 from __future__ import annotations

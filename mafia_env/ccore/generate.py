@@ -3,7 +3,7 @@
 The enums, knob choices, observation pieces and tables the core is written in come from
 `mafia_env.ccore.schema` (which reads the engine's): none is written by hand in C. setup.py
 runs this file before it compiles the core; the header is also committed, so that a build
-that cannot run it (or reads the C alone) has it, and tests/test_ccore_generate.py fails when
+that cannot run it (or reads the C alone) has it, and tests/ccore/test_ccore_generate.py fails when
 the committed one is stale.
 
     python mafia_env/ccore/generate.py          write src/kinds.h

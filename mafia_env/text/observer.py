@@ -18,7 +18,7 @@ from mafia_env.engine.kinds import Act, Turn
 from mafia_env.engine.roles import Role
 from mafia_env.lang import DEFAULT, describe, say, table, talk_line
 
-MAX_LENGTH = 1_000_000  # characters: far beyond the longest game (see tests/test_text.py)
+MAX_LENGTH = 1_000_000  # characters: far beyond the longest game (see tests/text/test_text.py)
 
 
 class TextObserver(FollowsTurns, Perceiver):

@@ -11,7 +11,7 @@
   runs (results/exploit/filler/*.json), hatched where the attacker's check failed.
 
 Each PNG carries, in its ``Source`` text chunk, the digest of the files it was drawn from;
-tests/test_docs.py compares it with the files shipped, so a new result file needs a new chart.
+tests/docs/test_docs.py compares it with the files shipped, so a new result file needs a new chart.
 Needs matplotlib (extra ``train``).
 """
 

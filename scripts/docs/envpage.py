@@ -6,7 +6,7 @@ and the comment beside each), the observation layout (`mafia_env.observe.ObsLayo
 pieces, and the comment beside each in observe.py), the action layout
 (`mafia_env.actions.ActionLayout`), the language tables (`mafia_env.lang`), the rule IDs of
 docs/rules/RULES.md and the tests that name them, and the recorded sample game of
-tests/golden/samples/. `scripts/docs/gen_pages.py` writes the pages while MkDocs builds the
+tests/data/golden/samples/. `scripts/docs/gen_pages.py` writes the pages while MkDocs builds the
 site, so a page cannot say what the code no longer does.
 """
 
@@ -32,7 +32,7 @@ from mafia_env.variants import HERE as VARIANT_DIR
 ROOT = Path(__file__).resolve().parents[2]
 RULES_MD = ROOT / "docs" / "rules" / "RULES.md"
 SEEDS = ROOT / "docs" / "rules" / "seeds"
-SAMPLES = ROOT / "tests" / "golden" / "samples"
+SAMPLES = ROOT / "tests" / "data" / "golden" / "samples"
 TESTS = ROOT / "tests"
 RULE_ID = re.compile(r"\b(COMMON|CITY|SPORT|CLUB|ONLINE|FORUM)-([A-Z]?\d+)\b")
 TEST_ID = re.compile(r"(common|city|sport|club|online|forum)_([a-z]?\d+)(?=_|$)")
@@ -508,9 +508,9 @@ def sample_lines(rules: Rules) -> list[str]:
         f"A game at {record['num_players']} seats, `seed={record['seed']}`, every seat played by "
         f"`{data['policy']}`; {len(record['moves'])} moves; winner: **{record['winner']}**. The "
         f"deal: {deal}. This is the moderator's full narration: public lines and what each "
-        "player was told alone. The game is `tests/golden/samples/"
+        "player was told alone. The game is `tests/data/golden/samples/"
         f"{rules.name}.json` (a record that `mafia_env.replay` plays back); "
-        "`tests/test_docs.py` replays it and compares the narration in every language, and "
+        "`tests/docs/test_docs.py` replays it and compares the narration in every language, and "
         "`python scripts/docs/sample_games.py` records it again.",
         "",
     ]

@@ -2,7 +2,7 @@
 
 The tables are written from the JSON files at build time; the charts beside them are PNG files
 that `charts.py` draws from the same files (each PNG carries the digest of the files it was
-drawn from, and tests/test_docs.py checks it against the files here).
+drawn from, and tests/docs/test_docs.py checks it against the files here).
 """
 
 from __future__ import annotations

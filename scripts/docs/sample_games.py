@@ -5,9 +5,9 @@
     python scripts/docs/sample_games.py sport club  # some
 
 A sample game is one seeded game at the variant's default table, every seat played by the
-rule bots: its record (``tests/golden/samples/<variant>.json``, which `mafia_env.replay`
+rule bots: its record (``tests/data/golden/samples/<variant>.json``, which `mafia_env.replay`
 plays back) and the moderator's full narration of it in every language
-(``<variant>_<lang>.txt``). tests/test_docs.py replays each record and compares the
+(``<variant>_<lang>.txt``). tests/docs/test_docs.py replays each record and compares the
 narration, as OpenSpiel's recorded games do: a change of the rules or of the moderator's
 words shows there, and this script records the games again (with the bots of the day).
 """
@@ -25,7 +25,7 @@ from mafia_env.lang import LANGS
 from mafia_env.narrate import ALL, narrate
 from mafia_env.seating.match import Seating, play_game
 
-SAMPLES = Path(__file__).resolve().parents[2] / "tests" / "golden" / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "tests" / "data" / "golden" / "samples"
 SEED = 7
 POLICY = "rule"
 
