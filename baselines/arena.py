@@ -54,7 +54,7 @@ from mafia_env.commands import run as run_command
 from mafia_env.engine.events import OUTCOME_NAMES
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.errors import ConfigError, MafiaError
-from mafia_env.seating.match import Seating, play_game
+from mafia_env.seating.games import Seating, play_game
 from mafia_env.seating.policies import load_policy, reseed
 from mafia_env.variants import get_variant
 from mafia_env.yaml_config import NonNegativeInt, PositiveInt, Range, load

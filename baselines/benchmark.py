@@ -41,7 +41,7 @@ from mafia_env.commands import add_quiet, parse, parser, progress, run, showing_
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.seat_obs import extend_rows
-from mafia_env.seating.match import Seating, observation, play_game
+from mafia_env.seating.games import Seating, observation, play_game
 from mafia_env.seating.policies import load_policy, observes
 from mafia_env.tasks import LATEST, SHIPPED_OPPONENTS, TASKS_BY_VERSION, Task, get_task
 

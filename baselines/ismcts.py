@@ -3,7 +3,7 @@
 Registered as ``ismcts``: ``load_policy("ismcts", variant="sport")`` reads
 ``configs/ismcts/<variant>.yaml`` (falling back on ``sport.yaml``'s budget), options
 override it (``load_policy("ismcts", worlds=4)``). It observes an ``infoset``
-(`mafia_env.seating.match.InfoSet`), so it plays through `mafia_env.seating.play_game` (one
+(`mafia_env.seating.games.InfoSet`), so it plays through `mafia_env.seating.play_game` (one
 game at a time), never through the batched `play_games`.
 
 At each move with more than one legal action:
@@ -42,7 +42,7 @@ from mafia_env.actions import ActionLayout
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.observe import ObsLayout, VectorObserver
-from mafia_env.seating.match import InfoSet
+from mafia_env.seating.games import InfoSet
 from mafia_env.yaml_config import NonNegativeFloat, PositiveInt, Range, load
 
 CONFIGS = data_dir("configs") / "ismcts"  # the repository's, or a wheel's copy
@@ -110,7 +110,7 @@ class SearchPolicy:
         if not isinstance(obs, InfoSet):
             raise ConfigError(
                 "the search bot needs an information set (observes='infoset'): seat it "
-                "with mafia_env.seating.match.play_game, not play_games"
+                "with mafia_env.seating.games.play_game, not play_games"
             )
         legal = np.flatnonzero(mask).tolist()
         own = self.rule.act(obs.vector, mask)

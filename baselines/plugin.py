@@ -55,7 +55,7 @@ def shipped_league_v2(
 
     Its files are ``baselines/checkpoints/league_v2/V-N.pt``, else ``league_v2/V.pt``: cloned
     from the rule bots' play against mixed opponents, then league play, the observation
-    option ``belief="deduction"`` in its input (a table seats it through `mafia_env.seating.match`,
+    option ``belief="deduction"`` in its input (a table seats it through `mafia_env.seating.games`,
     which builds the games with that option and gives other bots the plain prefix).
     """
     from baselines.ppo.checkpoint import load_shipped_policy

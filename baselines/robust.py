@@ -70,7 +70,7 @@ from mafia_env.commands import add_quiet, parse, parser, progress, run, showing_
 from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError, MafiaError
-from mafia_env.seating.match import Seating, play_game
+from mafia_env.seating.games import Seating, play_game
 from mafia_env.seating.policies import Policy, load_policy, observes, policy_names
 from mafia_env.tasks import LATEST, TASKS_BY_VERSION, Task, get_task
 

@@ -5,7 +5,7 @@ the belief piece of ``belief="deduction"``) by an attribute ``obs_options`` (a d
 the plain layout). One table steps one layout: a harness builds its games with the union of
 what its policies ask for (`union`; a trainer's opponents) and hands each policy the part of
 the observation it reads (`fit`), or builds them plain and computes the piece only for the
-rows of the policies that read it (`rows`; `mafia_env.seating.match.play_games`). The option pieces
+rows of the policies that read it (`rows`; `mafia_env.seating.games.play_games`). The option pieces
 come last in the vector (`mafia_env.observe.ObsLayout`), so a policy without them reads a
 prefix of the row. `extend` does the same for one seat (the AEC path).
 """

@@ -27,7 +27,7 @@ from mafia_env.aec import MafiaEnv
 from mafia_env.engine.roles import Role, role_from_name
 from mafia_env.errors import ConfigError
 from mafia_env.illegal import illegal_mode
-from mafia_env.seating.match import Seating, play_until
+from mafia_env.seating.games import Seating, play_until
 from mafia_env.seating.policies import Policy, RandomPolicy, load_policy, reseed
 from mafia_env.tasks import TASKS
 

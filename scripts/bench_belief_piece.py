@@ -92,7 +92,7 @@ def benchmark_cost(task_name: str, policy_name: str, games: int, opponent: str) 
     import baselines.benchmark as bench
     from mafia_env.engine.spec import GameSpec
     from mafia_env.seat_obs import width
-    from mafia_env.seating.match import Seating
+    from mafia_env.seating.games import Seating
     from mafia_env.seating.policies import load_policy
     from mafia_env.tasks import get_task
 

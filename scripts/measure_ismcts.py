@@ -28,7 +28,7 @@ from baselines.rule import RulePolicy
 from baselines.stats import wilson
 from mafia_env.engine.events import OUTCOME_NAMES
 from mafia_env.engine.roles import TEAM_NAMES
-from mafia_env.seating.match import play_until
+from mafia_env.seating.games import play_until
 
 
 class Timed(SearchPolicy):

@@ -20,7 +20,7 @@ from baselines.evaluate.metrics import report_matchup, summarize
 from mafia_env.commands import progress as progress_bar
 from mafia_env.commands import showing_progress
 from mafia_env.errors import ConfigError, missing_extra
-from mafia_env.seating.match import Seating, play_game
+from mafia_env.seating.games import Seating, play_game
 from mafia_env.seating.policies import load_policy
 
 CHUNK = 25  # games per task: the unit of seeding and of work handed to a process

@@ -361,7 +361,7 @@ class PPOPolicy:
                     f"this checkpoint reads observations of {self.obs_size} floats "
                     f"({_options_text(self.obs_options)}); got {obs.shape[1]} (another "
                     "variant, table size, rules or belief piece? seat it through "
-                    "mafia_env.seating.match, which gives it the layout it reads)"
+                    "mafia_env.seating.games, which gives it the layout it reads)"
                 )
             obs = obs[:, self.columns]  # today's layout, read as the layout it was trained on
         return obs

@@ -7,8 +7,8 @@ from typing import Any
 from baselines.stats import wilson
 from mafia_env.commands import progress
 from mafia_env.errors import ConfigError
-from mafia_env.seating.match import Seating
-from mafia_env.seating.match import play_games as play_in_lockstep
+from mafia_env.seating.games import Seating
+from mafia_env.seating.games import play_games as play_in_lockstep
 from mafia_env.seating.policies import Policy, load_policy
 
 
@@ -34,7 +34,7 @@ def play_games(
 ) -> dict[str, int]:
     """Play `games` games, a policy per named team and `others` for the rest; count outcomes.
 
-    The games are `mafia_env.seating.match.play_games`'s: the first `games` dealt, each to its end.
+    The games are `mafia_env.seating.games.play_games`'s: the first `games` dealt, each to its end.
     """
     seating = Seating(others, teams=team_policies)
     return play_in_lockstep(variant, num_players, seating, games, seed, num_envs, knobs)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import mafia_env
 from baselines.rllib.rllib_config import RLlibConfig
 from baselines.stats import wilson
-from mafia_env.seating.match import Seating, play_game
+from mafia_env.seating.games import Seating, play_game
 from mafia_env.seating.policies import Policy
 
 

@@ -2,7 +2,7 @@
 
 - `mafia_env.seating.policies`: the `Policy` protocol every agent implements and the registry
   `load_policy` reads (``random`` built in; `baselines` registers the rest);
-- `mafia_env.seating.match`: `Seating` (who plays each seat) and the one loop every caller
+- `mafia_env.seating.games`: `Seating` (who plays each seat) and the one loop every caller
   shares (`play_until`, `play_game`, `play_games` in lockstep);
 - `mafia_env.seating.terminal`: ``mafia play``, one seat played in the terminal against bots.
 
@@ -11,7 +11,7 @@ The web table (`mafia_env.table`) seats its bots through the same registry and l
 
 from __future__ import annotations
 
-from mafia_env.seating.match import Seating, play_game, play_games, play_until
+from mafia_env.seating.games import Seating, play_game, play_games, play_until
 from mafia_env.seating.policies import (
     Policy,
     RandomPolicy,

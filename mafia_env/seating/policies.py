@@ -7,8 +7,8 @@ mask. It may also have
 - ``observes``: ``"vector"`` (the default: the float vector, read through the variant's
   named views, `mafia_env.observe.ObsLayout`) or ``"text"`` (what the moderator told the
   seat, and the legal actions as a numbered list: `mafia_env.text`), so that one table can
-  seat a language model beside vector bots (`mafia_env.seating.match` gives each seat its kind),
-  or ``"infoset"`` (`mafia_env.seating.match.InfoSet`: the seat's vector observation and a way to
+  seat a language model beside vector bots (`mafia_env.seating.games` gives each seat its kind),
+  or ``"infoset"`` (`mafia_env.seating.games.InfoSet`: the seat's vector observation and a way to
   draw games it cannot tell from the real one, for search bots);
 - ``probs(obs, mask)`` / ``probs_batch(obs, masks)``: the probability of every action (a
   row per observation, summing to 1 over the legal ones), for the Bayesian belief

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 import mafia_env
 from mafia_env.commands import parse, parser
 from mafia_env.errors import MafiaError
-from mafia_env.seating.match import Seating, default_action, play_until
+from mafia_env.seating.games import Seating, default_action, play_until
 from mafia_env.seating.policies import policy_names
 from mafia_env.table.view import languages, narration, seat_view
 

@@ -12,7 +12,7 @@ of the folder is no file of it). A checkpoint is read with ``torch.load(weights_
 Trained bots (the "ppo" checkpoints and the folder's files) are loaded once per (bot,
 variant, table size) and shared by every seat and table that plays them; loading and every
 bot's thinking run in worker threads (`think`, which seats the bot through
-`mafia_env.seating.match.ask` with the observation it takes), so the server's event loop never waits
+`mafia_env.seating.games.ask` with the observation it takes), so the server's event loop never waits
 on a model. A bot that cannot be loaded is reported to the client by its name only: what
 went wrong on disk goes to the server's log.
 
@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from mafia_env.errors import ConfigError, MafiaError
-from mafia_env.seating.match import ask
+from mafia_env.seating.games import ask
 from mafia_env.seating.policies import load_policy, policy_names
 from mafia_env.table.settings import DEFAULT_BOTS, HostError, TableConfig
 
@@ -51,7 +51,7 @@ _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="mafia-bot")
 
 async def think(env: Any, seat: int, policy: Any) -> Any:
     """Return the move of the bot at seat index `seat`, chosen in a worker thread from the
-    observation it takes (`mafia_env.seating.match.ask`: a vector, a text, an information set)."""
+    observation it takes (`mafia_env.seating.games.ask`: a vector, a text, an information set)."""
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_POOL, ask, env, seat, policy)
 

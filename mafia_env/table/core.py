@@ -3,7 +3,7 @@
 `Table` knows nothing of HTTP: the server attaches a connection per seat and passes on what
 the seat sent. The game runs in one asyncio task (`Table.run`): by day a bot acts after
 `bot_delay` seconds (its choice is computed in a worker thread, so the server never waits on
-a model: `bots.think`, which seats it through `mafia_env.seating.match.ask` with the observation it
+a model: `bots.think`, which seats it through `mafia_env.seating.games.ask` with the observation it
 takes: a vector, a text for a language model, an information set for the search bot), a
 person's turn that runs past `turn_timeout` takes the rule's default action
 (`Game.default_action`). A night keeps the schedule of `night.NightPlan`, so its timing
@@ -32,7 +32,7 @@ import mafia_env
 from mafia_env.engine.events import TALK_LIMIT
 from mafia_env.engine.kinds import SPEECH_TURNS, Act
 from mafia_env.errors import MafiaError
-from mafia_env.seating.match import default_action, speak
+from mafia_env.seating.games import default_action, speak
 from mafia_env.seating.policies import observes
 from mafia_env.table.night_plan import Clock, NightPlan
 from mafia_env.table.seats import Close, Closer, Conn, Send, TableError, seat_for, token_hash

@@ -28,7 +28,7 @@ FALLBACKS = ("rule", "random", "first", "raise")  # what a TextPolicy plays when
 class Defer(ReplyError):
     """A policy hands this move to `policy` (its fallback), which takes its own observation.
 
-    The seating code (`mafia_env.seating.match.choose`) asks `policy` with the observation it takes
+    The seating code (`mafia_env.seating.games.choose`) asks `policy` with the observation it takes
     (the rule bot reads the vector) and plays its move.
     """
 
@@ -56,10 +56,10 @@ class TextPolicy:
     flooded; the arena, whose seats are fresh policies, lets one warning a minute through).
 
     A reply may add table talk ("3. Say: I trust player 2."): `talk` holds it after `act`,
-    for the seating code to say during a speech (`mafia_env.seating.match`).
+    for the seating code to say during a speech (`mafia_env.seating.games`).
     """
 
-    observes = "text"  # the seating code gives it text observations (`mafia_env.seating.match`)
+    observes = "text"  # the seating code gives it text observations (`mafia_env.seating.games`)
 
     def __init__(
         self,

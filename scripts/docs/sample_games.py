@@ -23,7 +23,7 @@ from pathlib import Path
 import mafia_env
 from mafia_env.lang import LANGS
 from mafia_env.narrate import ALL, narrate
-from mafia_env.seating.match import Seating, play_game
+from mafia_env.seating.games import Seating, play_game
 
 SAMPLES = Path(__file__).resolve().parents[2] / "tests" / "data" / "golden" / "samples"
 SEED = 7

@@ -16,7 +16,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from mafia_env.seating.match import Seating, play_games
+from mafia_env.seating.games import Seating, play_games
 from mafia_env.seating.policies import load_policy
 
 # (observations [B, D] float32, masks [B, A + 1] int8) -> action indices [B]

@@ -395,7 +395,7 @@ def test_resample_from_infostate_draws_from_the_posterior():
 
 def test_the_search_bot_draws_worlds_from_the_posterior():
     from baselines.ismcts import SearchPolicy
-    from mafia_env.seating.match import observation
+    from mafia_env.seating.games import observation
 
     env = mafia_env.raw_env("sport", 10)
     env.reset(seed=4)

@@ -19,7 +19,7 @@ from mafia_env.belief import tracker
 from mafia_env.engine.game import Game
 from mafia_env.engine.roles import Role, Team
 from mafia_env.infoset import InfoSet, sample
-from mafia_env.seating.match import observation, play_until
+from mafia_env.seating.games import observation, play_until
 from mafia_env.variants import VARIANTS
 from tests.belief.belief_brute import seen_events
 from tests.engine.test_game_data import TABLES, game_at, random_move

@@ -219,7 +219,7 @@ def test_version_3_plays_the_same_deals_in_lockstep():
     # would: with policies whose moves do not depend on the order, the tallies are the same
     import mafia_env
     from baselines.benchmark import play_lockstep
-    from mafia_env.seating.match import Seating, play_game
+    from mafia_env.seating.games import Seating, play_game
 
     task = dataclasses.replace(TINY, variant="sport", games=7)
     env = mafia_env.raw_env("sport", 10, **task.play_knobs())

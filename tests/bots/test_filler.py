@@ -20,7 +20,7 @@ from baselines.shipped import shipped_checkpoint, shipped_files  # noqa: E402
 from mafia_env import env as make_env  # noqa: E402
 from mafia_env.engine.spec import GameSpec  # noqa: E402
 from mafia_env.errors import ConfigError  # noqa: E402
-from mafia_env.seating.match import Seating, ask, play_games  # noqa: E402
+from mafia_env.seating.games import Seating, ask, play_games  # noqa: E402
 from mafia_env.seating.policies import load_policy  # noqa: E402
 from mafia_env.table.bots import BotShelf  # noqa: E402
 from mafia_env.table.settings import TableConfig  # noqa: E402

@@ -13,7 +13,7 @@ from baselines import load_policy
 from baselines.ismcts import RuleRolloutEvaluator, SearchConfig, SearchPolicy, load_config
 from baselines.rule import RulePolicy
 from mafia_env.errors import ConfigError
-from mafia_env.seating.match import InfoSet, observation, play_until
+from mafia_env.seating.games import InfoSet, observation, play_until
 from mafia_env.yaml_config import parse
 
 SMALL = {"worlds": 2, "width": 2}  # the tests' budget: every code path, little time

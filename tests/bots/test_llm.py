@@ -17,7 +17,7 @@ from mafia_env.engine.events import Ev
 from mafia_env.engine.roles import Role
 from mafia_env.engine.rules import KNOBS
 from mafia_env.lang import LANGS, table
-from mafia_env.seating.match import Seating, play_game, play_until
+from mafia_env.seating.games import Seating, play_game, play_until
 from mafia_env.seating.policies import load_policy
 from mafia_env.text import parse_reply
 from mafia_env.variants import get_variant

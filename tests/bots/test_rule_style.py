@@ -17,7 +17,7 @@ from baselines.rule.v2 import RulePolicyV2
 from mafia_env.engine.events import Ev
 from mafia_env.engine.roles import Role, Team
 from mafia_env.errors import ConfigError
-from mafia_env.seating.match import observation
+from mafia_env.seating.games import observation
 from mafia_env.vector import VectorMafia
 
 

@@ -15,7 +15,7 @@ from baselines.rule.v2 import Posterior, RulePolicyV2, team_sets
 from mafia_env.engine.roles import Team
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
-from mafia_env.seating.match import observation
+from mafia_env.seating.games import observation
 from mafia_env.tasks import get_task
 
 VARIANTS = ["sport", "city", "club", "online", "forum", "minimal"]

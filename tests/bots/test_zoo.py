@@ -17,7 +17,7 @@ from baselines.zoo import HELD_OUT, STYLES, TRAIN
 from mafia_env.engine.events import Ev
 from mafia_env.engine.roles import Role, Team
 from mafia_env.errors import ConfigError
-from mafia_env.seating.match import Seating, observation, play_game
+from mafia_env.seating.games import Seating, observation, play_game
 from mafia_env.seating.policies import load_policy
 from tests.bots.test_rule_batch import TABLES, play
 

@@ -17,7 +17,7 @@ import pytest
 
 import mafia_env
 from mafia_env.errors import ConfigError
-from mafia_env.seating.match import (
+from mafia_env.seating.games import (
     Seating,
     choose,
     default_action,
@@ -45,7 +45,7 @@ def test_mafia_env_plays_without_loading_baselines_or_torch():
     code = """
 import sys
 import mafia_env
-from mafia_env.seating.match import Seating, play_game
+from mafia_env.seating.games import Seating, play_game
 env = mafia_env.env("sport")
 game = play_game(env, Seating.load("random", variant="sport"), seed=1)
 assert game.over and env.winner is not None

@@ -17,7 +17,7 @@ import pytest
 
 import mafia_env
 from mafia_env.engine.kinds import NIGHT_TURNS, Turn
-from mafia_env.seating.match import default_action
+from mafia_env.seating.games import default_action
 from mafia_env.table.core import Table
 from mafia_env.table.settings import TableConfig
 from mafia_env.table.view import NIGHT, public_phase

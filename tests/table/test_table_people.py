@@ -20,7 +20,7 @@ import mafia_env
 from mafia_env.engine.events import PUBLIC, Cause, Ev, seat_sequence
 from mafia_env.engine.kinds import Turn
 from mafia_env.lang import LANGS, charset
-from mafia_env.seating.match import default_action
+from mafia_env.seating.games import default_action
 from mafia_env.seating.policies import RandomPolicy
 from mafia_env.table.core import Table, TableError
 from mafia_env.table.night_plan import NightPlan

@@ -24,7 +24,7 @@ from mafia_env.errors import ConfigError  # noqa: E402
 from mafia_env.observe import ObsLayout  # noqa: E402
 from mafia_env.seat_obs import extend, fit, union  # noqa: E402
 from mafia_env.seat_obs import rows as seat_rows  # noqa: E402
-from mafia_env.seating.match import Seating, ask  # noqa: E402
+from mafia_env.seating.games import Seating, ask  # noqa: E402
 from mafia_env.tasks import get_task  # noqa: E402
 from mafia_env.vector import VectorMafia  # noqa: E402
 

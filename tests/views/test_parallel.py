@@ -268,7 +268,7 @@ def test_foul_mode_hands_an_illegal_choice_to_the_engine_and_ignores_waiting_sea
 
 
 def test_play_game_seats_policies_on_a_flat_env():
-    from mafia_env.seating.match import Seating, play_game
+    from mafia_env.seating.games import Seating, play_game
     from mafia_env.seating.policies import load_policy
 
     flat, vec = mafia_env.env("minimal", obs_mode="flat"), mafia_env.env("minimal")

@@ -369,7 +369,7 @@ def test_city_n10_a_members_no_number_beside_a_living_don_changes_nothing():
 def test_city_n10_the_tables_turn_timer_takes_the_same_default():
     """CITY-N10: the table's turn timer plays `match.default_action`, the same default: no
     number (a legal move, so the table and its record take it)."""
-    from mafia_env.seating.match import default_action
+    from mafia_env.seating.games import default_action
 
     t = table()
     t.to("mafia_kill")
