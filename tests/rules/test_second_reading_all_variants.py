@@ -20,12 +20,7 @@ from mafia_env.narrate import narrate
 from mafia_env.records import FORMAT
 from mafia_env.variants import get_variant
 from tests.rules.city.test_city import DEAL as CITY_DEAL
-from tests.rules.second_reading_tables import (
-    club_vote,
-    forum_hunt,
-    online_vote,
-    sport_crash,
-)
+from tests.rules.second_reading_tables import club_vote, forum_hunt, online_vote, sport_crash
 from tests.scripting import Table
 
 # ------------------------------------------------------ earlier rules, records

@@ -10,11 +10,7 @@ from mafia_env.engine.game import Turn
 from mafia_env.narrate import narrate
 from mafia_env.variants import get_variant
 from tests.rules.club.test_club import DEAL as CLUB_DEAL
-from tests.rules.second_reading_tables import (
-    bits,
-    club_vote,
-    counts,
-)
+from tests.rules.second_reading_tables import bits, club_vote, counts
 from tests.scripting import Table
 
 

@@ -7,9 +7,7 @@ from __future__ import annotations
 from mafia_env.engine.events import PUBLIC, Cause, Ev
 from mafia_env.engine.roles import Role
 from mafia_env.variants import get_variant
-from tests.rules.second_reading_tables import (
-    forum_hunt,
-)
+from tests.rules.second_reading_tables import forum_hunt
 from tests.scripting import Table
 
 # ------------------------------------------------------------------- FORUM-W1

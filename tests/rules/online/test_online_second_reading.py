@@ -11,11 +11,7 @@ from mafia_env.engine.events import Cause, Ev
 from mafia_env.engine.game import Turn
 from mafia_env.narrate import narrate
 from tests.rules.online.test_online import DEAL as ONLINE_DEAL
-from tests.rules.second_reading_tables import (
-    bits,
-    counts,
-    online_vote,
-)
+from tests.rules.second_reading_tables import bits, counts, online_vote
 from tests.scripting import Table
 
 

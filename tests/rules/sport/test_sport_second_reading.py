@@ -8,9 +8,7 @@ import mafia_env
 from mafia_env.engine.events import Ev
 from mafia_env.engine.game import Turn
 from mafia_env.variants import get_variant
-from tests.rules.second_reading_tables import (
-    sport_crash,
-)
+from tests.rules.second_reading_tables import sport_crash
 from tests.scripting import SPORT_DEAL, Table
 
 
