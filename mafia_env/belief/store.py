@@ -102,6 +102,7 @@ class _Table:
         self._allowed: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}  # seat's allowed deals
         self._cache: dict[int, tuple] = {}
         self._onehot: tuple | None = None
+        self._roles = len(t.space.roles)
         # a night of shots and checks alone, whatever the mafia see: at day every seat but the
         # doctor keeps the table's deals (its own hidden moves of a finished night tell it
         # nothing the public events and its facts do not); in a night under way, where it
@@ -158,30 +159,24 @@ class _Table:
             # which of all the table's deals the seat's facts allow, once per facts
             ok = allowed[np.arange(t.n)[None, :], t.deals].all(axis=1)
             self._allowed[seat] = (facts, t.deals, ok)
-        # every seat asked before, at once: the deals change for all of them together
-        seats = list(self._allowed)
-        _, onehot = self._live(live)
-        mask = np.stack([self._allowed[s][2] for s in seats])[:, live]  # [seats, deals]
-        counts = mask.astype(np.float32) @ onehot  # [seats, n * R]: the kept deals per role
-        kept = mask.sum(axis=1)
-        for i, s in enumerate(seats):
-            w = 1.0 / int(kept[i])  # (what `Tracker.matrix` gives: counts times 1 / deals)
-            out = (counts[i].astype(np.float64) * w).astype(np.float32).reshape(t.n, -1)
-            self._cache[s] = (live, (t.version, self._allowed[s][0]), out)
-        return self._cache[seat][2]
+        keep = self._allowed[seat][2][live]  # the kept deals its facts allow
+        codes = self._live(live)
+        counts = np.bincount(codes[keep].ravel(), minlength=t.n * self._roles)
+        w = 1.0 / int(keep.sum())  # (what `Tracker.matrix` gives: counts times 1 / deals)
+        out = (counts.astype(np.float64) * w).astype(np.float32).reshape(t.n, -1)
+        self._cache[seat] = (live, (t.version, facts), out)
+        return out
 
-    def _live(self, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The deals kept and their one-hot [deals, n * R] (kept while `live` is)."""
+    def _live(self, live: np.ndarray) -> np.ndarray:
+        """The deals kept, each seat's role as a column of the piece (seat * R + role), kept
+        while `live` is: a seat's counts are then one `bincount` of the deals it keeps."""
         t = self.tracker
         hit = self._onehot
         if hit is not None and hit[0] is live and hit[1] == t.version:
-            return hit[2], hit[3]
-        d = t.deals[live]
-        roles = len(t.space.roles)
-        onehot = np.zeros((len(d), t.n * roles), dtype=np.float32)
-        onehot[np.arange(len(d))[:, None], np.arange(t.n)[None, :] * roles + d] = 1.0
-        self._onehot = (live, t.version, d, onehot)
-        return d, onehot
+            return hit[2]
+        codes = t.deals[live].astype(np.intp) + np.arange(t.n, dtype=np.intp) * self._roles
+        self._onehot = (live, t.version, codes)
+        return codes
 
 
 def _mid_night(game: Game, seat: int) -> bool:
