@@ -26,8 +26,9 @@ import json
 import multiprocessing
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -225,6 +226,29 @@ def one_thread() -> None:
         sys.modules["torch"].set_num_threads(1)
 
 
+@contextmanager
+def one_thread_here() -> Iterator[None]:
+    """`one_thread` for the length of a `with` block in this process, then the caller's threads.
+
+    The serial path plays in the caller's process: without it a network policy ran on torch's
+    whole pool (four threads' CPU for one thread's work). A torch first loaded inside the block
+    keeps one thread after it; `OMP_NUM_THREADS` is put back as it was.
+    """
+    env = os.environ.get("OMP_NUM_THREADS")
+    torch = sys.modules.get("torch")
+    threads = torch.get_num_threads() if torch is not None else None
+    one_thread()
+    try:
+        yield
+    finally:
+        if env is None:
+            os.environ.pop("OMP_NUM_THREADS", None)
+        else:
+            os.environ["OMP_NUM_THREADS"] = env
+        if torch is not None and threads is not None:
+            torch.set_num_threads(threads)
+
+
 def run_many(
     policies: list[str],
     tasks: list[Task],
@@ -252,7 +276,8 @@ def run_many(
     jobs = [job for job in pairs if (job[1], job[0].name, job[2], job[3]) not in known]
     bar = progress(sum(job[4] for job in jobs), "benchmark", "game")
     if workers <= 1:
-        played = [play_side(*job, tick=bar.update) for job in jobs]
+        with one_thread_here():
+            played = [play_side(*job, tick=bar.update) for job in jobs]
     else:  # fork is quick, but a forked torch may hang: spawn once torch is loaded here
         fork = "fork" in multiprocessing.get_all_start_methods() and "torch" not in sys.modules
         ctx = multiprocessing.get_context("fork" if fork else "spawn")

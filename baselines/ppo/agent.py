@@ -50,8 +50,8 @@ class SparseRows:
         self.heads = heads  # each row's head (`Agent._head`)
 
     def take(self, idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Rows `idx` as a CSR matrix, their transpose (the same arrays, read as CSC) and their
-        heads."""
+        """Rows `idx` as a CSR matrix, their transpose (CSR too: the weight gradient's product
+        reads it row by row) and their heads."""
         start = self.crow[idx]
         lengths = self.crow[idx + 1] - start
         crow = torch.zeros(len(idx) + 1, dtype=self.crow.dtype)
@@ -59,24 +59,38 @@ class SparseRows:
         pos = torch.repeat_interleave(start - crow[:-1], lengths) + torch.arange(int(crow[-1]))
         col, val = self.col[pos], self.val[pos]
         n, d = len(idx), self.width
+        # the transpose: the nonzeros by column, each column's rows in order (a stable sort)
+        order = torch.argsort(col, stable=True)
+        row = torch.repeat_interleave(torch.arange(n, dtype=col.dtype), lengths)
+        ccol = torch.zeros(d + 1, dtype=self.crow.dtype)
+        torch.cumsum(torch.bincount(col, minlength=d), 0, out=ccol[1:])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             return (
                 torch.sparse_csr_tensor(crow, col, val, (n, d)),
-                torch.sparse_csc_tensor(crow, col, val, (d, n)),
+                torch.sparse_csr_tensor(ccol, row[order], val[order], (d, n)),
                 self.heads[idx],
             )
 
 
 class _SparseLinear(torch.autograd.Function):
-    """``x @ weight.T + bias`` for a sparse `x` (CSR, with its transpose for the gradient):
-    the products of the nonzero inputs only, forward and backward (a weight column no row
-    reads gets the gradient 0, as the dense product gives it)."""
+    """``x @ weight.T + bias`` for a sparse `x` (CSR, with its transpose as CSR for the
+    gradient): the products of the nonzero inputs only, forward and backward (a weight column
+    no row reads gets the gradient 0, as the dense product gives it). The forward sums each
+    row's weight columns (`embedding_bag`, about twice as fast as a CSR product here)."""
 
     @staticmethod
     def forward(ctx: Any, x: torch.Tensor, xt: torch.Tensor, weight, bias) -> torch.Tensor:
         ctx.xt = xt
-        return torch.sparse.mm(x, weight.t()) + bias
+        crow = x.crow_indices()
+        out = torch.nn.functional.embedding_bag(
+            x.col_indices(),
+            weight.t().contiguous(),  # (a strided view would be read many times slower)
+            crow[:-1],
+            mode="sum",
+            per_sample_weights=x.values(),
+        )
+        return out + bias
 
     @staticmethod
     def backward(ctx: Any, grad: torch.Tensor) -> tuple:

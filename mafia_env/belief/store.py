@@ -4,16 +4,26 @@ Deduction's trackers are made here (the observation's belief piece asks this mod
 Bayes's are made by `mafia_env.belief.tracker`, which reads the movers' observations
 (`mafia_env.belief.bayes`): this module imports neither, so the observer can use it.
 
-The piece (`matrix`, `matrices`) of most seats comes from one tracker a game: the table's
+The piece (`matrix`, `matrices`) of most seats comes from one tracker a game, the table's
 (`TABLE`: the public events alone), its deals kept to those the seat's own facts allow (its
 role, teammates, checks: `deal_constraints`). That is the seat's own deduction where what it
 knows beyond the table changes no public event: a seat that has seen nothing the table has
 not (a civilian; not the doctor nor the mafia, whose hidden state the search keeps), and in a
 night of shots and checks alone (no hunt, putana, maniac or doctor) any seat but the doctor
-and the don, the mafia only where they see each other's shots or have no don (their own
-shots then tell them nothing the deal does not; with a don and hidden shots they may, as in
-SPORT). tests/belief/test_belief_table.py checks every seat's piece against its own tracker, bit
-for bit, at every move of seeded games of every variant.
+and the don, the mafia only where they see each other's shots or have no don.
+
+In those nights of shots and checks every seat but the doctor reads the table by day, the
+don and the mafia with hidden shots too: a finished night's own moves tell a seat nothing
+the public events and its facts do not. In a night under way in which the seat has moved
+(or been called), they may: after a member's shot the night goes on, so someone who acts
+later lives. Its tracker for that night starts where the table's stands, from the table's
+deals its facts allow and the table's reference world (`Tracker.night_of`): only the night's
+own segment is searched. A mafia member that knows its team reads the team's table: the
+table's deduction among the deals that put the team where it is (`_knows_team`), the same
+deals kept to its facts, a few dozen to follow instead of thousands.
+
+tests/belief/test_belief_table.py checks every seat's piece against its own tracker, bit for
+bit, at every move of seeded games of every variant.
 """
 
 from __future__ import annotations
@@ -28,16 +38,19 @@ from mafia_env.belief.deals import DealSpace
 from mafia_env.belief.track import EXACT_LIMIT, TABLE, Tracker
 from mafia_env.engine.events import PUBLIC, Ev
 from mafia_env.engine.game import Game
+from mafia_env.engine.kinds import NIGHT_TURNS
 from mafia_env.engine.knowledge import deal_constraints
 from mafia_env.engine.roles import Role, Team
 from mafia_env.errors import ConfigError
 
 _TRACKERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _ROLE = int(Ev.ROLE)
+_NIGHT = int(Ev.NIGHT)
 _FACTS = {_ROLE, int(Ev.TEAMMATE), int(Ev.CHECK), int(Ev.DON_INTRODUCED)}
 _MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # roles whose night turns change public events
 SHARE = True  # the piece of a seat that saw only what the table saw comes from the table's
 _TABLE_KEY = (TABLE, "table")
+_TEAM_KEY = (TABLE, "mafia")
 
 
 def cached(game: Game, seat: int, key: Any, make: Callable[[], Any]) -> Any:
@@ -63,6 +76,9 @@ def matrix(game: Game, seat: int) -> np.ndarray:
     table = _table_for(game, seat) if SHARE else None
     if table is not None:
         return table.marginals_of(game, seat)
+    night = _night_for(game, seat) if SHARE else None
+    if night is not None:
+        return night.matrix()
     return deduction(game, seat).matrix()
 
 
@@ -76,8 +92,8 @@ def matrices(games: Sequence[Game], seats: Sequence[int]) -> np.ndarray:
 class _Table:
     """The table's deduction of one game, and what each seat keeps of it (module docstring)."""
 
-    def __init__(self, game: Game):
-        self.tracker = t = Tracker(game, TABLE)
+    def __init__(self, game: Game, within: np.ndarray | None = None):
+        self.tracker = t = Tracker(game, TABLE, within=within)
         rules, roles = game.rules, t.space.roles
         # a night of shots and checks alone: a seat's hidden knowledge changes no public event
         self.simple = not rules.hunt and not any(r in roles for r in _MANY)
@@ -86,6 +102,13 @@ class _Table:
         self._allowed: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}  # seat's allowed deals
         self._cache: dict[int, tuple] = {}
         self._onehot: tuple | None = None
+        self._roles = len(t.space.roles)
+        # a night of shots and checks alone, whatever the mafia see: at day every seat but the
+        # doctor keeps the table's deals (its own hidden moves of a finished night tell it
+        # nothing the public events and its facts do not); in a night under way, where it
+        # has seen a move of its own, its own tracker goes on from the table's (`night`)
+        self.nights = _plain_nights(game)
+        self._night: dict[int, tuple[Any, Tracker | None]] = {}  # seat -> (table ref, tracker)
 
     def keeps(self, game: Game, seat: int) -> bool:
         """Whether the table's deals, kept to `seat`'s facts, are its deduction now."""
@@ -99,10 +122,27 @@ class _Table:
                 facts += e[0] in _FACTS  # (what `deal_constraints` reads of the seat's own)
                 more = more or not (e[0] == _ROLE and e[1] == seat)
         self.seen[seat] = (len(game.events), facts, more)
+        if self.nights and not _mid_night(game, seat):
+            return True
         if role.team is Team.MAFIA:  # (its hidden state, don_introduced, is its own)
             see = game.rules.mafia_see_shots or Role.DON not in self.tracker.space.roles
             return self.simple and see and role is not Role.DON
         return not more or self.simple
+
+    def night(self, game: Game, seat: int) -> Tracker | None:
+        """`seat`'s tracker of the night under way, started from the table's (`Tracker.
+        night_of`: the table's deals its facts allow, the table's reference world); None where
+        the table's tracker does not stand at the night's start (its own tracker then)."""
+        t = self.tracker
+        t.update()
+        hit = self._night.get(seat)
+        if hit is not None and hit[0] is t.ref:
+            return hit[1]
+        allowed = t.space.allowed_matrix(deal_constraints(game, seat))
+        keep = allowed[np.arange(t.n)[None, :], t.deals].all(axis=1)
+        night = Tracker.night_of(t, seat, keep)
+        self._night[seat] = (t.ref, night)
+        return night
 
     def marginals_of(self, game: Game, seat: int) -> np.ndarray:
         """The marginals [n, R] of the table's deals that `seat`'s facts allow (what its own
@@ -119,42 +159,98 @@ class _Table:
             # which of all the table's deals the seat's facts allow, once per facts
             ok = allowed[np.arange(t.n)[None, :], t.deals].all(axis=1)
             self._allowed[seat] = (facts, t.deals, ok)
-        # every seat asked before, at once: the deals change for all of them together
-        seats = list(self._allowed)
-        _, onehot = self._live(live)
-        mask = np.stack([self._allowed[s][2] for s in seats])[:, live]  # [seats, deals]
-        counts = mask.astype(np.float32) @ onehot  # [seats, n * R]: the kept deals per role
-        kept = mask.sum(axis=1)
-        for i, s in enumerate(seats):
-            w = 1.0 / int(kept[i])  # (what `Tracker.matrix` gives: counts times 1 / deals)
-            out = (counts[i].astype(np.float64) * w).astype(np.float32).reshape(t.n, -1)
-            self._cache[s] = (live, (t.version, self._allowed[s][0]), out)
-        return self._cache[seat][2]
+        keep = self._allowed[seat][2][live]  # the kept deals its facts allow
+        codes = self._live(live)
+        counts = np.bincount(codes[keep].ravel(), minlength=t.n * self._roles)
+        w = 1.0 / int(keep.sum())  # (what `Tracker.matrix` gives: counts times 1 / deals)
+        out = (counts.astype(np.float64) * w).astype(np.float32).reshape(t.n, -1)
+        self._cache[seat] = (live, (t.version, facts), out)
+        return out
 
-    def _live(self, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The deals kept and their one-hot [deals, n * R] (kept while `live` is)."""
+    def _live(self, live: np.ndarray) -> np.ndarray:
+        """The deals kept, each seat's role as a column of the piece (seat * R + role), kept
+        while `live` is: a seat's counts are then one `bincount` of the deals it keeps."""
         t = self.tracker
         hit = self._onehot
         if hit is not None and hit[0] is live and hit[1] == t.version:
-            return hit[2], hit[3]
-        d = t.deals[live]
-        roles = len(t.space.roles)
-        onehot = np.zeros((len(d), t.n * roles), dtype=np.float32)
-        onehot[np.arange(len(d))[:, None], np.arange(t.n)[None, :] * roles + d] = 1.0
-        self._onehot = (live, t.version, d, onehot)
-        return d, onehot
+            return hit[2]
+        codes = t.deals[live].astype(np.intp) + np.arange(t.n, dtype=np.intp) * self._roles
+        self._onehot = (live, t.version, codes)
+        return codes
 
 
-def _table_for(game: Game, seat: int) -> _Table | None:
-    """The game's table view if `seat`'s piece comes from it (module docstring), else None."""
+def _mid_night(game: Game, seat: int) -> bool:
+    """Whether a night is under way in which `seat` has seen an event of its own (a hidden
+    turn or move: it may know more than the table, e.g. that the night goes on after its
+    shot, so that someone who acts later lives)."""
+    if game.over or game.turn not in NIGHT_TURNS:
+        return False
+    bit = 1 << seat
+    for e in reversed(game.events):
+        if e[0] == _NIGHT:
+            return False
+        if e[4] != PUBLIC and e[4] & bit:
+            return True
+    return False
+
+
+def _night_for(game: Game, seat: int) -> Tracker | None:
+    """The tracker of the night under way that the table gives `seat` (`_Table.night`), or
+    None (its own tracker)."""
+    per_game = _TRACKERS.get(game) or {}
+    table = per_game.get(_TEAM_KEY) if _knows_team(game, seat) else per_game.get(_TABLE_KEY)
+    if not table or not table.nights or game.roles[seat] is Role.DOCTOR:
+        return None
+    if not _mid_night(game, seat):
+        return None
+    return table.night(game, seat)
+
+
+def _knows_team(game: Game, seat: int) -> bool:
+    """Whether `seat` is of the mafia and its facts name the whole team (each seat of the mafia
+    team or not): then its deals are among the team's (`_team_within`), and the team's table
+    (the table's deduction among those deals: the same deals kept, far fewer to follow) serves
+    it."""
+    if game.roles[seat].team is not Team.MAFIA or not _plain_nights(game):
+        return False
     per_game = _TRACKERS.get(game)
     if per_game is None:
         per_game = _TRACKERS[game] = {}
-    table = per_game.get(_TABLE_KEY)
+    key = ("knows team", seat)
+    if per_game.get(key) is None:  # (known once, known for good: facts only grow)
+        space = DealSpace(game.rules, game.n)
+        allowed = space.allowed_matrix(deal_constraints(game, seat))
+        if (allowed <= _team_within(game, space)).all():
+            per_game[key] = True
+    return bool(per_game.get(key))
+
+
+def _plain_nights(game: Game) -> bool:
+    """Whether the game's nights are of shots and checks alone (no hunt, putana, maniac or
+    doctor): where the table may serve the mafia (`_Table.keeps`)."""
+    return not game.rules.hunt and not any(r in _MANY for r in game.roles)
+
+
+def _team_within(game: Game, space: DealSpace) -> np.ndarray:
+    """The roles each seat may hold in the deals the mafia team knows: a role of the mafia
+    team at its seats, any other role elsewhere."""
+    team = np.array([r.team is Team.MAFIA for r in game.roles])
+    return np.where(team[:, None], space.mafia_of[None, :], ~space.mafia_of[None, :])
+
+
+def _table_for(game: Game, seat: int) -> _Table | None:
+    """The game's table view if `seat`'s piece comes from it (module docstring), else None:
+    the mafia team's (`_knows_team`) for a member that knows its team."""
+    per_game = _TRACKERS.get(game)
+    if per_game is None:
+        per_game = _TRACKERS[game] = {}
+    key = _TEAM_KEY if _knows_team(game, seat) else _TABLE_KEY
+    table = per_game.get(key)
     if table is None:
         space = DealSpace(game.rules, game.n)
-        exact = space.count(space.allowed_matrix(None)) <= EXACT_LIMIT
-        table = per_game[_TABLE_KEY] = _Table(game) if exact else False
+        within = _team_within(game, space) if key is _TEAM_KEY else None
+        exact = space.count(space.allowed_matrix(None) if within is None else within)
+        table = per_game[key] = _Table(game, within) if exact <= EXACT_LIMIT else False
     if table is False or not table.keeps(game, seat):
         return None
     return table

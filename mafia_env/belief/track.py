@@ -152,9 +152,21 @@ def is_turn_start(e: tuple) -> bool:
 class Tracker:
     """One seat's view of one game: the reference world, the segments, the deals kept."""
 
-    def __init__(self, game: Game, seat: int, rng: random.Random | None = None):
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        rng: random.Random | None = None,
+        within: np.ndarray | None = None,
+    ):
+        """`within`: (the table's view only) a bool [n, R] matrix of the roles each seat may
+        hold, the deals kept to it: the table's deduction among the deals a team knows (its
+        members' facts then keep deals of it only, `mafia_env.belief.store`)."""
         if not 0 <= seat < game.n and seat != TABLE:
             raise ValueError(f"seat must be 0..{game.n - 1}; got {seat}")
+        if within is not None and seat != TABLE:
+            raise ValueError("within= keeps the table's view to some deals; a seat has facts")
+        self._within = within
         # the game by a weak reference: `mafia_env.belief.store` keeps each game's trackers
         # in a WeakKeyDictionary, whose entries a strong reference back to the game would
         # keep for ever (a trainer's finished games piled up: 290 MB per 1,000 steps of 16)
@@ -187,12 +199,53 @@ class Tracker:
             self.role = Role(self.seen[0][3])  # the seat's first event: its role
         self._deal_start()
 
+    @classmethod
+    def night_of(cls, table: Tracker, seat: int, keep: np.ndarray) -> Tracker | None:
+        """Return `seat`'s tracker for the night under way, started where the table's tracker
+        stands (`table`: TABLE's, following the game, its night segment not yet complete):
+        the table's kept deals that `keep` marks (those the seat's facts allow: its own
+        deduction up to the night, `mafia_env.belief.store`), the table's reference world,
+        and the seat's view from there. Only the night's partial segment is then searched, as
+        the seat's own tracker searches it. None where the table's tracker does not stand at
+        a night's start (the zero night, or a table that searches its own branches)."""
+        g = table._game()
+        if g is None or table.ref is None or table._inp is None or table.ref.over:
+            return None
+        t = cls.__new__(cls)
+        t._game, t.seat, t.bit = table._game, seat, 1 << seat
+        t.rules, t.n, t.space = table.rules, table.n, table.space
+        t.rng = random.Random(0x5EED ^ seat)
+        t.cursor, t.seen, t.masks, t.acting = 0, [], {}, False
+        t.segments, t.history, t.version = [], [], 0
+        t._partial, t._cache, t._inp = None, None, None
+        # where the table's segment under way begins, as an index into this seat's view
+        at, public = len(g.events), 0
+        for i, e in enumerate(g.events):
+            if public == table.pos:
+                at = i
+                break
+            public += e[4] == PUBLIC and e[0] != _TALK
+        t.ref = None  # (`_pull` reads the whole view; the position is set below)
+        t._pull()
+        t.role = Role(t.seen[0][3])
+        t.pos = sum(1 for e in g.events[:at] if t._sees(e))
+        t.ref = table.ref
+        t.allowed = t.space.allowed_matrix(deal_constraints(g, seat))
+        t.exact = True
+        t.deals = table.deals[table.live & keep]
+        t.live = np.ones(len(t.deals), dtype=bool)
+        t.total = len(t.deals)
+        t.support = float(t.total)
+        return t
+
     # ------------------------------------------------------------ the deals
 
     def _deal_start(self) -> None:
         """List (or draw) the deals that respect what the seat knows from its events."""
         known = deal_constraints(self.game, self.seat) if self.seat >= 0 else None
         allowed = self.space.allowed_matrix(known)
+        if self._within is not None:
+            allowed = allowed & self._within
         self.allowed = allowed
         count = self.space.count(allowed)
         self.exact = count <= EXACT_LIMIT

@@ -86,6 +86,38 @@ def test_the_table_sees_the_public_events_only():
     assert t.role is None
 
 
+@pytest.mark.parametrize("policy", ["random", "rule"])
+def test_sports_mafia_read_their_teams_table_by_day_and_go_on_from_it_by_night(policy):
+    """SPORT's mafia (shots hidden from each other, a don): a member's piece is the mafia
+    team's table (the public events among the deals the team knows) kept to its facts, and in
+    a night under way after a move of its own, its tracker started from that table (it may
+    know more: the night going on after its shot tells it someone who acts later lives), bit
+    for bit its own tracker's at every move; the sheriff's the same from the public table."""
+    from mafia_env.engine.roles import Role, Team
+
+    served = {"team": 0, "night": 0, "sheriff": 0}
+    for seed in range(3):
+        g = Game(VARIANTS["sport"], 10, seed)
+        move = _mover(g, policy, seed)
+        own = [Tracker(g, s) for s in range(10)]
+        for s in range(10):
+            store.matrix(g, s)
+        for _ in range(300):
+            if g.over:
+                break
+            g.apply(*move())
+            for s in range(10):
+                assert np.array_equal(store.matrix(g, s), own[s].matrix()), (seed, s)
+                table = store._table_for(g, s)
+                if g.roles[s].team is Team.MAFIA and table is not None:
+                    served["team"] += table.tracker._within is not None
+                if table is None and store._night_for(g, s) is not None:
+                    served["night"] += 1
+                if g.roles[s] is Role.SHERIFF and table is not None:
+                    served["sheriff"] += 1
+    assert all(served.values()), served
+
+
 def test_matrices_fills_a_batch_in_one_call():
     games = [Game(VARIANTS["club"], 10, s) for s in range(4)]
     rng = random.Random(0)

@@ -131,6 +131,28 @@ def test_the_parallel_runner_equals_the_sequential_protocol():
     assert run_many(["random", "rule"], [TINY], workers=1) == sequential
 
 
+def test_the_serial_runner_plays_on_one_torch_thread_and_gives_the_caller_its_threads(
+    monkeypatch,
+):
+    import torch
+
+    import baselines.benchmark as bench
+
+    seen = []
+    real = bench.play_side
+    monkeypatch.setattr(
+        bench, "play_side", lambda *a, **k: seen.append(torch.get_num_threads()) or real(*a, **k)
+    )
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        run_many(["random"], [TINY], workers=1)
+        assert seen and set(seen) == {1}
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
+
+
 def test_exploit_results_are_read_and_reported(tmp_path, capsys):
     path = tmp_path / "e.json"
     path.write_text(json.dumps({"task": "minimal-10", "policy": "random", "exploitability": 0.9}))
