@@ -157,8 +157,7 @@ class MafiaEnv(AECEnv):
         self._vector = obs_mode == "vector"
         self._no_mask = np.zeros(self.layout.size, dtype=np.int8)
         self._no_mask.flags.writeable = False
-        self._mask: np.ndarray | None = None  # the acting agent's (`_actor`'s), None once over
-        self._actor = -1  # the acting seat; -1 before the game and once it is over
+        self._mask: np.ndarray | None = None  # the acting agent's, None once the game is over
         self._live = False  # a game in play (nobody terminated or truncated): step's fast path
         self._masked: str | None = None  # the agent whose infos hold a nonzero mask
         self.illegal_counts: dict[str, int] = {}  # COMMON-7: this game's, by agent
@@ -172,6 +171,7 @@ class MafiaEnv(AECEnv):
         self.observer = engine.observer
         self._play = engine.play
         self._observe = engine.observe
+        self._view = engine.view
 
     # ------------------------------------------------------------ PettingZoo API
 
@@ -221,9 +221,8 @@ class MafiaEnv(AECEnv):
             if not observe:
                 obs = None
             elif self._vector:  # as `observe`, inlined: once per move
-                seat = self._seat[agent]
-                mask = self._mask if seat == self._actor else self._no_mask
-                obs = {"observation": self._observe(seat), "action_mask": mask}
+                view = self._view  # a local: calling an instance's attribute is a slow lookup
+                obs = view(self._seat[agent], self._mask)
             else:
                 obs = self.observe(agent)
             return (
@@ -253,17 +252,16 @@ class MafiaEnv(AECEnv):
             seat = self._seat_of(agent)
         if self._flat:
             return self._observe(seat)
-        mask = self._mask if seat == self._actor else self._no_mask
         if self._vector:
-            return {"observation": self._observe(seat), "action_mask": mask}
-        return {
-            "observation": self.text_observer.observe(self.game, seat, mask),
-            "action_mask": mask,
-        }
+            return self._view(seat, self._mask)
+        mask = self._mask if seat == self.engine.actor() else self._no_mask
+        text = self.text_observer.observe(self.game, seat, mask)
+        return {"observation": text, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         if self._live and type(action) is int:  # a game in play, an int: the common case
-            done = self._play(action)
+            play = self._play  # a local: calling an instance's attribute is a slow lookup
+            done = play(action)
             if done is not None:  # legal: played
                 self._cumulative_rewards[self.agent_selection] = 0.0
                 actor, m = done
@@ -271,7 +269,6 @@ class MafiaEnv(AECEnv):
                     self._end_game()
                 else:  # as `_next`, inlined: once per move
                     agent = self.agent_selection = self.possible_agents[actor]
-                    self._actor = actor
                     infos = self.infos
                     last = self._masked
                     if last is not None:
@@ -464,7 +461,7 @@ class MafiaEnv(AECEnv):
 
     def __getstate__(self) -> dict[str, Any]:
         # the engine pickles itself (the core its state whole); the rest is the engine's
-        skip = ("game", "observer", "_play", "_observe")
+        skip = ("game", "observer", "_play", "_observe", "_view")
         return {k: v for k, v in self.__dict__.items() if k not in skip}
 
     def __setstate__(self, state: dict) -> None:
@@ -513,7 +510,6 @@ class MafiaEnv(AECEnv):
             self._end_game()
             return
         agent = self.agent_selection = self.possible_agents[actor]
-        self._actor = actor
         infos = self.infos
         last = self._masked
         if last is not None:
@@ -576,7 +572,7 @@ class MafiaEnv(AECEnv):
 
     def _end_game(self) -> None:
         game = self.game
-        self._live, self._actor, self._mask = False, -1, None
+        self._live, self._mask = False, None
         for agent, r in zip(self.possible_agents, game.returns(), strict=True):
             self.rewards[agent] = r
             if game.truncated:

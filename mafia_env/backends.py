@@ -12,6 +12,8 @@ actions); an `Engine` plays the game. Seats are ints, actions flat indices of th
 | ``actor()``, ``mask()`` | the acting seat (-1 once over) and his mask (zeros once over) |
 | ``mask_for(seat, turn)`` | the mask `seat` gets for his queued `turn` of the open round |
 | ``observe(seat)`` | `seat`'s vector observation: a fresh float32 array, the caller's own |
+| ``view(seat, mask)`` | PettingZoo's Dict of it: ``observation`` and ``action_mask``, `mask` |
+| | (the acting seat's, or None once over) where `seat` acts, else zeros: one call a move |
 | ``foul``, ``remove``, ``terminate`` | the moderator's moves on a seat |
 | ``play_default()`` | the acting seat's default action (an illegal action's foul) |
 | ``fork()`` | an independent engine at the same point, future included |
@@ -55,6 +57,7 @@ class Engine(Protocol):
     def mask(self) -> np.ndarray: ...
     def mask_for(self, seat: int, turn: Turn) -> np.ndarray: ...
     def observe(self, seat: int) -> np.ndarray: ...
+    def view(self, seat: int, mask: np.ndarray | None) -> dict[str, np.ndarray]: ...
     def foul(self, seat: int) -> None: ...
     def remove(self, seat: int) -> None: ...
     def terminate(self, seat: int) -> None: ...
@@ -115,6 +118,12 @@ class PythonEngine:
     def observe(self, seat: int) -> np.ndarray:
         return self.observer.observe(self.game, seat)
 
+    def view(self, seat: int, mask: np.ndarray | None) -> dict[str, np.ndarray]:
+        game = self.game
+        if mask is None or seat != game.actor:
+            mask = self.no_mask
+        return {"observation": self.observer.observe(game, seat), "action_mask": mask}
+
     def foul(self, seat: int) -> None:
         self._mask = None
         self.game.foul(seat)
@@ -170,6 +179,7 @@ class CoreEngine:
         self.core = core
         self.play = partial(core.aec_play, 0)  # `Engine.play`, one call into the core
         self.observe = partial(core.aec_observe, 0)  # `Engine.observe`, as `play`
+        self.view = partial(core.aec_obs_dict, 0)  # `Engine.view`, as `play`
         self.observer = CoreObserver(self)  # it reads .core, .game, .rules, .n, .obs_layout
 
     def start(self, seed: int, deal: list[Role] | None) -> Any:
@@ -209,7 +219,7 @@ class CoreEngine:
         return other
 
     def __getstate__(self) -> dict[str, Any]:
-        drop = ("core", "play", "observe", "observer", "game", "_masks")
+        drop = ("core", "play", "observe", "view", "observer", "game", "_masks")
         state = {k: v for k, v in self.__dict__.items() if k not in drop}
         if self.game is not None:
             state["_core_state"] = self.core.get_state(0)
