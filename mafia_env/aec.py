@@ -589,18 +589,10 @@ class MafiaEnv(AECEnv):
 
 
 class CoreMafiaEnv(MafiaEnv):
-    """`MafiaEnv` played by the C core (``backend="c"``): the same adapter, the core's engine.
-
-    The moves, the vector observations and the masks are the core's; ``env.game`` is a
-    `CoreGame`, which reads who acts, the day, the roles and the rest of the live state from
-    the core and answers everything else (events, narration, text observations, records,
-    ``resample``) from the Python engine, brought up to date on demand (`mafia_env.ccore`).
-    A move costs one call into the core for the step (the move, the next actor and his mask,
-    looked up in the shared cache of read-only masks) and one for the observation. Each
-    observation is a writable float32 array that only the caller holds, never written again
-    while anyone holds it (a reference, a view, a buffer or a weak reference): the core reuses
-    an array of its own that nobody holds any more instead of allocating one.
-    """
+    """`MafiaEnv` played by the C core (``backend="c"``): the same adapter, the core's engine
+    (`mafia_env.backends.CoreEngine`). ``env.game`` is a `CoreGame`: the live state from the
+    core, the rest (events, narration, text observations, records, ``resample``) from the
+    Python engine, brought up to date on demand (`mafia_env.ccore`)."""
 
     backend = "c"
     engine_type = CoreEngine

@@ -28,7 +28,7 @@ between moves.
 
 from __future__ import annotations
 
-from functools import partial
+from types import MethodType
 from typing import Any, Protocol
 
 import numpy as np
@@ -151,9 +151,12 @@ class PythonEngine:
 
 class CoreEngine:
     """The C core behind the `Engine` calls: one game of a `_ccore.Core`, bound for the AEC
-    env (`Core.aec_bind`): ``play`` and ``observe`` are the core's own calls, each one call a
-    move. ``game`` is a `CoreGame` (the core's state, the rest from a shadow Python game);
-    ``observer`` a `CoreObserver`. ``clone()`` and ``pickle`` copy the core's state whole."""
+    env (`Core.aec_bind`): ``play``, ``observe`` and ``view`` are the core's own calls, one
+    each a move (``play`` looks the next mask up in the shared cache of read-only masks).
+    An observation it hands out is never written again while anyone holds it (a reference, a
+    view, a buffer or a weak reference): the core reuses only arrays nobody holds any more.
+    ``game`` is a `CoreGame`, ``observer`` a `CoreObserver`; ``fork()`` and ``pickle`` copy
+    the core's state whole."""
 
     backend = "c"
 
@@ -177,9 +180,12 @@ class CoreEngine:
         template = np.zeros(self.obs_layout.size, np.float32)
         core.aec_bind(template, self._masks, shared_mask, self.no_mask)
         self.core = core
-        self.play = partial(core.aec_play, 0)  # `Engine.play`, one call into the core
-        self.observe = partial(core.aec_observe, 0)  # `Engine.observe`, as `play`
-        self.view = partial(core.aec_obs_dict, 0)  # `Engine.view`, as `play`
+        # `Engine.play(index)` is ``core.aec_play(0, index)`` (game 0 of the core): a method
+        # bound to the 0, which the interpreter calls as the core's own call, where a
+        # functools.partial would cost a call more; `observe` and `view` the same
+        self.play = MethodType(core.aec_play, 0)
+        self.observe = MethodType(core.aec_observe, 0)
+        self.view = MethodType(core.aec_obs_dict, 0)
         self.observer = CoreObserver(self)  # it reads .core, .game, .rules, .n, .obs_layout
 
     def start(self, seed: int, deal: list[Role] | None) -> Any:
