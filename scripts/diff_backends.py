@@ -3,7 +3,7 @@
 
 Every move compares who acts, the mask, the acting seat's observation (every seat's at each
 new day and night and at the end), every event, the result and the rewards
-(`mafia_env.ccore_diff.play_both`). The first mismatch is printed with its game (variant,
+(`mafia_env.ccore.diff.play_both`). The first mismatch is printed with its game (variant,
 table size, seed) and move, and the script exits 1. Table sizes cycle through every size the
 variant has; half the games have moderators' calls (fouls, removals, talk, timeouts, a
 stopping illegal move). ``--eras`` plays the variants' earlier rules too (era 0: today's;
@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import mafia_env
-from mafia_env.ccore_diff import EngineError, play_both, random_knobs
+from mafia_env.ccore.diff import EngineError, play_both, random_knobs
 from mafia_env.compat import ERAS, earlier_rules
 from mafia_env.errors import ConfigError
 

@@ -1,6 +1,6 @@
-"""The C core (mafia_env/_ccore.c) against the Python engine: the same game, bit for bit.
+"""The C core (mafia_env/ccore/src/) against the Python engine: the same game, bit for bit.
 
-The differential check (`mafia_env.ccore_diff.play_both`) plays seeded random games on both
+The differential check (`mafia_env.ccore.diff.play_both`) plays seeded random games on both
 engines and compares every move: who acts, the mask, the observations, every event, the
 result and the rewards. The default run plays a few games of every variant at every table
 size; the slow tests play 1,000 a variant (scripts/diff_backends.py plays millions). Then the
@@ -24,7 +24,7 @@ import pytest
 
 import mafia_env
 from mafia_env import ccore
-from mafia_env.ccore_diff import EngineError, play_both, random_knobs
+from mafia_env.ccore.diff import EngineError, play_both, random_knobs
 from mafia_env.compat import ERAS, earlier_rules
 from mafia_env.engine.rules import KNOBS
 from mafia_env.errors import ConfigError, IllegalActionError
@@ -493,7 +493,7 @@ def test_without_the_core_the_python_engine_plays_with_one_notice():
 
 
 def test_a_core_built_from_another_source_is_refused():
-    """An editable install keeps its old build after _ccore.c changes: it must not play."""
+    """An editable install keeps its old build after its C sources change: it must not play."""
     built = ccore._load()
     if built is None:
         pytest.skip("the C core is not built here")

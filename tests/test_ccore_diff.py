@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import mafia_env
-from mafia_env import ccore_diff
+from mafia_env.ccore import diff as ccore_diff
 
 pytestmark = pytest.mark.skipif(not mafia_env.ccore.available(), reason="the C core is not built")
 

@@ -40,6 +40,7 @@ from mafia_env.engine.kinds import (
     PUBLIC_TURNS,
     SPEECH_TURNS,
     Act,
+    Call,
     Options,
     Stage,
     Turn,
@@ -307,7 +308,7 @@ class Game:
     def foul(self, seat: int) -> None:
         """Give `seat` a foul (SPORT-F1, ONLINE-F1): silence or remove him at the thresholds."""
         r = self.rules
-        self.inputs.append((seat, -1, -1, -1, -1, self.day))
+        self.inputs.append((seat, int(Call.FOUL), -1, -1, -1, self.day))
         self.fouls[seat] += 1
         count = self.fouls[seat]
         self._log(_Ev.FOUL, -1, seat, count)
@@ -320,7 +321,7 @@ class Game:
         """Remove `seat` at once, without a last word (SPORT-F2: the moderator's call)."""
         if not self.alive[seat]:
             raise ValueError(f"seat {seat} has already left the game")
-        self.inputs.append((seat, -3, -1, -1, -1, self.day))
+        self.inputs.append((seat, int(Call.REMOVE), -1, -1, -1, self.day))
         self._leave_at_once(seat, _Cause.REMOVED)
 
     def _leave_at_once(self, seat: int, cause: Cause) -> None:
@@ -345,7 +346,7 @@ class Game:
 
     def terminate(self, seat: int) -> None:
         """Stop the game for `seat`'s illegal action (COMMON-7, knob illegal_action: terminate)."""
-        self.inputs.append((seat, -2, -1, -1, -1, self.day))
+        self.inputs.append((seat, int(Call.TERMINATE), -1, -1, -1, self.day))
         self.offender = seat
         self._log(_Ev.TERMINATED, seat)
         self._end_turns()

@@ -55,6 +55,14 @@ class Act(IntEnum):
     HUNT = 14  # request a free hunt on target (FORUM-N3)
 
 
+class Call(IntEnum):
+    """A moderator's call, logged in `Game.inputs` where a move logs its act (no act is < 0)."""
+
+    FOUL = -1
+    TERMINATE = -2  # the game stopped by the player's illegal action
+    REMOVE = -3
+
+
 class Stage(IntEnum):
     """Where the game stands: the stage whose queued turns are being taken.
 
@@ -153,6 +161,7 @@ __all__ = [
     "PUBLIC_TURNS",
     "SPEECH_TURNS",
     "Act",
+    "Call",
     "Options",
     "Stage",
     "Turn",

@@ -1,11 +1,13 @@
 """The C core: the backend choice, the config the core plays, and the views over it.
 
-`mafia_env/_ccore.c` is the engine's accelerated twin: the same game as `mafia_env.engine`
+`mafia_env/ccore/src/` is the engine's accelerated twin: the same game as `mafia_env.engine`
 bit for bit (the same random draws, events, observations and masks; tests/test_ccore.py and
-scripts/diff_backends.py play both side by side). It is an optional extension, built by
-``pip install`` where a C compiler exists; where it is not built, every ``backend="auto"``
-uses the Python engine and says so once (a `RuntimeWarning`). The Python engine stays the
-reference and the readable statement of the rules.
+scripts/diff_backends.py play both side by side, through `mafia_env.ccore.diff`). Its rule
+constants are generated from the Python definitions (`schema`, `generate`). It is an
+optional extension, built by ``pip install`` where a C compiler exists; where it is not
+built, every ``backend="auto"`` uses the Python engine and says so once (a
+`RuntimeWarning`). The Python engine stays the reference and the readable statement of the
+rules.
 
 | backend | |
 |---|---|
@@ -26,20 +28,20 @@ Set ``MAFIA_ENV_NO_CCORE=1`` to act as if the core were not built.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import os
 import sys
 import warnings
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from mafia_env.actions import ActionLayout
-from mafia_env.engine.events import Outcome
+from mafia_env.ccore.generate import SRC, source_digest
+from mafia_env.ccore.schema import CORE_KNOBS, MAX_SEATS, NIGHT_STEPS, PIECES
+from mafia_env.engine.events import Cause, Outcome
 from mafia_env.engine.game import Game
-from mafia_env.engine.kinds import SPEECH_TURNS, Act, Turn
+from mafia_env.engine.kinds import SPEECH_TURNS, Act, Call, Turn
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import KNOBS, Rules
 from mafia_env.engine.spec import GameSpec
@@ -47,60 +49,6 @@ from mafia_env.errors import ConfigError
 from mafia_env.observe import CAUSES, ObsLayout, VectorObserver
 
 BACKENDS = ("auto", "c", "python")
-# the pieces of an observation, in the order of the core's offsets (_ccore.c P_*)
-PIECES = (
-    "seat",
-    "role",
-    "known_roles",
-    "checks",
-    "my_turn",
-    "my_night",
-    "team_shots",
-    "team_executors",
-    "blocked",
-    "last_heal",
-    "self_heals",
-    "phase",
-    "day",
-    "speaker",
-    "acts_left",
-    "alive",
-    "eliminated",
-    "fouls",
-    "revealed",
-    "nominees",
-    "candidates",
-    "votes",
-    "votes_before",
-    "crash",
-    "nominations",
-    "claimed_role",
-    "claimed_check",
-    "accused",
-    "vouched",
-    "questions",
-    "answers",
-    "named",
-    "counting",
-    "team_plan",
-    "gestures",
-)
-# the knobs the core reads (_ccore.c Config), each as an int: a choice's index among the
-# knob's choices, a bool, a count; night_order as its steps, heal_self -1 for no limit
-CORE_KNOBS = (
-    "zero_night", "zero_night_don", "speech_acts", "claims", "nominations", "self_nomination",
-    "self_vote", "nominees_vote", "nominee_ban", "silent_vote", "single_nominee", "tie",
-    "tie_speeches", "zero_votes", "last_word_vote", "last_word_night", "reveal_on_death",
-    "mafia_target_team", "don_check", "sheriff_check", "check_skip", "fouls_mute",
-    "fouls_remove", "night_order", "mafia_kill", "mafia_split", "mafia_pass", "self_shot",
-    "mafia_see_shots", "don_known", "heal_repeat", "heal_self", "heal_skip", "heal_against",
-    "heal_spent", "night_announce", "putana_self", "companion_reason", "companion_heal",
-    "questions", "naming_threshold", "nominee_speeches", "hunt", "hunt_status", "mafia_win",
-    "hunt_ratio", "mafia_win_maniac", "vote_count", "fouls_take_last_word", "hunted_reveal",
-    "heal_told", "mafia_no_number", "zero_night_meeting", "shots_judged", "discussion",
-    "gestures", "nominee_votes",
-)  # fmt: skip
-NIGHT_STEPS = ("putana", "mafia", "don", "sheriff", "doctor", "maniac", "hunt")
 # knobs the core does not read: the env plays them (illegal_action) or they shape the deal
 # and the day limit, which the config carries worked out (max_days, mafia_count)
 PYTHON_KNOBS = frozenset({"illegal_action", "max_days", "mafia_count"})
@@ -127,7 +75,7 @@ def _load() -> Any:
             _load_error = "the C core is switched off (MAFIA_ENV_NO_CCORE is set)"
         else:
             try:
-                _module = importlib.import_module("mafia_env._ccore")
+                _module = importlib.import_module("mafia_env.ccore._ccore")
             except ImportError as e:  # no compiler at install: the Python engine plays
                 _load_error = f"the C core is not built ({e})"
             else:
@@ -138,21 +86,19 @@ def _load() -> Any:
 
 
 def _stale(module: Any) -> str | None:
-    """Return why a built core is not this checkout's _ccore.c, or None where it is.
+    """Return why a built core is not this checkout's C sources, or None where it is.
 
-    An editable install keeps the extension it built: after an edit of _ccore.c (or a pull)
-    it would play the old game. setup.py compiles the source's digest in; where the source is
-    beside this file (a checkout, not a wheel), the two must agree.
+    An editable install keeps the extension it built: after an edit of the sources (or a
+    pull) it would play the old game. setup.py compiles the sources' digest in; where the
+    sources are beside this file (a checkout, an sdist), the two must agree.
     """
-    source = Path(__file__).with_name("_ccore.c")
     built = getattr(module, "SOURCE", "")
-    if not built or not source.is_file():
+    if not built or not (SRC / "binding.c").is_file():
         return None
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
-    if digest == built:
+    if source_digest() == built:
         return None
     return (
-        "the C core was built from another mafia_env/_ccore.c than this one "
+        "the C core was built from other sources than mafia_env/ccore/src/ "
         "(rebuild it: pip install -e . or python setup.py build_ext --inplace)"
     )
 
@@ -172,7 +118,7 @@ def _notice(reason: str) -> None:
 
 def _caller() -> int:
     """Return the stack level of the first frame outside mafia_env (the warning names it)."""
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # mafia_env/
     frame, level = sys._getframe(1), 1
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here):
         frame, level = frame.f_back, level + 1
@@ -228,8 +174,8 @@ def config(rules: Rules, n: int) -> dict[str, Any]:
     unknown = set(KNOBS) - PYTHON_KNOBS - set(CORE_KNOBS)
     if unknown:  # a knob added to the rules that the core does not know yet
         raise CoreUnsupported(f"it does not know the knobs {', '.join(sorted(unknown))}")
-    if n > 30:
-        raise CoreUnsupported(f"tables of at most 30 seats; got {n}")
+    if n > MAX_SEATS:
+        raise CoreUnsupported(f"tables of at most {MAX_SEATS} seats; got {n}")
     cfg: dict[str, Any] = {"n": n, "day_limit": rules.day_limit(n)}
     for name in CORE_KNOBS:
         value, choices = getattr(rules, name), KNOBS[name].choices
@@ -270,7 +216,7 @@ def _obs_config(rules: Rules, n: int, layout: ObsLayout) -> dict[str, Any]:
     for i, t in enumerate(layout.turns):
         turn_pos[t] = i
     elim = layout.offsets["eliminated"][1][1]
-    if elim not in (CAUSES, 3):
+    if elim not in (CAUSES, int(Cause.MAFIA)):
         raise CoreUnsupported(f"an eliminated piece of {elim} columns")
     return {
         "obs_size": layout.size,
@@ -321,7 +267,7 @@ def seed_words(seed: int) -> list[int]:
 
 
 def new_core(rules: Rules, n: int, num_games: int, log_events: bool = False, deal=None) -> Any:
-    """Return a `_ccore.Core` of `num_games` games of (rules, n)."""
+    """Return a `_ccore.Core` (the compiled module's) of `num_games` games of (rules, n)."""
     mod = _load()
     if mod is None:
         raise ConfigError(f"the C core is not available: {_load_error}")
@@ -523,11 +469,11 @@ class CoreGame:
             seat, act, target, value, _, _ = new[k]
             k += 1
             done += 1
-            if act == -1:
+            if act == Call.FOUL:
                 sh.foul(seat)
-            elif act == -2:
+            elif act == Call.TERMINATE:
                 sh.terminate(seat)
-            elif act == -3:
+            elif act == Call.REMOVE:
                 sh.remove(seat)
             else:
                 if sh.actor != seat:
