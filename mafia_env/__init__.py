@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mafia_env.aec import MafiaEnv
-from mafia_env.coreenv import make_env
+from mafia_env.aec import MafiaEnv, make_env
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import (

@@ -10,6 +10,8 @@
 | Languages | ``lang="en"``, ``"ru"`` or ``"uk"``: narration and text observations |
 
 The adapter asks the engine who acts, what is legal and what each agent saw; it knows no rule.
+One adapter serves both engines (``backend``: the Python engine, or the compiled core as
+`CoreMafiaEnv`) through the narrow interface of `mafia_env.backends`.
 Eliminated players stay in ``agents`` (they are never selected after their last word), and
 when the game ends every agent gets its team's reward: +1 win, -1 loss, 0 draw. A game that
 reaches the day limit is truncated as a draw. The mask of an agent that is not acting is all
@@ -51,6 +53,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env import AECIterable
 
 from mafia_env.actions import ActionLayout
+from mafia_env.backends import CoreEngine, Engine, PythonEngine
 from mafia_env.engine.events import OUTCOME_NAMES
 from mafia_env.engine.game import Game
 from mafia_env.engine.kinds import SPEECH_TURNS
@@ -61,7 +64,7 @@ from mafia_env.global_state import StateLayout
 from mafia_env.illegal import illegal_mode, warn_illegal
 from mafia_env.lang import DEFAULT, charset, check_lang, talk_text
 from mafia_env.narrate import narrate
-from mafia_env.observe import PHASES, ObsLayout, VectorObserver
+from mafia_env.observe import PHASES, ObsLayout
 from mafia_env.records.format import make_record
 from mafia_env.text import MAX_LENGTH, TextObserver
 
@@ -91,6 +94,8 @@ class MafiaEnv(AECEnv):
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
     }
+    backend = "python"
+    engine_type: ClassVar[type] = PythonEngine  # what plays the game (`mafia_env.backends`)
 
     def __init__(
         self,
@@ -128,7 +133,6 @@ class MafiaEnv(AECEnv):
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.layout = ActionLayout.of(spec)
         self.obs_layout = ObsLayout.of(spec)
-        self.observer = VectorObserver(rules, n, self.obs_layout)
         self.state_layout = spec.cached(StateLayout, lambda s: StateLayout(ObsLayout.of(s)))
         self.state_space = spaces.Box(0.0, 1.0, (self.state_layout.size,), np.float32)
         self._text: TextObserver | None = None
@@ -147,15 +151,27 @@ class MafiaEnv(AECEnv):
         act_space = spaces.Discrete(self.layout.size)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
-        self.game: Game | None = None
         self.game_seed: int | None = None  # the seed of the game now in play
         self._rng: random.Random | None = None
-        self._mask: np.ndarray | None = None
+        self._size = self.layout.size
+        self._vector = obs_mode == "vector"
         self._no_mask = np.zeros(self.layout.size, dtype=np.int8)
         self._no_mask.flags.writeable = False
+        self._mask: np.ndarray | None = None  # the acting agent's, None once the game is over
+        self._live = False  # a game in play (nobody terminated or truncated): step's fast path
         self._masked: str | None = None  # the agent whose infos hold a nonzero mask
         self.illegal_counts: dict[str, int] = {}  # COMMON-7: this game's, by agent
         self._printed = 0
+        self._use(self.engine_type(spec, self.layout, self.obs_layout, self._no_mask))
+
+    def _use(self, engine: Engine) -> None:
+        """Play on `engine`, its per-move calls bound once (`step` and `last` make them)."""
+        self.engine = engine
+        self.game = engine.game
+        self.observer = engine.observer
+        self._play = engine.play
+        self._observe = engine.observe
+        self._view = engine.view
 
     # ------------------------------------------------------------ PettingZoo API
 
@@ -174,8 +190,7 @@ class MafiaEnv(AECEnv):
 
     def _new_game(self, game_seed: int) -> None:
         self.game_seed = game_seed
-        self.game = game = self._make_game(game_seed)
-        self.observer.reset(game)
+        self.game = game = self.engine.start(game_seed, self.deal)
         if self._text is not None:
             self._text.reset(game)
         self.agents = self.possible_agents[:]
@@ -183,20 +198,15 @@ class MafiaEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {"action_mask": self._no_mask} for a in self.agents}  # _publish_mask
+        self.infos = {a: {"action_mask": self._no_mask} for a in self.agents}  # `_next`
         self.illegal_counts = dict.fromkeys(self.agents, 0)  # COMMON-7: this game's, by agent
         if self._flat:  # infos are where the flat mode's libraries look
             for info in self.infos.values():
                 info["acting"], info["illegal"] = False, 0
-        self._mask = None
         self._masked = None
         self._printed = 0
-        self.agent_selection = self.possible_agents[game.actor]
-        self._publish_mask()
-
-    def _make_game(self, game_seed: int) -> Game:
-        """Return the game of this seed (the C core's env plays it on the core)."""
-        return Game(self.rules, self.n, game_seed, self.deal)
+        self._live = True
+        self._next(self.engine.actor(), self.engine.mask())
 
     def agent_iter(self, max_iter: int = 2**63) -> AgentIter:
         """Yield the acting agent (`agent_selection`) until the game is over and every agent
@@ -208,8 +218,15 @@ class MafiaEnv(AECEnv):
         flags and info; after the game, once every agent has been stepped, an error saying so."""
         agent = self.agent_selection
         try:
+            if not observe:
+                obs = None
+            elif self._vector:  # as `observe`, inlined: once per move
+                view = self._view  # a local: calling an instance's attribute is a slow lookup
+                obs = view(self._seat[agent], self._mask)
+            else:
+                obs = self.observe(agent)
             return (
-                self.observe(agent) if observe else None,
+                obs,
                 self._cumulative_rewards[agent],
                 self.terminations[agent],
                 self.truncations[agent],
@@ -227,29 +244,48 @@ class MafiaEnv(AECEnv):
         )
 
     def observe(self, agent: str) -> dict[str, Any]:
-        game = self.game
+        """Return `agent`'s observation: each call a fresh float32 array that only the caller
+        holds; the mask read-only and shared, as in ``infos`` (copy one to change it)."""
         seat = self._seat.get(agent) if type(agent) is str else None
-        if game is None or seat is None:
+        if self.game is None or seat is None:
             self._require_game()
             seat = self._seat_of(agent)
-        if self.obs_mode == "flat":
-            return self.observer.observe(game, seat)
-        if seat == game.actor:  # read-only and shared, as in `infos`: copy one to change it
-            mask = self._mask
-            if mask is None:
-                mask = self._legal_mask()
-        else:
-            mask = self._no_mask
-        if self.obs_mode == "text":
-            return {
-                "observation": self.text_observer.observe(game, seat, mask),
-                "action_mask": mask,
-            }
-        return {"observation": self.observer.observe(game, seat), "action_mask": mask}
+        if self._flat:
+            return self._observe(seat)
+        if self._vector:
+            return self._view(seat, self._mask)
+        mask = self._mask if seat == self.engine.actor() else self._no_mask
+        text = self.text_observer.observe(self.game, seat, mask)
+        return {"observation": text, "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        game = self.game
-        if game is None:
+        if self._live and type(action) is int:  # a game in play, an int: the common case
+            play = self._play  # a local: calling an instance's attribute is a slow lookup
+            done = play(action)
+            if done is not None:  # legal: played
+                self._cumulative_rewards[self.agent_selection] = 0.0
+                actor, m = done
+                if actor < 0:  # nobody acts: the game is over
+                    self._end_game()
+                else:  # as `_next`, inlined: once per move
+                    agent = self.agent_selection = self.possible_agents[actor]
+                    infos = self.infos
+                    last = self._masked
+                    if last is not None:
+                        infos[last]["action_mask"] = self._no_mask
+                    self._masked = agent
+                    self._mask = infos[agent]["action_mask"] = m
+                    if self._flat:
+                        self._mark_acting(last, agent)
+                if self.render_mode is not None and self.render_mode == "human":
+                    self.render()
+                return
+        self._step_checked(action)
+
+    def _step_checked(self, action: Any) -> None:
+        """`step` where the fast path stops: before a game, a dead agent's step, an action
+        that is not a legal int (an error, or COMMON-7's answer)."""
+        if self.game is None:
             self._require_game()
         if not self.agents:
             raise MafiaError("the game is over and every agent has been stepped; call reset()")
@@ -257,30 +293,17 @@ class MafiaEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if type(action) is int and 0 <= action < self.layout.size:  # the common case, fast
+        if type(action) is int and 0 <= action < self._size:
             index = action
         else:
             index = self._check_index(agent, action)
-        mask = self._mask if self._mask is not None else self._legal_mask()
-        self._mask = None
-        if index is not None and mask[index]:
-            game.apply(*self.layout.decoded[index])
-        else:
-            self._illegal(agent, action, mask)
+        done = None if index is None else self._play(index)  # None: not legal, not played
+        if done is None:
+            self._illegal(agent, action, self._mask)
+            actor = self.engine.actor()
+            done = (actor, None if actor < 0 else self.engine.mask())
         self._cumulative_rewards[agent] = 0.0
-        if game.winner is not None or game.offender >= 0:
-            self._end_game()
-        else:
-            agent = self.agent_selection = self.possible_agents[game.actor]
-            infos = self.infos  # as `_publish_mask`, inlined: once per move
-            last = self._masked
-            if last is not None:
-                infos[last]["action_mask"] = self._no_mask
-            self._masked = agent
-            m = self._mask = self.layout.shared_mask(game)  # observe() reads it from here
-            infos[agent]["action_mask"] = m
-            if self._flat:
-                self._mark_acting(last, agent)
+        self._next(*done)
         if self.render_mode == "human":
             self.render()
 
@@ -383,13 +406,8 @@ class MafiaEnv(AECEnv):
         game = self._require_game()
         if game.over:
             raise MafiaError("the game is over: no more fouls")
-        game.foul(self._seat_of(agent))
-        self._mask = None
-        if game.over:
-            self._end_game()
-        else:
-            self.agent_selection = self.possible_agents[game.actor]
-            self._publish_mask()
+        self.engine.foul(self._seat_of(agent))
+        self._after_moderator()
 
     def remove(self, agent: str) -> None:
         """Remove `agent` from the game at once, without a last word, as a moderator does
@@ -400,12 +418,13 @@ class MafiaEnv(AECEnv):
             raise MafiaError("the game is over: nobody can be removed")
         if not game.alive[seat]:
             raise MafiaError(f"{agent} has already left the game")
-        game.remove(seat)
-        self._mask = None
-        if game.over:
-            self._end_game()
-        else:
-            self.agent_selection = self.possible_agents[game.actor]
+        self.engine.remove(seat)
+        self._after_moderator()
+
+    def _after_moderator(self) -> None:
+        """Hand the turn on after a moderator's move (it may end the game)."""
+        actor = self.engine.actor()
+        self._next(actor, None if actor < 0 else self.engine.mask())
 
     def record(self) -> dict[str, Any]:
         """Return the game so far as JSON-ready data that `mafia_env.replay` plays back."""
@@ -424,21 +443,12 @@ class MafiaEnv(AECEnv):
         actions give the same games); stepping one never changes the other. Cheaper than
         replaying the game: the engine and the observers copy their state.
         """
-        other = MafiaEnv.__new__(MafiaEnv)
+        other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
-        if self.game is not None:
-            other.game = self.game.clone()
-            other.observer = self.observer.copy()
-        self._copy_play_state(other)
-        return other
-
-    def _copy_play_state(self, other: MafiaEnv) -> None:
-        """Give `other` (a shallow copy of this env) its own copies of what play changes
-        besides the game and the observer: knobs, text observer, random stream, agents,
-        rewards, flags, infos and illegal counts (both engines' `clone`)."""
+        other._use(self.engine.fork())
         other.knobs = dict(self.knobs)
-        if self.game is not None:
-            other._text = self._text.copy() if self._text is not None else None
+        if self.game is not None and self._text is not None:
+            other._text = self._text.copy()
         if self._rng is not None:
             other._rng = random.Random()
             other._rng.setstate(self._rng.getstate())
@@ -447,13 +457,22 @@ class MafiaEnv(AECEnv):
             setattr(other, name, dict(getattr(self, name)))
         other.infos = {a: dict(i) for a, i in self.infos.items()}
         other.illegal_counts = dict(self.illegal_counts)
+        return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the engine pickles itself (the core its state whole); the rest is the engine's
+        skip = ("game", "observer", "_play", "_observe", "_view")
+        return {k: v for k, v in self.__dict__.items() if k not in skip}
 
     def __setstate__(self, state: dict) -> None:
         # a pickled or deep-copied env (a vector env's copy) deals its own next games: the
         # game in play goes on exactly, the stream of the next games' seeds is drawn afresh
         self.__dict__.update(state)
+        self._use(self.engine)
         if self._rng is not None:
             self._rng = random.Random()
+        if self._text is not None and self.game is not None:
+            self._text.talk = self.game.talk  # one list of remarks, the game's
 
     @property
     def text_observer(self) -> TextObserver:
@@ -481,25 +500,22 @@ class MafiaEnv(AECEnv):
             ) from None
 
     def _legal_mask(self) -> np.ndarray:
-        if self._mask is None:
-            self._mask = self.layout.shared_mask(self.game)
-        return self._mask
+        """Return the acting agent's mask (read-only and shared; zeros once the game is over)."""
+        return self._mask if self._mask is not None else self._no_mask
 
-    def _mask_for(self, seat: int, turn: Any) -> np.ndarray:
-        """Return the mask `seat` gets for its queued `turn` of the open round (`legal_for`)."""
-        return self.layout.options_mask(self.game.legal_for(seat, turn))
-
-    def _publish_mask(self) -> None:
-        """Put the acting agent's mask in its ``infos`` (and zeros back in the last one's).
-
-        The arrays are read-only and shared (the mask cache's): copy one to change it.
-        """
+    def _next(self, actor: int, mask: np.ndarray | None) -> None:
+        """Give the turn to seat `actor`, whose legal actions are `mask`, or end the game (an
+        `actor` of -1): its mask goes in its ``infos``, zeros back in the last actor's."""
+        if actor < 0:
+            self._end_game()
+            return
+        agent = self.agent_selection = self.possible_agents[actor]
         infos = self.infos
         last = self._masked
         if last is not None:
             infos[last]["action_mask"] = self._no_mask
-        agent = self._masked = self.agent_selection
-        infos[agent]["action_mask"] = self._legal_mask()
+        self._masked = agent
+        self._mask = infos[agent]["action_mask"] = mask
         if self._flat:
             self._mark_acting(last, agent)
 
@@ -548,14 +564,15 @@ class MafiaEnv(AECEnv):
             self.infos[agent]["illegal"] = self.illegal_counts[agent]
         warn_illegal(self, message, mode)
         if mode == "foul":  # COMMON-7: a foul, then the turn's default action
-            game.foul(seat)
-            if not game.over and game.actor == seat:
-                game.apply(*game.default_action())
+            self.engine.foul(seat)
+            if self.engine.actor() == seat:
+                self.engine.play_default()
         else:  # terminate: PettingZoo's classic convention
-            game.terminate(seat)
+            self.engine.terminate(seat)
 
     def _end_game(self) -> None:
         game = self.game
+        self._live, self._mask = False, None
         for agent, r in zip(self.possible_agents, game.returns(), strict=True):
             self.rewards[agent] = r
             if game.truncated:
@@ -569,3 +586,41 @@ class MafiaEnv(AECEnv):
                 self._mark_acting(self._masked, None)
             self._masked = None
         self.agent_selection = self.agents[0]
+
+
+class CoreMafiaEnv(MafiaEnv):
+    """`MafiaEnv` played by the C core (``backend="c"``): the same adapter, the core's engine
+    (`mafia_env.backends.CoreEngine`). ``env.game`` is a `CoreGame`: the live state from the
+    core, the rest (events, narration, text observations, records, ``resample``) from the
+    Python engine, brought up to date on demand (`mafia_env.ccore`)."""
+
+    backend = "c"
+    engine_type = CoreEngine
+
+    @property
+    def core(self) -> Any:
+        """The compiled core this env plays on (one game: slot 0)."""
+        return self.engine.core
+
+
+def make_env(
+    variant: Any = "sport", num_players: int | None = None, backend: str = "auto", **kwargs: Any
+) -> MafiaEnv:
+    """Return `MafiaEnv` on the engine `backend` picks (`mafia_env.ccore.resolve`).
+
+    Bad arguments get the env's own errors: where the rules cannot be worked out, the Python
+    env is built, and raises them.
+    """
+    from mafia_env.ccore import BACKENDS, resolve, spec_of
+
+    if backend not in BACKENDS:
+        raise ConfigError(f"unknown backend {backend!r}; backends are: {', '.join(BACKENDS)}")
+    if backend != "python":
+        knobs = {k: v for k, v in kwargs.items() if k not in ("render_mode", "obs_mode", "lang")}
+        try:
+            spec = spec_of(variant, num_players, knobs)
+        except MafiaError:
+            return MafiaEnv(variant, num_players, **kwargs)  # raises the env's own error
+        if resolve(backend, spec.rules, spec.n, spec.obs) == "c":
+            return CoreMafiaEnv(variant, num_players, **kwargs)
+    return MafiaEnv(variant, num_players, **kwargs)

@@ -61,7 +61,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from mafia_env.aec import RENDER_MODES
+from mafia_env.aec import RENDER_MODES, make_env
 from mafia_env.engine.kinds import Turn
 from mafia_env.engine.rules import Rules
 from mafia_env.engine.spec import GameSpec
@@ -125,8 +125,6 @@ class MafiaParallelEnv(ParallelEnv):
                 f"obs_mode {obs_mode!r} is not offered by the parallel view; its obs modes are: "
                 f"{', '.join(PARALLEL_OBS_MODES)} (text agents take turns: use mafia_env.env)"
             )
-        from mafia_env.coreenv import make_env
-
         self.aec = aec = make_env(
             variant,
             num_players,
@@ -308,7 +306,7 @@ class MafiaParallelEnv(ParallelEnv):
             if seat == game.actor:
                 base = aec._legal_mask()
             else:
-                base = aec._mask_for(seat, turn)
+                base = aec.engine.mask_for(seat, turn)
             mask = np.zeros(size + 1, dtype=np.int8)
             mask[:size] = base
             self._round[seat] = turn

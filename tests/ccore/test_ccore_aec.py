@@ -155,7 +155,7 @@ def test_masks_are_the_shared_caches_arrays():
     env.reset(seed=3)
     for _ in range(50):
         m = env.infos[env.agent_selection]["action_mask"]
-        assert m is ccore.shared_mask(env._masks, env.core.mask(0))
+        assert m is ccore.shared_mask(env.engine._masks, env.core.mask(0))
         assert env.core.aec_mask(0) is m
         np.testing.assert_array_equal(m, np.frombuffer(env.core.mask(0), np.int8))
         env.step(int(np.flatnonzero(m)[0]))
@@ -247,7 +247,7 @@ def test_core_aec_calls_check_their_arguments():
     with pytest.raises(ValueError, match="aec_bind"):
         bare.aec_bind(np.zeros(3, np.float32), {}, ccore.shared_mask, env._no_mask)
     with pytest.raises(TypeError):
-        bare.aec_bind(np.zeros(env._obs_size, np.float32), {}, None, env._no_mask)
+        bare.aec_bind(np.zeros(env.obs_layout.size, np.float32), {}, None, env._no_mask)
 
 
 def test_an_observation_dropped_and_changed_in_place_never_comes_back_changed():

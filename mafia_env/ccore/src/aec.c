@@ -1,6 +1,6 @@
 /* ------------------------------------------------------------ the AEC env's calls */
-/* The AEC env (coreenv.py) takes one observation and one mask a move. aec_bind gives the core
-   a float32 template the observations are written into (each handed out as a fresh copy, the
+/* The AEC env (CoreEngine in backends.py) takes one observation and one mask a move.
+   aec_bind gives the core a float32 template the observations are written into (each handed out as a fresh copy, the
    template's own copy()), the env's shared cache of read-only masks (ccore.mask_cache: bytes
    -> int8 array), the function that fills it (ccore.shared_mask) and the all-zeros mask of
    the agents that do not act: a move's mask is looked up in the cache here, in one call. */

@@ -28,7 +28,7 @@
  *   calls.c     a game's calls: moves, observations, masks, facts, logs
  *   pickle.c    copies and pickles
  *   batch.c     the batched step (VectorMafia)
- *   aec.c       the AEC env's calls (coreenv.py)
+ *   aec.c       the AEC env's calls (CoreEngine in backends.py)
  *   binding.c   this file: the Core type, its config, its methods, the module
  */
 #include "core.h"
