@@ -1,28 +1,33 @@
-"""``filler_talk``: the seat-filler, speaking, nominating and voting from its reading of the
-claims (experimental: see ``results/robust/README.md`` for how it measures).
+"""``filler_talk`` and ``filler_vote``: the seat-filler, speaking, nominating and voting from
+its reading of the claims. Experimental, not the shipped ``filler``: on sport-10 the talk
+costs the network most of its wins (``results/robust/README.md``).
 
 `BeliefTalk` wraps a policy (the shipped `filler` network) and takes over three of its day
-decisions where they are empty or follow the table blindly, from the reading of the sheriff
-claims with liars in the model (`mafia_env.belief.claims.read_claims`: who is likely black,
-who is likely the real sheriff):
+decisions, from the reading of the sheriff claims with liars in the model
+(`mafia_env.belief.claims.read_claims`: who is likely black, who is likely the real sheriff):
 
-- **Speech.** At the first act of a speech (nothing said yet), where the network would end
-  the speech or only nominate, the filler says what it believes first: the real sheriff
-  claims (when a check is black, another seat claims sheriff, or he is in danger) and reports
-  his checks, black first, then accuses the other claimants; a town seat accuses its top
-  suspect, else vouches for the seat it trusts most; a mafia seat accuses the town seat the
-  table's reading suspects most (what a town player in its seat would believe). The network
-  then goes on with the speech.
-- **Nomination.** A town seat's nomination goes to its top suspect, drawn among the seats
-  within `TIE` of the top (on day 1, when the reading is flat, that spreads the first
-  nominee); a mafia seat's first nomination of day 1, where nobody is up yet, is drawn the
-  same way from the table's reading.
-- **Vote.** A town seat's vote goes to the candidate it believes likeliest black where the
-  network's candidate is less likely by more than `VOTE_MARGIN` (a candidate called black by a
-  claimant the reading does not believe).
+- **Speech** (``speech``). Where the network ends a speech in which it said at most one act
+  (a nomination), the filler first says what it believes: the real sheriff claims (when a
+  check is black, another seat claims sheriff, or he is in danger) and reports his checks,
+  black first, then accuses the other claimants; a town seat accuses its top suspect (more
+  than `ACCUSE_OVER` above the prior), else vouches for the seat it trusts most (`VOUCH_UNDER`
+  below), else (``guess``) accuses the likeliest black seat drawn among those within `TIE`; a
+  mafia seat (``mafia``) does the same from the table's reading (what a town player in its
+  seat would believe). The network then goes on with the speech.
+- **Nomination** (``nominate``). The first nomination of day 1 is drawn among the seats
+  within `TIE` of the reading's top suspect (a flat reading on day 1: the first nominee
+  spreads over the seats); a town seat's later nomination goes to its top suspect where the
+  network's nominee is less likely black by more than `VOTE_MARGIN`.
+- **Vote** (``vote``). A town seat's ballot goes to the candidate it believes likeliest black
+  where the network's candidate is less likely by more than `VOTE_MARGIN`; with
+  ``blind_only``, only where the network's candidate was called black by a sheriff claimant
+  (the network follows a claimant the reading does not believe).
 
-Night turns, and everything else, are the network's. Seeded: the draws among equals come
-from the policy's own generator.
+Options for measuring the parts: ``others_talk`` off keeps only the real sheriff's talk;
+``hide_talk`` hides the table's accusations and vouches from the network. ``filler_talk`` is
+every part on; ``filler_vote`` is the ballots alone, ``blind_only``. Night turns, and
+everything else, are the network's. Seeded: the draws among equals come from the policy's own
+generator.
 """
 
 from __future__ import annotations
@@ -69,6 +74,8 @@ class BeliefTalk:
         mafia: bool = True,
         guess: bool = True,
         hide_talk: bool = False,
+        others_talk: bool = True,
+        blind_only: bool = False,
     ):
         self.spec = spec
         self.inner = inner
@@ -79,6 +86,9 @@ class BeliefTalk:
         # the wrapped policy does not see the table's accusations and vouches (its own
         # conventions were learned where nobody said them)
         self.hide_talk = hide_talk
+        self.others_talk = others_talk  # off: only the real sheriff's claim and reports
+        # on: overrule a ballot only where its candidate was called black by a claimant
+        self.blind_only = blind_only
         lay = self.reader._pieces
         self._hidden = [slice(lay[k][0], lay[k][1]) for k in ("accused", "vouched") if k in lay]
         self.seed(seed)
@@ -276,7 +286,8 @@ class BeliefTalk:
                     continue
                 mine = decoded[chosen[i]][1]
                 best = int(np.argmax(np.where(allowed, p, -np.inf)))
-                if p[best] - p[mine] > VOTE_MARGIN:
+                called = bool((b.claimant[i] & b.claimed_black[i][:, mine]).any())
+                if (called or not self.blind_only) and p[best] - p[mine] > VOTE_MARGIN:
                     out[i] = self._index(b, Act.VOTE, best)
         return out
 
@@ -316,6 +327,8 @@ class BeliefTalk:
                     idx = self._index(b, Act.ACCUSE, int(seat))
                     if self._ok(b, i, idx):
                         return idx
+        if not self.others_talk:
+            return -1
         accusable = others & ~b.my_accused[i]
         vouched = b.vouched[i, me] > 0
         vouchable = others & ~vouched
@@ -356,7 +369,16 @@ def load_filler_talk(
 
     parts = {
         k: bool(options.pop(k))
-        for k in ("speech", "nominate", "vote", "mafia", "guess", "hide_talk")
+        for k in (
+            "speech",
+            "nominate",
+            "vote",
+            "mafia",
+            "guess",
+            "hide_talk",
+            "others_talk",
+            "blind_only",
+        )
         if k in options
     }
     table = spec if spec is not None else GameSpec.make(variant, num_players)
@@ -371,10 +393,11 @@ def load_filler_vote(
     spec: GameSpec | None = None,
     **options: Any,
 ) -> Policy:
-    """``filler_vote``: `filler_talk` with its votes only (the town's ballots from the claims
-    reading where the network's candidate is less likely black by `VOTE_MARGIN`); speech and
-    nominations are the network's."""
-    parts = dict(speech=False, nominate=False, vote=True, mafia=False)
+    """``filler_vote``: `filler_talk` with its votes only: a town seat's ballot for a candidate
+    a sheriff claimant called black goes instead to the candidate the claims reading finds
+    likeliest black, where that one is likelier by more than `VOTE_MARGIN` (the claimant is
+    not believed); speech and nominations are the network's."""
+    parts = dict(speech=False, nominate=False, vote=True, mafia=False, blind_only=True)
     return load_filler_talk(variant, num_players, seed, spec, **{**parts, **options})
 
 
