@@ -8,13 +8,18 @@ import pytest
 
 import mafia_env
 from baselines.filler_table import first_nominee, measure, speeches
-from baselines.filler_talk import BeliefTalk
+from baselines.filler_talk import BeliefTalk, load_filler_talk, load_filler_vote
 from baselines.robust import table_of
 from mafia_env.engine.events import Ev
 from mafia_env.engine.kinds import Act
 from mafia_env.match import Seating, play_game
-from mafia_env.policy import load_policy
+from mafia_env.policy import load_policy, policy_names, register_policy
 from mafia_env.tasks import LATEST, TASKS_BY_VERSION, get_task
+
+# an environment installed before these entry points were added still finds them
+for _name, _loader in (("filler_talk", load_filler_talk), ("filler_vote", load_filler_vote)):
+    if _name not in policy_names():
+        register_policy(_name, _loader)
 
 
 class Recorder:
