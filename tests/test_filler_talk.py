@@ -1,0 +1,107 @@
+"""The seat-filler speaking from its claims reading (`baselines.filler_talk`) and the table's
+figures of a filler's talk (`baselines.filler_table`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mafia_env
+from baselines.filler_table import first_nominee, measure, speeches
+from baselines.filler_talk import BeliefTalk, load_filler_talk, load_filler_vote
+from baselines.robust import table_of
+from mafia_env.engine.events import Ev
+from mafia_env.engine.kinds import Act
+from mafia_env.match import Seating, play_game
+from mafia_env.policy import load_policy, policy_names, register_policy
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, get_task
+
+# an environment installed before these entry points were added still finds them
+for _name, _loader in (("filler_talk", load_filler_talk), ("filler_vote", load_filler_vote)):
+    if _name not in policy_names():
+        register_policy(_name, _loader)
+
+
+class Recorder:
+    """Wraps a policy and records every batch it was asked and what it answered."""
+
+    observes = "vector"
+
+    def __init__(self, inner):
+        self.inner, self.log = inner, []
+        self.obs_options = getattr(inner, "obs_options", None)
+
+    def act_batch(self, obs, masks):
+        out = np.asarray(self.inner.act_batch(obs, masks))
+        self.log.append(out.copy())
+        return out
+
+    def act(self, obs, mask):
+        return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
+
+
+@pytest.mark.parametrize("name", list(TASKS_BY_VERSION[LATEST]))
+def test_filler_talk_plays_every_task(name):
+    task = get_task(name, LATEST)
+    spec = table_of(task)
+    env = mafia_env.raw_env(task.variant, task.num_players, **task.play_knobs())
+    p = load_policy("filler_talk", spec, seed=3)
+    assert isinstance(p, BeliefTalk)
+    for seed in range(2):
+        play_game(env, Seating(default=p), seed=task.seed + seed)  # legal moves, to the end
+        assert env.winner is not None
+
+
+def test_filler_vote_changes_only_ballots():
+    task = get_task("sport-10", LATEST)
+    spec = table_of(task)
+    talk = load_policy("filler_vote", spec, seed=1)
+    inner = Recorder(talk.inner)
+    talk.inner = inner
+    outer = Recorder(talk)
+    liars = load_policy("style:fake_sheriff", spec, seed=2)
+    env = mafia_env.raw_env(task.variant, task.num_players, **task.play_knobs())
+    for g in range(8):
+        play_game(env, Seating(teams={"town": outer, "mafia": liars}), seed=task.seed + g)
+    decoded = talk.reader.layout.decoded
+    assert len(outer.log) == len(inner.log) > 0
+    changed = 0
+    for mine, theirs in zip(outer.log, inner.log, strict=True):
+        for a, b in zip(mine.tolist(), theirs.tolist(), strict=True):
+            if a != b:
+                changed += 1
+                assert decoded[a][0] is Act.VOTE and decoded[b][0] is Act.VOTE
+    assert changed >= 1  # against fake sheriffs it overrules some ballots
+
+
+def test_speeches_and_first_nominee_read_the_events():
+    S, E, N, A, D = int(Ev.SPEAK), int(Ev.END_SPEECH), int(Ev.NOMINATE), int(Ev.ACCUSE), int(Ev.DAY)
+    events = [
+        (D, -1, -1, 1, 0),
+        (S, 0, -1, 0, 0),
+        (N, 0, 4, -1, 0),  # a nomination alone is no content
+        (E, 0, -1, -1, 0),
+        (S, 1, -1, 0, 0),
+        (A, 1, 3, -1, 0),
+        (N, 1, 2, -1, 0),
+        (E, 1, -1, -1, 0),
+        (S, 2, -1, 0, 0),
+        (A, 1, 3, -1, 0),  # another seat's act is not seat 2's content
+        (E, 2, -1, -1, 0),
+        (D, -1, -1, 2, 0),
+        (S, 3, -1, 0, 0),
+        (N, 3, 5, -1, 0),
+    ]
+    assert speeches(events, {0, 1, 2, 3}) == (4, 1)
+    assert speeches(events, {1}) == (1, 1)
+    assert first_nominee(events) == 4
+    assert first_nominee(events[:1]) is None
+
+
+def test_the_shipped_filler_fails_the_table_criteria_and_filler_talk_meets_them():
+    plain = measure("filler", "sport-10", 20)
+    talk = measure("filler_talk", "sport-10", 20)
+    assert plain["content"] < 0.5 and plain["first_nominee_top"] > 0.4
+    assert talk["content"] >= 0.5
+    assert talk["first_nominee_top"] <= 0.4
+    assert talk["day1_nominations"] >= 15
