@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from baselines.rule.policy import RulePolicy
+from baselines.rule.bot import RulePolicy
 from baselines.rule.posterior import L_AGAINST_ME, L_AGAINST_ME_CAP, L_NIGHT_DEAD, Posterior
 from baselines.rule.reading import SeenBatch
 from mafia_env.belief.claims import read_claims
