@@ -1,4 +1,4 @@
-/* ------------------------------------------------------------ the AEC env's calls */
+/* ------------------------------------------------------- the AEC env's calls: the binding */
 /* The AEC env (CoreEngine in backends.py) takes one observation and one mask a move.
    aec_bind gives the core a float32 template the observations are written into (each handed out as a fresh copy, the
    template's own copy()), the env's shared cache of read-only masks (ccore.mask_cache: bytes
@@ -201,15 +201,11 @@ static PyObject *Core_aec_play(CoreObject *self, PyObject *const *args, Py_ssize
         PyErr_Clear(); /* an int beyond a C long is no action: not legal */
         Py_RETURN_NONE;
     }
-    const Config *c = &self->cfg;
     int8_t m[MAXMASK];
-    if (g->turn < 0 || a < 0 || a >= c->action_size) Py_RETURN_NONE;
-    write_mask(c, g, m);
-    if (!m[a]) Py_RETURN_NONE;
-    game_apply(c, g, c->dec_act[a], c->dec_target[a], c->dec_value[a]);
+    int actor = game_play(&self->cfg, g, a, m);
+    if (actor == PLAY_ILLEGAL) Py_RETURN_NONE;
     if (g_oom) return check_oom(NULL);
-    if (g->turn < 0) return Py_BuildValue("(iO)", -1, Py_None);
-    write_mask(c, g, m);
+    if (actor < 0) return Py_BuildValue("(iO)", -1, Py_None);
     PyObject *arr = aec_mask_array(self, m);
     if (!arr) return NULL;
     PyObject *out = PyTuple_New(2);
@@ -217,7 +213,7 @@ static PyObject *Core_aec_play(CoreObject *self, PyObject *const *args, Py_ssize
         Py_DECREF(arr);
         return NULL;
     }
-    PyTuple_SET_ITEM(out, 0, PyLong_FromLong(g->actor));
+    PyTuple_SET_ITEM(out, 0, PyLong_FromLong(actor));
     PyTuple_SET_ITEM(out, 1, arr);
     return out;
 }
