@@ -2,7 +2,11 @@
 files hold all the CPython glue."""
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "mafia_env" / "ccore" / "src"
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
@@ -39,3 +43,21 @@ def test_the_binding_holds_the_glue_and_includes_every_file():
     for path in SRC.glob("*.c"):
         if path.name != "binding.c":
             assert path.name in included, f"binding.c does not include {path.name}"
+
+
+ENGINE = ("observer.c", "rules.c", "masks.c", "calls.c", "pickle.c", "batch.c")
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_the_engine_compiles_without_python():
+    """The engine's files, in binding.c's order, make a C unit of their own: no Python
+    header on the include path."""
+    main = (SRC / "binding.c").read_text()
+    order = [name for name in re.findall(r'#include "([^"]+)"', main) if name in ENGINE]
+    assert sorted(order) == sorted(ENGINE)
+    unit = "".join(f'#include "{name}"\n' for name in ["core.h", *order])
+    cmd = ["cc", "-x", "c", "-fsyntax-only", "-Wall", "-Werror", "-Wno-unused-function"]
+    done = subprocess.run(
+        [*cmd, "-I", str(SRC), "-"], input=unit, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr

@@ -61,12 +61,9 @@ static Game *aec_game(CoreObject *self, PyObject *arg) {
         PyErr_SetString(PyExc_RuntimeError, "aec_bind() first");
         return NULL;
     }
-    int b = (int)PyLong_AsLong(arg);
-    if (b == -1 && PyErr_Occurred()) return NULL;
-    return game_at(self, b);
+    return game_arg(self, arg);
 }
 
-/* seat's observation as a fresh float32 array (a new reference) */
 /* Whether the array x of the pool can be handed out again: nobody else holds it (no
    reference, view, buffer or weak reference: the pool's is its only one) and it is still a
    writable C-contiguous float32 vector of the observation's length (what its last holder
@@ -116,7 +113,7 @@ static int aec_seat(CoreObject *self, PyObject *arg) {
     long seat = PyLong_AsLong(arg);
     if (seat == -1 && PyErr_Occurred()) return -1;
     if (seat < 0 || seat >= self->cfg.n) {
-        PyErr_Format(PyExc_IndexError, "seat %ld is not at the table", seat);
+        core_error(CORE_ERR_SEAT, seat, 0);
         return -1;
     }
     return (int)seat;
@@ -153,7 +150,7 @@ static PyObject *Core_aec_obs_dict(CoreObject *self, PyObject *const *args, Py_s
     int seat = aec_seat(self, args[1]);
     if (seat < 0) return NULL;
     PyObject *mask = self->aec_no_mask;
-    if (g->turn >= 0 && seat == g->actor) {
+    if (game_acting(g, seat)) {
         mask = args[2];
         if (mask == Py_None) {
             int8_t m[MAXMASK];

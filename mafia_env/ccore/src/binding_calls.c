@@ -44,6 +44,13 @@ static Game *game_at(CoreObject *self, int b) {
     return &self->games[b];
 }
 
+/* the game of a method's one argument, its index (NULL: an error is set) */
+static Game *game_arg(CoreObject *self, PyObject *arg) {
+    int b = (int)PyLong_AsLong(arg);
+    if (b == -1 && PyErr_Occurred()) return NULL;
+    return game_at(self, b);
+}
+
 static PyObject *check_oom(PyObject *result) {
     if (g_oom) {
         g_oom = 0;
@@ -113,9 +120,7 @@ static PyObject *Core_start(CoreObject *self, PyObject *args) {
 
 /* start_from_slot(b): a new game whose seed is the slot's getrandbits(63) */
 static PyObject *Core_start_from_slot(CoreObject *self, PyObject *arg) {
-    int b = (int)PyLong_AsLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    Game *g = game_at(self, b);
+    Game *g = game_arg(self, arg);
     if (!g) return NULL;
     uint64_t seed = game_new_from_slot(&self->cfg, g, self->has_deal ? self->deal : NULL);
     return check_oom(PyLong_FromUnsignedLongLong(seed));
@@ -229,7 +234,8 @@ static PyObject *Core_observe(CoreObject *self, PyObject *const *args, Py_ssize_
     if (PyErr_Occurred()) return NULL;
     Game *g = game_at(self, b);
     if (!g) return NULL;
-    if (seat < 0 || seat >= self->cfg.n) return core_error(CORE_ERR_SEAT, seat, 0);
+    CoreErr e = check_seat(&self->cfg, seat);
+    if (e) return core_error(e, seat, 0);
     Py_buffer v;
     if (get_wbuf(args[2], &v, (Py_ssize_t)sizeof(float) * self->cfg.obs_size, "observe") < 0)
         return NULL;
@@ -245,8 +251,8 @@ static PyObject *Core_observe_turn(CoreObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "iiiO", &b, &seat, &turn, &out)) return NULL;
     Game *g = game_at(self, b);
     if (!g) return NULL;
-    if (seat < 0 || seat >= self->cfg.n || turn < 0 || turn >= N_TURNS)
-        return core_error(CORE_ERR_SEAT_TURN, 0, 0);
+    CoreErr e = check_seat_turn(&self->cfg, seat, turn);
+    if (e) return core_error(e, 0, 0);
     Py_buffer v;
     if (get_wbuf(out, &v, (Py_ssize_t)sizeof(float) * self->cfg.obs_size, "observe_turn") < 0)
         return NULL;
@@ -266,25 +272,21 @@ static PyObject *Core_private_rows(CoreObject *self, PyObject *args) {
     Py_buffer v;
     Py_ssize_t size = (Py_ssize_t)sizeof(float) * c->n * c->private_size;
     if (get_wbuf(out, &v, size, "private_rows") < 0) return NULL;
-    memcpy(v.buf, g->obs, (size_t)size);
+    write_private_rows(c, g, (float *)v.buf);
     PyBuffer_Release(&v);
     Py_RETURN_NONE;
 }
 
 /* live(b) -> (actor, turn, turn_public, over): the observer's facts of the moment */
 static PyObject *Core_live(CoreObject *self, PyObject *arg) {
-    int b = (int)PyLong_AsLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    Game *g = game_at(self, b);
+    Game *g = game_arg(self, arg);
     if (!g) return NULL;
     return Py_BuildValue("(iiii)", g->o_actor, g->o_turn, g->o_turn_public, g->o_over);
 }
 
 /* mask(b) -> bytes: the acting seat's int8 mask (all zeros once the game is over) */
 static PyObject *Core_mask(CoreObject *self, PyObject *arg) {
-    int b = (int)PyLong_AsLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    Game *g = game_at(self, b);
+    Game *g = game_arg(self, arg);
     if (!g) return NULL;
     PyObject *out = PyBytes_FromStringAndSize(NULL, self->cfg.action_size);
     if (!out) return NULL;
@@ -321,9 +323,7 @@ static PyObject *pairs_list(const int *seats, const int *turns, int m) {
 
 /* pending_round(b) -> [(seat, turn), ...] (Game.pending_round) */
 static PyObject *Core_pending_round(CoreObject *self, PyObject *arg) {
-    int b = (int)PyLong_AsLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    Game *g = game_at(self, b);
+    Game *g = game_arg(self, arg);
     if (!g) return NULL;
     int seats[QCAP + 1], turns[QCAP + 1];
     return pairs_list(seats, turns, game_pending_round(&self->cfg, g, seats, turns));
@@ -331,9 +331,7 @@ static PyObject *Core_pending_round(CoreObject *self, PyObject *arg) {
 
 /* queue(b) -> [(seat, turn), ...] */
 static PyObject *Core_queue(CoreObject *self, PyObject *arg) {
-    int b = (int)PyLong_AsLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    Game *g = game_at(self, b);
+    Game *g = game_arg(self, arg);
     if (!g) return NULL;
     int seats[QCAP], turns[QCAP];
     return pairs_list(seats, turns, game_queue(g, seats, turns));
@@ -341,13 +339,11 @@ static PyObject *Core_queue(CoreObject *self, PyObject *arg) {
 
 /* default_action(b) -> (act, target, value) */
 static PyObject *Core_default_action(CoreObject *self, PyObject *arg) {
-    int b = (int)PyLong_AsLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    Game *g = game_at(self, b);
+    Game *g = game_arg(self, arg);
     if (!g) return NULL;
-    if (g->turn < 0) return core_error(CORE_ERR_OVER, 0, 0);
     int act, target, value;
-    default_action(&self->cfg, g, &act, &target, &value);
+    CoreErr e = game_default(&self->cfg, g, &act, &target, &value);
+    if (e) return core_error(e, 0, 0);
     return Py_BuildValue("(iii)", act, target, value);
 }
 
@@ -367,18 +363,14 @@ static PyObject *int_list(const int32_t *x, int n) {
 
 /* actor(b) -> the acting seat (-1: the game is over) */
 static PyObject *Core_actor(CoreObject *self, PyObject *arg) {
-    int b = (int)PyLong_AsLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    Game *g = game_at(self, b);
+    Game *g = game_arg(self, arg);
     if (!g) return NULL;
     return PyLong_FromLong(g->actor);
 }
 
 /* status(b) -> (actor, turn, winner, offender, truncated, day, stage, inputs, talk) */
 static PyObject *Core_status(CoreObject *self, PyObject *arg) {
-    int b = (int)PyLong_AsLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    Game *g = game_at(self, b);
+    Game *g = game_arg(self, arg);
     if (!g) return NULL;
     return Py_BuildValue("(iiiiiiiii)", g->actor, g->turn, g->winner, g->offender,
                          g->truncated, g->day, g->stage, g->n_inputs, g->talk_count);
@@ -386,9 +378,7 @@ static PyObject *Core_status(CoreObject *self, PyObject *arg) {
 
 /* facts(b) -> dict: the state the inspection hooks read */
 static PyObject *Core_facts(CoreObject *self, PyObject *arg) {
-    int b = (int)PyLong_AsLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    Game *g = game_at(self, b);
+    Game *g = game_arg(self, arg);
     if (!g) return NULL;
     int n = self->cfg.n;
     return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:K,s:i,s:i,s:i,s:i}", "roles",
@@ -401,9 +391,7 @@ static PyObject *Core_facts(CoreObject *self, PyObject *arg) {
 
 /* deal(b) -> (roles, teams): tuples of Role and Team values, one a seat */
 static PyObject *Core_deal(CoreObject *self, PyObject *arg) {
-    int b = (int)PyLong_AsLong(arg);
-    if (b == -1 && PyErr_Occurred()) return NULL;
-    Game *g = game_at(self, b);
+    Game *g = game_arg(self, arg);
     if (!g) return NULL;
     int n = self->cfg.n;
     PyObject *roles = PyTuple_New(n), *teams = PyTuple_New(n);

@@ -7,9 +7,7 @@ static PyObject *Core_copy_game(CoreObject *self, PyObject *args);
 
 /* get_state(b) -> bytes: game b whole (its logs and observation rows included) */
 static PyObject *Core_get_state(CoreObject *self, PyObject *arg) {
-    int b = (int)PyLong_AsLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    Game *g = game_at(self, b);
+    Game *g = game_arg(self, arg);
     if (!g) return NULL;
     size_t size = game_state_size(&self->cfg, g);
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
@@ -52,9 +50,7 @@ static PyObject *Core_copy_game(CoreObject *self, PyObject *args) {
 
 /* fork(b) -> a new Core of one game: a copy of game b (the config copied, not parsed) */
 static PyObject *Core_fork(CoreObject *self, PyObject *arg) {
-    int b = (int)PyLong_AsLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    Game *src = game_at(self, b);
+    Game *src = game_arg(self, arg);
     if (!src) return NULL;
     CoreObject *out = (CoreObject *)Py_TYPE(self)->tp_alloc(Py_TYPE(self), 0);
     if (!out) return NULL;

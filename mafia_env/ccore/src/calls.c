@@ -79,11 +79,29 @@ static int game_play(const Config *c, Game *g, long a, int8_t *mask) {
     return g->actor;
 }
 
+/* a seat's check, and a seat's and a turn's */
+static inline CoreErr check_seat(const Config *c, int seat) {
+    return seat < 0 || seat >= c->n ? CORE_ERR_SEAT : CORE_OK;
+}
+static inline CoreErr check_seat_turn(const Config *c, int seat, int turn) {
+    return seat < 0 || seat >= c->n || turn < 0 || turn >= N_TURNS ? CORE_ERR_SEAT_TURN : CORE_OK;
+}
+
+/* Game.default_action of the acting seat */
+static CoreErr game_default(const Config *c, Game *g, int *act, int *target, int *value) {
+    if (g->turn < 0) return CORE_ERR_OVER;
+    default_action(c, g, act, target, value);
+    return CORE_OK;
+}
+
+/* whether seat acts now (the game is not over) */
+static inline int game_acting(const Game *g, int seat) { return g->turn >= 0 && seat == g->actor; }
+
 /* the moderator's calls on a seat */
 enum { CALL_ON_FOUL, CALL_ON_REMOVE, CALL_ON_TERMINATE };
 
 static CoreErr game_seat_call(const Config *c, Game *g, int seat, int what) {
-    if (seat < 0 || seat >= c->n) return CORE_ERR_SEAT;
+    if (check_seat(c, seat)) return CORE_ERR_SEAT;
     if (what == CALL_ON_FOUL) {
         game_foul(c, g, seat);
     } else if (what == CALL_ON_REMOVE) {
@@ -105,7 +123,7 @@ static CoreErr game_say(const Config *c, Game *g) {
 
 /* Game.legal_for's mask of a queued member of the round: action_size bytes into `out` */
 static CoreErr game_mask_for(const Config *c, Game *g, int seat, int turn, int8_t *out) {
-    if (seat < 0 || seat >= c->n || turn < 0 || turn >= N_TURNS) return CORE_ERR_SEAT_TURN;
+    if (check_seat_turn(c, seat, turn)) return CORE_ERR_SEAT_TURN;
     Opt o[MAXOPTS];
     int8_t scratch[MAXMASK];
     int k = legal_of(c, g, seat, turn, o);

@@ -77,6 +77,11 @@ static void write_obs(const Config *c, Game *g, int seat, float *out) {
             (float)((double)(c->speech_acts - g->o_acts_made) / (double)c->speech_acts);
 }
 
+/* every seat's private row into `out` [n, private_size] */
+static void write_private_rows(const Config *c, const Game *g, float *out) {
+    memcpy(out, g->obs, sizeof(float) * (size_t)c->n * c->private_size);
+}
+
 /* VectorObserver.observe_turn: as `seat` will see it when it takes its queued `turn` */
 static void write_obs_turn(const Config *c, Game *g, int seat, int turn, float *out) {
     write_obs(c, g, seat, out);
