@@ -69,7 +69,7 @@ static CoreErr game_apply_checked(const Config *c, Game *g, int act, int target,
 /* play: the index applied where it is legal now. PLAY_ILLEGAL where it is not (nothing is
    applied), else the acting seat now with its mask in `mask` (action_size bytes), or -1 once
    the game is over. The AEC env's step. */
-static int game_play(const Config *c, Game *g, long a, int8_t *mask) {
+ALWAYS_INLINE int game_play(const Config *c, Game *g, long a, int8_t *mask) {
     if (g->turn < 0 || a < 0 || a >= c->action_size) return PLAY_ILLEGAL;
     write_mask(c, g, mask);
     if (!mask[a]) return PLAY_ILLEGAL;

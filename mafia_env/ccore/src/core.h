@@ -113,6 +113,10 @@ typedef struct {
     uint32_t bits;
 } Opt;
 
+/* a small function of the per-move calls, inlined where it is called (as it was when its
+   callers did its work themselves) */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 #define MAXOPTS 16
 #define AEC_POOL 4
 #define MAXMASK 4096 /* action_size + 8 at most */

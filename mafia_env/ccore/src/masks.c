@@ -43,7 +43,7 @@ static void options_mask(const Config *c, const Opt *o, int k, int8_t *m) {
     }
 }
 
-static void write_mask(const Config *c, Game *g, int8_t *m) {
+ALWAYS_INLINE void write_mask(const Config *c, Game *g, int8_t *m) {
     if (g->turn < 0) { /* over: nobody acts */
         memset(m, 0, c->action_size);
         return;
