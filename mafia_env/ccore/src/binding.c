@@ -14,8 +14,8 @@
  * random stream, a slot stream that seeds its next game (VectorMafia's), its observation
  * rows, and logs of its inputs and (optionally) its events.
  *
- * Only the CPython C API is used (no numpy headers): arrays come in through the buffer
- * protocol.
+ * The engine is plain C; this binding uses only the CPython C API (no numpy headers):
+ * arrays come in through the buffer protocol.
  */
 /* The files, by concern (one compilation unit: this file includes the others, so the
  * compiler sees the whole core at once, as it did when it was one file).
