@@ -14,28 +14,41 @@
  * random stream, a slot stream that seeds its next game (VectorMafia's), its observation
  * rows, and logs of its inputs and (optionally) its events.
  *
- * Only the CPython C API is used (no numpy headers): arrays come in through the buffer
- * protocol.
+ * The engine is plain C; this binding uses only the CPython C API (no numpy headers):
+ * arrays come in through the buffer protocol.
  */
 /* The files, by concern (one compilation unit: this file includes the others, so the
- * compiler sees the whole core at once, as it did when it was one file):
+ * compiler sees the whole core at once, as it did when it was one file).
+ *
+ * The engine, plain C over the structs of core.h and plain arrays (no CPython API):
  *   kinds.h     the rule constants, generated from the Python definitions (generate.py)
  *   rng.h       CPython's MT19937
- *   core.h      limits, the config, a game's state, its logs
+ *   core.h      limits, the config, a game's state, its logs, the engine's errors
  *   observer.c  the observation rows, folded event by event (observe.py)
  *   rules.c     the queue, the engine and each turn's rule (game.py, turns.py), a game's start
  *   masks.c     the action masks and the observation views
- *   calls.c     a game's calls: moves, observations, masks, facts, logs
- *   pickle.c    copies and pickles
+ *   calls.c     a game's calls: starts, moves, the moderator's calls, talk, the queue
+ *   pickle.c    copies and saved games
  *   batch.c     the batched step (VectorMafia)
- *   aec.c       the AEC env's calls (CoreEngine in backends.py)
- *   binding.c   this file: the Core type, its config, its methods, the module
+ *
+ * The binding, all the CPython glue (arguments, objects, buffers, errors):
+ *   binding.c          this file: the Core type, its config, its lifetime, methods, module
+ *   binding_calls.c    a game's calls: moves, observations, masks, facts, logs
+ *   binding_pickle.c   copies and pickles
+ *   binding_batch.c    the batched step's arrays
+ *   binding_aec.c      the AEC env's calls (CoreEngine in backends.py): its arrays and masks
  */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
 #include "core.h"
 
 #include "observer.c"
 #include "rules.c"
 #include "masks.c"
+#include "calls.c"
+#include "pickle.c"
+#include "batch.c"
 
 /* ================================================================ the Python type */
 typedef struct {
@@ -45,8 +58,8 @@ typedef struct {
     int deal[MAXN], has_deal; /* the deal of every game (knob roles), or by the seed */
     Game *games;
     int bound;
-    Py_buffer b_obs, b_masks, b_rewards, b_dones, b_trunc, b_winner, b_seat, b_team, b_teams,
-        b_done_teams;
+    Py_buffer views[10]; /* the batched step's arrays (bind): obs, masks, ... done_teams */
+    Batch arrays;        /* their memory */
     /* the AEC env's calls (aec_bind): its observation template, its masks' cache */
     int aec_bound;
     Py_buffer b_tmpl;
@@ -150,7 +163,7 @@ static int parse_config(Config *c, PyObject *d) {
     c->day_limit_f = (double)c->day_limit;
     c->public_size = c->obs_size - c->private_size;
     int A = c->action_size;
-    c->dec_act = PyMem_Malloc(sizeof(int) * 3 * (size_t)A);
+    c->dec_act = malloc(sizeof(int) * 3 * (size_t)A);
     if (!c->dec_act) {
         PyErr_NoMemory();
         return -1;
@@ -187,22 +200,9 @@ static int read_deal(const Config *c, PyObject *deal, int *out) {
     return 1;
 }
 
-static size_t obs_floats(const Config *c) {
-    return (size_t)c->n * c->private_size + c->public_size;
-}
-
 static void release_buffers(CoreObject *self) {
     if (!self->bound) return;
-    PyBuffer_Release(&self->b_obs);
-    PyBuffer_Release(&self->b_masks);
-    PyBuffer_Release(&self->b_rewards);
-    PyBuffer_Release(&self->b_dones);
-    PyBuffer_Release(&self->b_trunc);
-    PyBuffer_Release(&self->b_winner);
-    PyBuffer_Release(&self->b_seat);
-    PyBuffer_Release(&self->b_team);
-    PyBuffer_Release(&self->b_teams);
-    PyBuffer_Release(&self->b_done_teams);
+    for (int i = 0; i < 10; i++) PyBuffer_Release(&self->views[i]);
     self->bound = 0;
 }
 
@@ -211,14 +211,8 @@ static void aec_release(CoreObject *self);
 static void Core_dealloc(CoreObject *self) {
     release_buffers(self);
     aec_release(self);
-    if (self->games) {
-        for (int b = 0; b < self->num; b++) {
-            game_free_logs(&self->games[b]);
-            PyMem_Free(self->games[b].obs);
-        }
-        PyMem_Free(self->games);
-    }
-    PyMem_Free(self->cfg.dec_act);
+    games_free(self->games, self->num);
+    free(self->cfg.dec_act);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -241,34 +235,20 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
     if (parse_config(&self->cfg, d) < 0) return -1;
     self->has_deal = read_deal(&self->cfg, deal, self->deal);
     if (self->has_deal < 0) return -1;
-    self->num = num;
-    self->games = PyMem_Calloc((size_t)num, sizeof(Game));
+    self->games = games_new(&self->cfg, num, log_events);
     if (!self->games) {
         PyErr_NoMemory();
         return -1;
     }
-    for (int b = 0; b < num; b++) {
-        self->games[b].obs = PyMem_Calloc(obs_floats(&self->cfg), sizeof(float));
-        if (!self->games[b].obs) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        self->games[b].log_events = log_events;
-        self->games[b].winner = -1;
-        self->games[b].offender = -1;
-        self->games[b].turn = -1;
-        self->games[b].actor = -1;
-        self->games[b].o_over = 1;
-        mt_seed_u64(&self->games[b].slot, 0);
-    }
+    self->num = num;
     return 0;
 }
 
 
-#include "calls.c"
-#include "pickle.c"
-#include "batch.c"
-#include "aec.c"
+#include "binding_calls.c"
+#include "binding_pickle.c"
+#include "binding_batch.c"
+#include "binding_aec.c"
 
 static PyMethodDef Core_methods[] = {
     {"seed_slot", (PyCFunction)Core_seed_slot, METH_VARARGS, NULL},

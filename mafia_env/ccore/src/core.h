@@ -3,13 +3,16 @@
  * The rule constants (enums, knob choices, tables) come from kinds.h, which setup.py
  * generates from the Python engine's definitions (mafia_env/ccore/generate.py); nothing here
  * copies one of them. See binding.c for how the files make one module.
+ *
+ * The engine's files (core.h, rng.h, observer.c, rules.c, masks.c, calls.c, pickle.c,
+ * batch.c) are plain C over these structs and plain arrays: no CPython API. Everything that
+ * talks to Python (arguments, objects, buffers, exceptions) is in binding*.c.
  */
 #ifndef MAFIA_CCORE_CORE_H
 #define MAFIA_CCORE_CORE_H
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kinds.h"
@@ -110,11 +113,49 @@ typedef struct {
     uint32_t bits;
 } Opt;
 
+/* a small function of the per-move calls, inlined where it is called (as it was when its
+   callers did its work themselves) */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 #define MAXOPTS 16
 #define AEC_POOL 4
 #define MAXMASK 4096 /* action_size + 8 at most */
 
 static int g_oom = 0; /* set when a log could not grow: raised as MemoryError after the call */
+
+/* What went wrong in a call of the engine (the binding raises the matching Python error) */
+typedef enum {
+    CORE_OK = 0,
+    CORE_ERR_OVER,      /* the game is over: nobody acts */
+    CORE_ERR_INDEX,     /* an action index outside 0..action_size-1 */
+    CORE_ERR_ACTION,    /* no such (act, target) */
+    CORE_ERR_SEAT,      /* a seat not at the table */
+    CORE_ERR_SEAT_TURN, /* no such seat or turn */
+    CORE_ERR_LEFT,      /* the seat has already left the game */
+    CORE_ERR_SPEECH,    /* table talk while nobody is speaking */
+    CORE_ERR_STATE,     /* not a saved game of this core's variant and table */
+    CORE_ERR_MEMORY,    /* out of memory */
+} CoreErr;
+
+/* The arrays a batched step writes (VectorMafia's), B games each: plain memory the binding
+   gets from Python's buffers */
+typedef struct {
+    float *obs;         /* [B, obs_size] */
+    int8_t *masks;      /* [B, action_size] */
+    float *rewards;     /* [B, n] */
+    uint8_t *dones;     /* [B] */
+    uint8_t *trunc;     /* [B] */
+    int64_t *winner;    /* [B] */
+    int64_t *seat;      /* [B] */
+    int64_t *team;      /* [B] */
+    int64_t *teams;     /* [B, n] */
+    int64_t *done_teams; /* [B, n] */
+} Batch;
+
+/* the floats of a game's observation rows: n private rows, then the public row */
+static size_t obs_floats(const Config *c) {
+    return (size_t)c->n * c->private_size + c->public_size;
+}
 
 /* ------------------------------------------------------------------------------ logs */
 /* Make room for `need` items of `size` bytes in the log *buf of capacity *cap (doubling from
@@ -123,7 +164,7 @@ static int grow(void **buf, int32_t *cap, int need, size_t size, int first) {
     if (need <= *cap) return 1;
     int c = *cap ? 2 * *cap : first;
     while (c < need) c *= 2;
-    void *p = PyMem_Realloc(*buf, (size_t)c * size);
+    void *p = realloc(*buf, (size_t)c * size);
     if (!p) {
         g_oom = 1;
         return 0;

@@ -43,7 +43,7 @@ static void options_mask(const Config *c, const Opt *o, int k, int8_t *m) {
     }
 }
 
-static void write_mask(const Config *c, Game *g, int8_t *m) {
+ALWAYS_INLINE void write_mask(const Config *c, Game *g, int8_t *m) {
     if (g->turn < 0) { /* over: nobody acts */
         memset(m, 0, c->action_size);
         return;
@@ -75,6 +75,11 @@ static void write_obs(const Config *c, Game *g, int seat, float *out) {
     if (c->speech_turn[g->o_turn])
         out[c->off[P_ACTS_LEFT]] =
             (float)((double)(c->speech_acts - g->o_acts_made) / (double)c->speech_acts);
+}
+
+/* every seat's private row into `out` [n, private_size] */
+static void write_private_rows(const Config *c, const Game *g, float *out) {
+    memcpy(out, g->obs, sizeof(float) * (size_t)c->n * c->private_size);
 }
 
 /* VectorObserver.observe_turn: as `seat` will see it when it takes its queued `turn` */

@@ -1,4 +1,9 @@
 /* ------------------------------------------------------------- copies and pickles */
+/* A game copied whole, into another slot, a new core or bytes (binding_pickle.c hands them
+   to Python). A saved game is a header {STATE_VERSION, n, obs_size, action_size} (int32), the
+   Game struct (its pointers zeroed), its observation rows, then its logs. */
+
+/* dst's logs: fresh copies of src's (dst's own not freed); -1 where memory ran out */
 static int copy_logs(Game *dst, const Game *src) {
     dst->events = NULL;
     dst->seq = NULL;
@@ -7,17 +12,17 @@ static int copy_logs(Game *dst, const Game *src) {
     dst->cap_seq = dst->n_seq;
     dst->cap_inputs = dst->n_inputs;
     if (src->n_events) {
-        dst->events = PyMem_Malloc(sizeof(Event) * (size_t)src->n_events);
+        dst->events = malloc(sizeof(Event) * (size_t)src->n_events);
         if (!dst->events) return -1;
         memcpy(dst->events, src->events, sizeof(Event) * (size_t)src->n_events);
     }
     if (src->n_seq) {
-        dst->seq = PyMem_Malloc((size_t)src->n_seq);
+        dst->seq = malloc((size_t)src->n_seq);
         if (!dst->seq) return -1;
         memcpy(dst->seq, src->seq, (size_t)src->n_seq);
     }
     if (src->n_inputs) {
-        dst->inputs = PyMem_Malloc(sizeof(Input) * (size_t)src->n_inputs);
+        dst->inputs = malloc(sizeof(Input) * (size_t)src->n_inputs);
         if (!dst->inputs) return -1;
         memcpy(dst->inputs, src->inputs, sizeof(Input) * (size_t)src->n_inputs);
     }
@@ -29,23 +34,55 @@ static int same_config(const Config *a, const Config *b) {
            a->private_size == b->private_size;
 }
 
-/* copy_game(b, other, ob): game b of this core becomes a copy of game ob of `other` */
-static PyObject *Core_copy_game(CoreObject *self, PyObject *args);
+/* game g becomes a copy of src (of a config like c) */
+static CoreErr game_copy(const Config *c, Game *g, const Game *src) {
+    if (g == src) return CORE_OK;
+    float *obs = g->obs;
+    game_free_logs(g);
+    *g = *src;
+    g->obs = obs;
+    memcpy(obs, src->obs, sizeof(float) * obs_floats(c));
+    if (copy_logs(g, src) < 0) {
+        game_free_logs(g);
+        return CORE_ERR_MEMORY;
+    }
+    return CORE_OK;
+}
 
-/* get_state(b) -> bytes: game b whole (its logs and observation rows included) */
-static PyObject *Core_get_state(CoreObject *self, PyObject *arg) {
-    int b = (int)PyLong_AsLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    Game *g = game_at(self, b);
-    if (!g) return NULL;
-    const Config *c = &self->cfg;
+/* dst (zeroed, fresh) becomes a copy of config src: its action table copied */
+static CoreErr config_copy(Config *dst, const Config *src) {
+    *dst = *src;
+    int A = src->action_size;
+    dst->dec_act = malloc(sizeof(int) * 3 * (size_t)A);
+    if (!dst->dec_act) return CORE_ERR_MEMORY;
+    memcpy(dst->dec_act, src->dec_act, sizeof(int) * 3 * (size_t)A);
+    dst->dec_target = dst->dec_act + A;
+    dst->dec_value = dst->dec_act + 2 * A;
+    return CORE_OK;
+}
+
+/* g (fresh, zeroed) becomes a copy of src with rows and logs of its own */
+static CoreErr game_clone(const Config *c, Game *g, const Game *src) {
+    *g = *src;
+    g->events = NULL;
+    g->seq = NULL;
+    g->inputs = NULL;
+    g->obs = malloc(sizeof(float) * obs_floats(c));
+    if (!g->obs || copy_logs(g, src) < 0) return CORE_ERR_MEMORY;
+    memcpy(g->obs, src->obs, sizeof(float) * obs_floats(c));
+    return CORE_OK;
+}
+
+/* the bytes of game g saved */
+static size_t game_state_size(const Config *c, const Game *g) {
+    return 4 * sizeof(int32_t) + sizeof(Game) + sizeof(float) * obs_floats(c) +
+           sizeof(Event) * (size_t)g->n_events + (size_t)g->n_seq +
+           sizeof(Input) * (size_t)g->n_inputs;
+}
+
+/* game g saved into p (game_state_size bytes) */
+static void game_save(const Config *c, const Game *g, char *p) {
     size_t fl = obs_floats(c);
-    size_t size = 4 * sizeof(int32_t) + sizeof(Game) + sizeof(float) * fl +
-                  sizeof(Event) * (size_t)g->n_events + (size_t)g->n_seq +
-                  sizeof(Input) * (size_t)g->n_inputs;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
-    if (!out) return NULL;
-    char *p = PyBytes_AS_STRING(out);
     int32_t head[4] = {STATE_VERSION, c->n, c->obs_size, c->action_size};
     memcpy(p, head, sizeof(head));
     p += sizeof(head);
@@ -63,34 +100,26 @@ static PyObject *Core_get_state(CoreObject *self, PyObject *arg) {
     if (g->n_seq) memcpy(p, g->seq, (size_t)g->n_seq);
     p += g->n_seq;
     if (g->n_inputs) memcpy(p, g->inputs, sizeof(Input) * (size_t)g->n_inputs);
-    return out;
 }
 
-/* set_state(b, bytes): game b becomes the game get_state gave */
-static PyObject *Core_set_state(CoreObject *self, PyObject *args) {
-    int b;
-    Py_buffer v;
-    if (!PyArg_ParseTuple(args, "iy*", &b, &v)) return NULL;
-    Game *g = game_at(self, b);
-    const Config *c = &self->cfg;
+/* game g becomes the game saved in the `len` bytes at p (game_save's) */
+static CoreErr game_load(const Config *c, Game *g, const char *p, size_t len) {
     size_t fl = obs_floats(c);
-    const char *p = v.buf;
     int32_t head[4];
     Game src;
-    if (!g) goto fail;
-    if ((size_t)v.len < sizeof(head) + sizeof(Game) + sizeof(float) * fl) goto bad;
+    if (len < sizeof(head) + sizeof(Game) + sizeof(float) * fl) return CORE_ERR_STATE;
     memcpy(head, p, sizeof(head));
     if (head[0] != STATE_VERSION || head[1] != c->n || head[2] != c->obs_size ||
         head[3] != c->action_size)
-        goto bad;
+        return CORE_ERR_STATE;
     p += sizeof(head);
     memcpy(&src, p, sizeof(Game));
     p += sizeof(Game);
-    if (src.n_events < 0 || src.n_seq < 0 || src.n_inputs < 0) goto bad;
+    if (src.n_events < 0 || src.n_seq < 0 || src.n_inputs < 0) return CORE_ERR_STATE;
     size_t want = sizeof(head) + sizeof(Game) + sizeof(float) * fl +
                   sizeof(Event) * (size_t)src.n_events + (size_t)src.n_seq +
                   sizeof(Input) * (size_t)src.n_inputs;
-    if ((size_t)v.len != want) goto bad;
+    if (len != want) return CORE_ERR_STATE;
     float *obs = g->obs;
     game_free_logs(g);
     *g = src;
@@ -105,15 +134,18 @@ static PyObject *Core_set_state(CoreObject *self, PyObject *args) {
     from.inputs = (Input *)p;
     if (copy_logs(g, &from) < 0) {
         game_free_logs(g);
-        PyBuffer_Release(&v);
-        return PyErr_NoMemory();
+        return CORE_ERR_MEMORY;
     }
-    PyBuffer_Release(&v);
-    Py_RETURN_NONE;
-bad:
-    PyErr_SetString(PyExc_ValueError, "not a saved game of this core's variant and table");
-fail:
-    PyBuffer_Release(&v);
-    return NULL;
+    return CORE_OK;
 }
 
+/* the bytes held by num games, their rows and their logs */
+static size_t games_memory(const Config *c, const Game *games, int num) {
+    size_t total = sizeof(Game) * (size_t)num;
+    for (int b = 0; b < num; b++) {
+        const Game *g = &games[b];
+        total += sizeof(float) * obs_floats(c) + sizeof(Event) * (size_t)g->cap_events +
+                 (size_t)g->cap_seq + sizeof(Input) * (size_t)g->cap_inputs;
+    }
+    return total;
+}

@@ -1133,9 +1133,9 @@ static void default_action(const Config *c, Game *g, int *act, int *target, int 
 
 /* ------------------------------------------------------------------- a game's life */
 static void game_free_logs(Game *g) {
-    PyMem_Free(g->events);
-    PyMem_Free(g->seq);
-    PyMem_Free(g->inputs);
+    free(g->events);
+    free(g->seq);
+    free(g->inputs);
     g->events = NULL;
     g->seq = NULL;
     g->inputs = NULL;

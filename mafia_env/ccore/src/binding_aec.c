@@ -1,4 +1,4 @@
-/* ------------------------------------------------------------ the AEC env's calls */
+/* ------------------------------------------------------- the AEC env's calls: the binding */
 /* The AEC env (CoreEngine in backends.py) takes one observation and one mask a move.
    aec_bind gives the core a float32 template the observations are written into (each handed out as a fresh copy, the
    template's own copy()), the env's shared cache of read-only masks (ccore.mask_cache: bytes
@@ -61,12 +61,9 @@ static Game *aec_game(CoreObject *self, PyObject *arg) {
         PyErr_SetString(PyExc_RuntimeError, "aec_bind() first");
         return NULL;
     }
-    int b = (int)PyLong_AsLong(arg);
-    if (b == -1 && PyErr_Occurred()) return NULL;
-    return game_at(self, b);
+    return game_arg(self, arg);
 }
 
-/* seat's observation as a fresh float32 array (a new reference) */
 /* Whether the array x of the pool can be handed out again: nobody else holds it (no
    reference, view, buffer or weak reference: the pool's is its only one) and it is still a
    writable C-contiguous float32 vector of the observation's length (what its last holder
@@ -116,7 +113,7 @@ static int aec_seat(CoreObject *self, PyObject *arg) {
     long seat = PyLong_AsLong(arg);
     if (seat == -1 && PyErr_Occurred()) return -1;
     if (seat < 0 || seat >= self->cfg.n) {
-        PyErr_Format(PyExc_IndexError, "seat %ld is not at the table", seat);
+        core_error(CORE_ERR_SEAT, seat, 0);
         return -1;
     }
     return (int)seat;
@@ -153,7 +150,7 @@ static PyObject *Core_aec_obs_dict(CoreObject *self, PyObject *const *args, Py_s
     int seat = aec_seat(self, args[1]);
     if (seat < 0) return NULL;
     PyObject *mask = self->aec_no_mask;
-    if (g->turn >= 0 && seat == g->actor) {
+    if (game_acting(g, seat)) {
         mask = args[2];
         if (mask == Py_None) {
             int8_t m[MAXMASK];
@@ -201,15 +198,11 @@ static PyObject *Core_aec_play(CoreObject *self, PyObject *const *args, Py_ssize
         PyErr_Clear(); /* an int beyond a C long is no action: not legal */
         Py_RETURN_NONE;
     }
-    const Config *c = &self->cfg;
     int8_t m[MAXMASK];
-    if (g->turn < 0 || a < 0 || a >= c->action_size) Py_RETURN_NONE;
-    write_mask(c, g, m);
-    if (!m[a]) Py_RETURN_NONE;
-    game_apply(c, g, c->dec_act[a], c->dec_target[a], c->dec_value[a]);
+    int actor = game_play(&self->cfg, g, a, m);
+    if (actor == PLAY_ILLEGAL) Py_RETURN_NONE;
     if (g_oom) return check_oom(NULL);
-    if (g->turn < 0) return Py_BuildValue("(iO)", -1, Py_None);
-    write_mask(c, g, m);
+    if (actor < 0) return Py_BuildValue("(iO)", -1, Py_None);
     PyObject *arr = aec_mask_array(self, m);
     if (!arr) return NULL;
     PyObject *out = PyTuple_New(2);
@@ -217,7 +210,7 @@ static PyObject *Core_aec_play(CoreObject *self, PyObject *const *args, Py_ssize
         Py_DECREF(arr);
         return NULL;
     }
-    PyTuple_SET_ITEM(out, 0, PyLong_FromLong(g->actor));
+    PyTuple_SET_ITEM(out, 0, PyLong_FromLong(actor));
     PyTuple_SET_ITEM(out, 1, arr);
     return out;
 }
