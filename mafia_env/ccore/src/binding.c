@@ -5,7 +5,7 @@
  * plays the same game bit for bit: the same random draws (CPython's MT19937 seeded from an
  * int, getrandbits, _randbelow, shuffle, choice, randrange), the same events, the same
  * observation rows (mafia_env/observe.py VectorObserver, folded event by event as they are
- * logged) and the same masks (mafia_env/actions.py ActionLayout). tests/test_ccore.py and
+ * logged) and the same masks (mafia_env/actions.py ActionLayout). tests/ccore/test_ccore.py and
  * scripts/diff_backends.py check it against the Python engine move by move.
  *
  * Everything about a variant comes from Python as a dict (mafia_env/ccore/__init__.py: the knobs as

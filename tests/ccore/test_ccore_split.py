@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parents[1] / "mafia_env" / "ccore" / "src"
+SRC = Path(__file__).resolve().parents[2] / "mafia_env" / "ccore" / "src"
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 # a CPython API name (PyObject, Py_None, PyErr_SetString, _PyLong_..., PY_SSIZE_T_CLEAN, ...)
