@@ -32,6 +32,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from mafia_env.engine.kinds import Call
 from mafia_env.errors import RecordError
 from mafia_env.records.earlier import format_1_bytes, format_events
 
@@ -68,11 +69,11 @@ def make_record(env: Any) -> dict[str, Any]:
         while said is not None and said[1] == k:  # the remarks made before input k
             moves.append([said[0] + 1, SAY, said[2]])
             said = next(talk, None)
-        if act == -1:
+        if act == Call.FOUL:
             moves.append([seat + 1, FOUL])
-        elif act == -2:
+        elif act == Call.TERMINATE:
             moves.append([seat + 1, ILLEGAL])
-        elif act == -3:
+        elif act == Call.REMOVE:
             moves.append([seat + 1, REMOVE])
         else:
             moves.append([seat + 1, env.layout.encode(act, target, value)])
