@@ -17,6 +17,10 @@ same result. An exploitability figure (`baselines.exploit`'s JSON) may ride alon
 Versions 3 and 4 play each pair's deals 64 games at a time (`play_lockstep`): the deals of the
 seeds one game after another would play, each policy asked once per step for all the games
 where it acts. Version 2 plays them one after another, as its reference table was made.
+
+A task's shipped opponents (``ppo``, ``league``, ``filler``) are pinned beside the protocol, in
+`baselines.pins`: `check_opponents` refuses a file that is not the pinned one, or one not
+pinned yet, and a result stores the task's pinned digest (`baselines.pins.digest`).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from typing import Any
 import numpy as np
 
 import mafia_env
+from baselines import pins
 from baselines.runs import free_file
 from baselines.shipped import shipped_checkpoint
 from baselines.stats import wilson
@@ -44,7 +49,7 @@ from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.seat_obs import extend_rows
 from mafia_env.seating.games import Seating, observation, play_game
 from mafia_env.seating.policies import load_policy, observes
-from mafia_env.tasks import LATEST, SHIPPED_OPPONENTS, TASKS_BY_VERSION, Task, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, Task, get_task
 
 LOCKSTEP = 64  # games played at a time by the protocol of version 3
 
@@ -164,16 +169,16 @@ def play_lockstep(
 
 def check_opponents(task: Task) -> None:
     """Refuse a task whose shipped opponents are not the files it was pinned to."""
-    for opp in (o for o in task.opponents if o in SHIPPED_OPPONENTS):
+    for opp in (o for o in task.opponents if o in pins.SHIPPED_OPPONENTS):
         path = shipped_checkpoint(task.variant, task.num_players, kind=opp)
         got = hashlib.sha256(path.read_bytes()).hexdigest()[:16] if path.exists() else None
-        pin = task.pin(opp)
-        table = f"PINS_V{task.version}" if task.version >= 3 else "_PPO_SHA256"
+        pin = pins.pin(task, opp)
+        table = pins.table_name(task)
         if not pin:
             found = f"{path} is there (pin {got})" if got else f"{path} is not shipped yet"
             raise ConfigError(
                 f"task {task.name} (version {task.version}) has no pin for its {opp!r} "
-                f"opponent yet: {found}; pin the shipped file's SHA-256 in mafia_env/tasks.py "
+                f"opponent yet: {found}; pin the shipped file's SHA-256 in baselines/pins.py "
                 f"({table}) to run it, or run another version (--version "
                 + ", ".join(str(v) for v in sorted(TASKS_BY_VERSION) if v != task.version)
                 + ")"
@@ -186,7 +191,7 @@ def check_opponents(task: Task) -> None:
                 f"opponent {pin}, but {path} is {got}: its scores would not compare "
                 "with the reference table; restore that file (git checkout), or define a new "
                 f"task version with the new file's pin (`sha256sum {path.name} | cut -c1-16`: "
-                f"{got}; {table} in mafia_env/tasks.py) and its reference results"
+                f"{got}; {table} in baselines/pins.py) and its reference results"
             )
 
 
@@ -194,7 +199,7 @@ def _result(task: Task, policy: str, games: int | None, rows: list[dict]) -> dic
     return {
         "task": task.name,
         "version": task.version,
-        "digest": task.digest(),
+        "digest": pins.digest(task),
         "policy": str(policy),
         "games_per_pair": games or task.games,
         "standard": games is None,

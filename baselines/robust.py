@@ -64,6 +64,7 @@ from typing import Any
 import numpy as np
 
 import mafia_env
+from baselines import pins
 from baselines.benchmark import one_thread, play_lockstep
 from baselines.runs import free_file
 from mafia_env.commands import add_quiet, parse, parser, progress, run, showing_progress
@@ -531,7 +532,7 @@ def run_robust(
         "policy": policy,
         "baseline": baseline,
         "version": next(iter(tasks.values())).version if tasks else LATEST,
-        "digests": {name: t.digest() for name, t in tasks.items()},
+        "digests": {name: pins.digest(t) for name, t in tasks.items()},
         "deals": deals,
         "draw_score": draw_score,
         "interval": "paired t, 95%: mean +- t(0.975, n-1) * sd / sqrt(n) of per-deal differences",

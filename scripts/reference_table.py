@@ -33,6 +33,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from baselines import pins
 from baselines.benchmark import attach_exploits, json_items, one_thread, read_exploits, run_many
 from mafia_env.errors import ConfigError, MafiaError
 from mafia_env.tasks import LATEST, TASKS_BY_VERSION, Task, get_task
@@ -65,7 +66,7 @@ def same_games(earlier: Task, task: Task, opponent: str) -> bool:
         and earlier.play_knobs() == task.play_knobs()
         and (earlier.version >= 3) == (task.version >= 3)  # the lockstep protocol
         and opponent in earlier.opponents
-        and earlier.pin(opponent) == task.pin(opponent)
+        and pins.pin(earlier, opponent) == pins.pin(task, opponent)
     )
 
 
@@ -84,11 +85,11 @@ def reusable(
         if task is None or r.get("version") == task.version or not r.get("standard"):
             continue
         earlier = get_task(r["task"], r["version"])
-        if r.get("digest") != earlier.digest() or r.get("games_per_pair") != task.games:
+        if r.get("digest") != pins.digest(earlier) or r.get("games_per_pair") != task.games:
             raise ConfigError(
                 f"a {r['policy']} result of {r['task']} version {r['version']} has digest "
                 f"{r.get('digest')} and {r.get('games_per_pair')} games a pair: not the "
-                f"pinned definition ({earlier.digest()}, {earlier.games}); do not reuse it"
+                f"pinned definition ({pins.digest(earlier)}, {earlier.games}); do not reuse it"
             )
         for row in r["rows"]:
             side, opp = row["side"], row["opponent"]

@@ -12,17 +12,19 @@ import numpy as np
 import pytest
 
 import baselines.shipped as shipped
-from baselines import load_policy
+from baselines import load_policy, pins
 from baselines.benchmark import check_opponents, main, read_exploit, run_many, run_task
+from baselines.pins import PINS_V3
 from mafia_env.engine.rules import earlier_rules
 from mafia_env.errors import ConfigError
-from mafia_env.tasks import PINS_V3, TASKS, TASKS_V2, TASKS_V3, Task, get_task
+from mafia_env.tasks import TASKS, TASKS_V2, TASKS_V3, Task, get_task
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # Version 3: the rules of its time (era 2, before issue 25), opponents rule, random, ppo and
-# league. Changing one of these is a new task version; pinning the league files (PINS_V3)
-# changes them once, on purpose.
+# league; the digests with their pins (`baselines.pins.digest`). Changing one of these is a new
+# task version; pinning the league files (PINS_V3 in baselines/pins.py) changed them once, on
+# purpose.
 PINNED_V3 = {
     "sport-10": "131f731e53c8fbca",
     "city-13": "c19edf9c77c4a834",
@@ -54,12 +56,13 @@ def _script():
 
 
 def test_version_3_definitions_are_pinned():
-    assert {name: task.digest() for name, task in TASKS_V3.items()} == PINNED_V3
+    assert {name: pins.digest(task) for name, task in TASKS_V3.items()} == PINNED_V3
     for task in TASKS_V3.values():
         # the rules of version 3's time: before the seeds' second reading (issue 25)
         assert task.version == 3 and task.play_knobs() == earlier_rules(task.variant, 2)
         assert task.opponents == ("rule", "random", "ppo", "league")
-        assert task.pin("ppo") == TASKS_V2[task.name].ppo_sha256 == PINS_V3[task.name]["ppo"]
+        ppo = pins.pin(task, "ppo")
+        assert ppo == pins.pin(TASKS_V2[task.name], "ppo") == PINS_V3[task.name]["ppo"]
 
 
 def test_get_task_gives_every_version():
@@ -78,15 +81,15 @@ def test_version_2_from_the_command_line(tmp_path, capsys):
     argv = ["--policy", "random", "--task", "minimal-10", "--version", "2", "--games", "1"]
     assert main([*argv, "--out", str(out)]) == 0
     (result,) = json.loads(out.read_text())
-    assert result["version"] == 2 and result["digest"] == TASKS_V2["minimal-10"].digest()
+    assert result["version"] == 2 and result["digest"] == pins.digest(TASKS_V2["minimal-10"])
     assert [r["opponent"] for r in result["rows"]] == ["rule", "random", "ppo"] * 2
     assert "minimal-10   headline" in capsys.readouterr().out
 
 
-def test_a_missing_pin_is_refused_clearly(league_dir):
-    task = dataclasses.replace(
-        TASKS_V3["sport-10"], opponents=("league",), sides=("town",), pins=(("league", ""),)
-    )
+def test_a_missing_pin_is_refused_clearly(league_dir, monkeypatch):
+    task = dataclasses.replace(TASKS_V3["sport-10"], opponents=("league",), sides=("town",))
+    ppo = pins.pin(task, "ppo")
+    monkeypatch.setitem(PINS_V3, "sport-10", {"league": ""})  # not pinned yet
     got = hashlib.sha256((league_dir / "sport.pt").read_bytes()).hexdigest()[:16]
     with pytest.raises(
         ConfigError, match=rf"no pin for its 'league' opponent yet: .* \(pin {got}\)"
@@ -94,12 +97,13 @@ def test_a_missing_pin_is_refused_clearly(league_dir):
         check_opponents(task)
     with pytest.raises(ConfigError, match=r"PINS_V3.*--version 2"):
         run_task(task, "random", games=1)
-    pinned = dataclasses.replace(task, pins=(("league", got), ("ppo", task.pin("ppo"))))
-    assert run_task(pinned, "random", games=1)["rows"][0]["opponent"] == "league"
-    other = dataclasses.replace(task, pins=(("league", "0" * 16),))
+    monkeypatch.setitem(PINS_V3, "sport-10", {"league": got, "ppo": ppo})  # pinned
+    assert run_task(task, "random", games=1)["rows"][0]["opponent"] == "league"
+    monkeypatch.setitem(PINS_V3, "sport-10", {"league": "0" * 16})  # pinned to another file
     with pytest.raises(ConfigError, match=r"defined with the 'league' opponent 0{16}"):
-        check_opponents(other)
+        check_opponents(task)
     (league_dir / "sport.pt").unlink()
+    monkeypatch.setitem(PINS_V3, "sport-10", {"league": ""})
     with pytest.raises(ConfigError, match=r"sport.pt is not shipped yet"):
         check_opponents(task)
 

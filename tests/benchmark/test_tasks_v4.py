@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 import baselines.shipped as shipped
+from baselines import pins
 from baselines.benchmark import check_opponents, run_many, run_task
+from baselines.pins import PINS_V3, PINS_V4
 from mafia_env.engine.eras import reading_rules
 from mafia_env.engine.rules import earlier_rules
 from mafia_env.errors import ConfigError
 from mafia_env.tasks import (
     LATEST,
-    PINS_V3,
-    PINS_V4,
     TASKS,
     TASKS_BY_VERSION,
     TASKS_V3,
@@ -30,7 +30,8 @@ from tests.benchmark.test_benchmark import _script
 ROOT = Path(__file__).resolve().parents[2]
 
 # Version 4: version 3's tables, seeds, games and rules (era 2, written into the knobs), and
-# opponents rule, random, ppo, league and filler. A filler file retrained means new pins here.
+# opponents rule, random, ppo, league and filler; the digests with their pins
+# (`baselines.pins.digest`). A filler file retrained means new pins here.
 PINNED_V4 = {
     "sport-10": "5d5027c20d6de78f",
     "city-13": "88febb8bc1d11643",
@@ -45,7 +46,7 @@ FILES = {"sport-10": "sport", "city-13": "city-13", "club-10": "club", "online-1
 
 def test_version_4_definitions_are_pinned():
     assert LATEST == 4 and TASKS is TASKS_V4 and TASKS_BY_VERSION[4] is TASKS_V4
-    assert {name: task.digest() for name, task in TASKS_V4.items()} == PINNED_V4
+    assert {name: pins.digest(task) for name, task in TASKS_V4.items()} == PINNED_V4
     assert list(TASKS_V4) == list(TASKS_V3)
     for name, task in TASKS_V4.items():
         v3 = TASKS_V3[name]
@@ -58,8 +59,9 @@ def test_version_4_definitions_are_pinned():
         assert task.play_knobs() == v3.play_knobs() == earlier_rules(task.variant, 2)
         assert dict(task.knobs) == reading_rules(task.variant, 2)
         for opp in ("ppo", "league"):
-            assert task.pin(opp) == v3.pin(opp) == PINS_V3[name][opp]
-        assert task.pin("filler") == PINS_V4[name]["filler"] and v3.pin("filler") == ""
+            assert pins.pin(task, opp) == pins.pin(v3, opp) == PINS_V3[name][opp]
+        assert pins.pin(task, "filler") == PINS_V4[name]["filler"]
+        assert pins.pin(v3, "filler") == ""
 
 
 def test_the_filler_pins_are_the_shipped_files():
@@ -67,7 +69,8 @@ def test_the_filler_pins_are_the_shipped_files():
         path = shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
         assert path.name == f"{FILES[name]}.pt"
         got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-        assert got == task.pin("filler"), f"{path} is {got}, pinned {task.pin('filler')}"
+        pin = pins.pin(task, "filler")
+        assert got == pin, f"{path} is {got}, pinned {pin}"
 
 
 def test_earlier_versions_stay_as_they_were():
@@ -106,7 +109,7 @@ def test_another_filler_file_is_refused_clearly(tmp_path, monkeypatch):
     with pytest.raises(ConfigError) as e:
         check_opponents(task)
     text = str(e.value)
-    assert f"defined with the 'filler' opponent {task.pin('filler')}" in text
+    assert f"defined with the 'filler' opponent {pins.pin(task, 'filler')}" in text
     assert f"{folder / 'sport.pt'} is {got}" in text
     assert "restore that file" in text and "sha256sum sport.pt" in text and "PINS_V4" in text
     with pytest.raises(ConfigError, match=r"'filler' opponent c4bd1a814f92d049"):
@@ -114,7 +117,8 @@ def test_another_filler_file_is_refused_clearly(tmp_path, monkeypatch):
     (folder / "sport.pt").unlink()
     with pytest.raises(ConfigError, match=r"sport.pt, which is not installed"):
         check_opponents(task)
-    unpinned = dataclasses.replace(task, pins=(("filler", ""),), opponents=("filler",))
+    monkeypatch.setitem(PINS_V4, "sport-10", {"filler": ""})  # not pinned yet
+    unpinned = dataclasses.replace(task, opponents=("filler",))
     with pytest.raises(ConfigError, match=r"no pin for its 'filler' opponent yet.*PINS_V4"):
         check_opponents(unpinned)
 
@@ -127,7 +131,6 @@ TINY4 = dataclasses.replace(
     version=4,
     opponents=("random", "rule", "league"),
     knobs=tuple(sorted(earlier_rules("minimal", 2).items())),
-    pins=(("league", "0123456789abcdef"),),
 )
 
 
@@ -146,13 +149,13 @@ def test_pairs_of_version_3_are_the_same_games_in_version_4(monkeypatch):
     assert sorted(known) == [("random", "minimal-tiny", s, o)
                              for s in ("mafia", "town") for o in ("random", "rule")]  # fmt: skip
     assert all(row["from_version"] == 3 for row in known.values())
-    only4 = dataclasses.replace(TINY4, opponents=("random", "rule"), pins=())
+    only4 = dataclasses.replace(TINY4, opponents=("random", "rule"))
     (reused,) = run_many(["random"], [only4], known=known)
     played = run_task(only4, "random")
     assert [{k: v for k, v in r.items() if k != "from_version"} for r in reused["rows"]] == (
         played["rows"]
     )
-    assert reused["headline"] == played["headline"] and reused["digest"] == only4.digest()
+    assert reused["headline"] == played["headline"] and reused["digest"] == pins.digest(only4)
     bad = {**v3, "digest": "0" * 16}
     with pytest.raises(ConfigError, match=r"has digest 0{16} .* do not reuse it"):
         script.reusable([bad], [TINY4])
@@ -182,7 +185,7 @@ def test_results_v4_are_the_pinned_tasks():
         assert [r["task"] for r in results] == list(TASKS_V4)
         for r in results:
             task = TASKS_V4[r["task"]]
-            assert (r["version"], r["digest"], r["policy"]) == (4, task.digest(), policy)
+            assert (r["version"], r["digest"], r["policy"]) == (4, pins.digest(task), policy)
             assert r["standard"] and r["games_per_pair"] == 500
             pairs = [(x["side"], x["opponent"]) for x in r["rows"]]
             assert pairs == [(s, o) for s in task.sides for o in task.opponents]

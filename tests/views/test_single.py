@@ -10,6 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import mafia_env
+from baselines import pins
 from baselines.benchmark import main as benchmark_main
 from baselines.benchmark import run_task
 from mafia_env.errors import ConfigError
@@ -17,7 +18,7 @@ from mafia_env.tasks import TASKS, TASKS_V2, Task
 
 # A task's definition never changes silently: changing one of these is a new task version.
 # Version 2: the PPO opponents retrained (cloned from the rule bots, then PPO against them).
-# (Version 3's pins: tests/benchmark/test_benchmark.py.)
+# The digests with their pins (`baselines.pins.digest`; version 3's: tests/benchmark/).
 PINNED = {
     "sport-10": "fab988f242a6b87d",
     "city-13": "cb10a22106375f6f",
@@ -29,15 +30,16 @@ PINNED = {
 
 
 def test_task_definitions_are_pinned():
-    assert {name: task.digest() for name, task in TASKS_V2.items()} == PINNED
+    assert {name: pins.digest(task) for name, task in TASKS_V2.items()} == PINNED
 
 
-def test_task_refuses_another_ppo_opponent():
+def test_task_refuses_another_ppo_opponent(monkeypatch):
     """The shipped PPO opponent is part of a task: another file is refused, not used."""
     pytest.importorskip("torch")
     for task in [*TASKS_V2.values(), *TASKS.values()]:  # the pins match the files shipped
         run_task(dataclasses.replace(task, sides=("town",), opponents=("ppo",)), "random", games=1)
-    moved = dataclasses.replace(TASKS_V2["sport-10"], ppo_sha256="0123456789abcdef")
+    monkeypatch.setitem(pins.PINS_V2, "sport-10", {"ppo": "0123456789abcdef"})
+    moved = TASKS_V2["sport-10"]
     with pytest.raises(ConfigError, match=r"defined with the 'ppo' opponent 0123456789abcdef.*new"):
         run_task(moved, "random", games=1)
 

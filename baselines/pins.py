@@ -1,0 +1,114 @@
+"""The benchmark's pins: which shipped file each task's shipped opponents are, by SHA-256.
+
+A benchmark task (`mafia_env.tasks`) names its opponents; three of them load a file shipped
+in ``baselines/checkpoints`` (`SHIPPED_OPPONENTS`: ``ppo``, ``league`` from version 3,
+``filler`` from version 4). Each such file is pinned here by the first 16 hex digits of its
+SHA-256 (``sha256sum FILE | cut -c1-16``), per task version, task and opponent, and
+`baselines.benchmark` refuses to run against another file, or against one not pinned yet.
+
+`digest(task)` is the pinned digest of a task: its definition and its pins, hashed as
+`Task.digest()` hashed them when the pins lived in the task (so every digest pinned by the
+tests and stored in ``results/`` keeps its value). A file retrained means a new task version,
+its pins here, its digests in the tests and new reference results.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict
+
+from mafia_env.tasks import Task
+
+# opponents that load a file shipped with baselines (baselines.shipped.SHIPPED_FOLDERS)
+SHIPPED_OPPONENTS = ("ppo", "league", "filler")
+
+# THE PIN TABLE of version 2: task -> its "ppo" opponent's file, baselines/checkpoints/V[-N].pt
+PINS_V2: dict[str, dict[str, str]] = {
+    "sport-10": {"ppo": "cae6e47576ce8f4f"},  # sport.pt
+    "city-13": {"ppo": "5a1f2312c6c3c751"},  # city-13.pt
+    "club-10": {"ppo": "9c196aada9ee5697"},  # club.pt
+    "online-10": {"ppo": "08198687f9a7a2cb"},  # online.pt
+    "forum-10": {"ppo": "f34d94601de232b9"},  # forum.pt
+    "minimal-10": {"ppo": "20c8514abff50a4d"},  # minimal.pt
+}
+
+# THE PIN TABLE of version 3: task -> shipped opponent -> its file's pin. "ppo" loads
+# baselines/checkpoints/V[-N].pt, "league" loads baselines/checkpoints/league/V[-N].pt. An empty
+# pin means "not shipped yet": `baselines.benchmark` refuses the task, saying so, until the file
+# is shipped and pinned here (and the task's digest in tests/benchmark/test_benchmark.py is
+# updated with it).
+PINS_V3: dict[str, dict[str, str]] = {
+    "sport-10": {"ppo": "cae6e47576ce8f4f", "league": "80e385f93653c89e"},
+    "city-13": {"ppo": "5a1f2312c6c3c751", "league": "b579b678fcb561e1"},
+    "club-10": {"ppo": "9c196aada9ee5697", "league": "3b4826ea3f5a8153"},
+    "online-10": {"ppo": "08198687f9a7a2cb", "league": "dd5729cb95bfd742"},
+    "forum-10": {"ppo": "f34d94601de232b9", "league": "2e26897637b3a47c"},
+    "minimal-10": {"ppo": "20c8514abff50a4d", "league": "a71ea2b3bdd323bd"},
+}
+
+# THE PIN TABLE of version 4: version 3's pins and the seat-filler's file,
+# baselines/checkpoints/filler/V[-N].pt. A filler file that is retrained means a new pin here,
+# the task's digest in tests/benchmark/test_tasks_v4.py and its results in results/v4/ made
+# again (scripts/reference_table.py --run ... --tasks TASK --save ...).
+PINS_V4: dict[str, dict[str, str]] = {
+    task: {**pins, "filler": filler}
+    for (task, pins), filler in zip(
+        PINS_V3.items(),
+        (
+            "c4bd1a814f92d049",  # sport-10: filler/sport.pt
+            "3b77607b5b98aff0",  # city-13: filler/city-13.pt
+            "a505a6cfdddc368e",  # club-10: filler/club.pt
+            "279298a51ff51be2",  # online-10: filler/online.pt
+            "76a3a8f10ca79e36",  # forum-10: filler/forum.pt
+            "8012e8297cf62503",  # minimal-10: filler/minimal.pt
+        ),
+        strict=True,
+    )
+}
+
+PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {2: PINS_V2, 3: PINS_V3, 4: PINS_V4}
+
+
+def table_name(task: Task) -> str:
+    """Return the name of the pin table of `task`'s version (for error messages)."""
+    return f"PINS_V{task.version}"
+
+
+def pins(task: Task) -> dict[str, str]:
+    """Return `task`'s pins: shipped opponent -> its file's pin ({} for a task not pinned)."""
+    return dict(PINS_BY_VERSION.get(task.version, {}).get(task.name, {}))
+
+
+def pin(task: Task, opponent: str) -> str:
+    """Return the pinned SHA-256 prefix of a shipped opponent's file ("" if none)."""
+    return pins(task).get(opponent, "")
+
+
+def digest(task: Task) -> str:
+    """Return the pinned digest of `task`: its definition and its pins, hashed (pinned by the
+    tests, stored with each benchmark result). Version 2 pinned its ``ppo`` file in a field of
+    its own, later versions in ``pins`` (left out when empty), as the tasks once held them."""
+    data = asdict(task)
+    table = pins(task)
+    if task.version == 2:
+        data["ppo_sha256"] = table.get("ppo", "")
+    else:
+        data["ppo_sha256"] = ""
+        if table:
+            data["pins"] = sorted(table.items())
+    blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+__all__ = [
+    "PINS_BY_VERSION",
+    "PINS_V2",
+    "PINS_V3",
+    "PINS_V4",
+    "SHIPPED_OPPONENTS",
+    "digest",
+    "pin",
+    "pins",
+    "table_name",
+]
