@@ -14,11 +14,9 @@ its pins here, its digests in the tests and new reference results.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import asdict
 
-from mafia_env.tasks import Task
+from mafia_env.tasks import Task, fields_digest
 
 # opponents that load a file shipped with baselines (baselines.shipped.SHIPPED_FOLDERS)
 SHIPPED_OPPONENTS = ("ppo", "league", "filler")
@@ -97,8 +95,7 @@ def digest(task: Task) -> str:
         data["ppo_sha256"] = ""
         if table:
             data["pins"] = sorted(table.items())
-    blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+    return fields_digest(data)
 
 
 __all__ = [

@@ -44,6 +44,13 @@ def task_knobs(variant: str, version: int) -> dict[str, Any]:
     return earlier_rules(variant, era) if era is not None else {}
 
 
+def fields_digest(fields: dict[str, Any]) -> str:
+    """Return the first 16 hex digits of the SHA-256 of `fields` as canonical JSON: how a
+    task's definition is hashed."""
+    blob = json.dumps(fields, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
 @dataclass(frozen=True)
 class Task:
     """One benchmark task: where the learner sits and whom it plays against."""
@@ -71,8 +78,7 @@ class Task:
     def digest(self) -> str:
         """Return a hash of the definition (its opponents' files are pinned apart, with the
         benchmark: `baselines.pins.digest` hashes the definition and those pins)."""
-        blob = json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+        return fields_digest(asdict(self))
 
 
 _SIZES = {"sport": 10, "city": 13, "club": 10, "online": 10, "forum": 10, "minimal": 10}
@@ -174,8 +180,7 @@ class TinyTask:
 
     def digest(self) -> str:
         """Return a hash of the definition and its pinned values (pinned by the tests)."""
-        blob = json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+        return fields_digest(asdict(self))
 
 
 TINY_TASKS: dict[str, TinyTask] = {
