@@ -46,6 +46,7 @@ from mafia_env.errors import ConfigError
 _TRACKERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _ROLE = int(Ev.ROLE)
 _NIGHT = int(Ev.NIGHT)
+_REVEAL = int(Ev.REVEAL)
 _FACTS = {_ROLE, int(Ev.TEAMMATE), int(Ev.CHECK), int(Ev.DON_INTRODUCED)}
 _MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # roles whose night turns change public events
 SHARE = True  # the piece of a seat that saw only what the table saw comes from the table's
@@ -73,6 +74,9 @@ def deduction(game: Game, seat: int) -> Tracker:
 
 def matrix(game: Game, seat: int) -> np.ndarray:
     """Return `seat`'s deduction marginals [n, R] (the observation's belief piece)."""
+    pinned = _pinned(game, seat) if SHARE else None
+    if pinned is not None:
+        return pinned
     table = _table_for(game, seat) if SHARE else None
     if table is not None:
         return table.marginals_of(game, seat)
@@ -87,6 +91,48 @@ def matrices(games: Sequence[Game], seats: Sequence[int]) -> np.ndarray:
     if not len(games):
         return np.zeros((0, 0), dtype=np.float32)
     return np.stack([matrix(g, int(s)).ravel() for g, s in zip(games, seats, strict=True)])
+
+
+def _pinned(game: Game, seat: int) -> np.ndarray | None:
+    """`seat`'s piece where its own facts leave it one deal (`deal_constraints`: a mafia
+    member at a table of mafia and civilians, who knows its team; a don who found the
+    sheriff where the rest is civilians), else None. Its deduction keeps the truth (it is
+    never ruled out), so that deal is all it keeps whatever it sees next: the piece is the
+    deal's own, as every tracker gives it, and nothing need be followed. Facts only grow:
+    whether they leave one deal is asked again only when the seat learns one (an event
+    `deal_constraints` reads: one of its own facts, or a role shown to the table)."""
+    per_game = _TRACKERS.get(game)
+    if per_game is None:
+        per_game = _TRACKERS[game] = {}
+    key = ("pinned", seat)
+    state = per_game.get(key)
+    if state is None:
+        state = per_game[key] = [0, -1, None]  # events read, facts counted, the piece
+    elif state[2] is not None:
+        return state[2]
+    read, facts = state[0], state[1]
+    count = max(facts, 0)
+    bit = 1 << seat
+    events = game.events
+    for e in events[read:]:
+        vis = e[4]
+        if vis == PUBLIC:
+            count += e[0] == _REVEAL
+        elif vis & bit:
+            count += e[0] in _FACTS
+    state[0] = len(events)
+    if count == facts:
+        return None
+    state[1] = count
+    space = DealSpace(game.rules, game.n)
+    allowed = space.allowed_matrix(deal_constraints(game, seat))
+    if space.count(allowed) != 1:
+        return None
+    deal = space.enumerate(allowed)[0]
+    piece = np.zeros((game.n, len(space.roles)), dtype=np.float32)
+    piece[np.arange(game.n), deal] = 1.0
+    state[2] = piece
+    return piece
 
 
 class _Table:
