@@ -541,20 +541,65 @@ class Tracker:
         """The table's tracker, a night's classes the shortcuts left: the class of the game's
         own deal is kept unsearched (the truth is never ruled out: the search would keep it),
         and so is each class in which the game's own hidden moves give the view again (a
-        branch the search accepts, `Search.replay`); the others are searched."""
+        branch the search accepts, `Search.replay`); the others are searched.
+
+        While the table follows the game (`_follow`: its reference world is the game's own,
+        no branch of the segment is asked for), a class is searched without first searching
+        the branches of those accepted before it (`_settle`): whether a search finds a branch
+        does not depend on the branches it tries first (`Search.replay`'s are ones it would
+        accept), only which branch it finds does. What was done is kept, so that where the
+        game cannot be followed after all the segment's searches are made again in the order
+        they would have been (`_resettle`): the same branches, the same reference world."""
         g = self._game()
         truth = self.space.as_row(g.roles) if g is not None else None
         own = self.space.key_of(truth, seg.involved, seg.living) if truth is not None else None
         steps = self._true_steps(seg, g)
+        redo = None
+        if self._inp is not None and "unsettled" not in seg.__dict__:
+            redo = seg.__dict__["unsettled"] = (list(seg.paths), list(seg.lazy), [])
         for at, i, key in pending:
             row = rows[i]
             if key == own or (steps and self._replays(seg, row, steps)):
                 leaf = Lazy(key, row.copy())
                 seg.lazy.append(leaf)
+                if redo is not None:
+                    redo[2].append(leaf)
+            elif redo is not None:
+                try:
+                    leaf = self._probe(seg, row)
+                except SearchTooLarge:  # (the settled order may spare it: go that way)
+                    self._resettle(seg)
+                    redo = None
+                    self._settle(seg)
+                    leaf = self._probe(seg, row)
+                else:
+                    redo[2].append((key, row, leaf))
             else:
                 self._settle(seg)
                 leaf = self._probe(seg, row)
             leaves[at] = seg.cache[key] = leaf
+
+    def _resettle(self, seg: Segment) -> dict[int, Any]:
+        """Make again, in the order `_table_classes` would have made them settled, the
+        segment's searches it made unsettled; return {id(a branch then found): the branch
+        found now} (the accepted classes' leaves the caller holds)."""
+        redo = seg.__dict__.pop("unsettled", None)
+        if redo is None:
+            return {}
+        paths, lazy, ops = redo
+        seg.paths[:] = paths
+        seg.lazy[:] = lazy
+        found: dict[int, Any] = {}
+        for op in ops:
+            if type(op) is Lazy:
+                seg.lazy.append(op)
+                continue
+            key, row, old = op
+            self._settle(seg)
+            leaf = self._probe(seg, row)
+            seg.cache[key] = leaf
+            found[id(old)] = leaf
+        return found
 
     def _true_steps(self, seg: Segment, g: Game | None) -> list[tuple] | None:
         """The segment's opening step and the game's hidden moves after it, as a search's
@@ -573,7 +618,7 @@ class Tracker:
     def _replays(self, seg: Segment, row: np.ndarray, steps: list[tuple]) -> bool:
         """Whether `steps` played again under the deal `row` give the segment's view."""
         search = seg.search(self.seat, row)
-        return search.replay(self._start_game(seg, row), seg.first, steps) is not None
+        return search.replays(self._start_game(seg, row), seg.first, steps)
 
     def _night_verdict(self, seg: Segment, row: np.ndarray, key: tuple) -> bool | None:
         """Whether some hidden history of a whole night gives the view under the deal `row`,
@@ -696,9 +741,11 @@ class Tracker:
         if not self.exact and (~keep).any():
             self._rejuvenate()
         followed = self._follow(seg)
+        redone = self._resettle(seg) if followed is None else seg.__dict__.pop("unsettled", 0)
         if followed is not None:  # the table's: the game itself, no branch searched
             return followed
         first = next(leaf for leaf in leaves if leaf is not None)
+        first = redone.get(id(first), first)
         best = self.leaf(seg, first)
         if best is None:
             raise BeliefError(
