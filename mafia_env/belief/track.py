@@ -66,6 +66,8 @@ RECOVER = 512  # particles none of which reproduces a segment: swapped from this
 WORLD_NODES = 100  # a world's search of one segment tries every choice within this many nodes
 REPLAYS = 2  # a night's branches found for earlier classes, tried on the next before a search
 NIGHT_MODEL = True  # a night's class the night model gives no mass is ruled out unsearched
+UNSETTLED = True  # the table, following the game: a night's class searched without settling
+DAY_REPLAY = True  # the table: a day segment's class accepted by one replay of its step
 
 _MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # their nights are the night model's
 _TALK = int(Ev.TALK)
@@ -493,6 +495,7 @@ class Tracker:
         told = self._told(seg)
         after = self._survivors(seg)
         defer = kept and seg.night and self.seat == TABLE and self.exact
+        day = DAY_REPLAY and not seg.night and self.seat == TABLE and seg.first is not None
         while True:
             first, inverse = self.space.class_keys(rows, seg.involved, seg.living)
             leaves: list[Any] = []
@@ -521,13 +524,21 @@ class Tracker:
                     pending.append((len(leaves), i, key))
                     leaves.append(None)
                     continue
-                self._settle(seg)  # (a search now follows those accepted before it)
+                if day and self._day_replays(seg, rows[i]):  # the search's answer, its branch later
+                    leaf = Lazy(key, rows[i].copy())
+                    seg.lazy.append(leaf)
+                    seg.cache[key] = leaf
+                    leaves.append(leaf)
+                    continue
+                if seg.night:  # (a day segment's lazy classes are searched alike in any order)
+                    self._settle(seg)  # (a search now follows those accepted before it)
                 self._read = set()
                 leaf = self._probe(seg, rows[i])
                 extra = (self._read - set(seg.involved)) if not seg.night else set()
                 if extra:
                     seg.involved = tuple(sorted(set(seg.involved) | extra))
                     seg.cache.clear()
+                    seg.lazy.clear()  # (a day segment's: classes of the old seats)
                     grew = True
                     break
                 seg.cache[key] = leaf
@@ -536,6 +547,29 @@ class Tracker:
                 if pending:
                     self._table_classes(seg, rows, pending, leaves)
                 return first, inverse, leaves
+
+    def _day_replays(self, seg: Segment, row: np.ndarray) -> bool:
+        """The table's tracker, a segment without hidden turns: whether its opening step,
+        played in one game under the deal `row`, gives the view with no draw and reading no
+        seat beyond the involved ones. Then the search (`_probe`) would play that one step
+        alike (no draw: one outcome), read the same seats (it asks the same options first)
+        and accept it: the class is accepted, its branch searched only if asked for (`leaf`).
+        Otherwise (a draw, a seat read beyond, another view) the search decides."""
+        start = self._start_game(seg, row)
+        read: set[int] = set()
+        start.roles, start.teams = _Watch(start.roles), _Watch(start.teams)
+        for w in (start.roles, start.teams):
+            w.read, w.first, w.log = read, [-1], start.events
+        step = seg.first
+        if step[0] == "act" and step[3] >= 0 and start.actor >= 0:
+            start.legal()  # (`Search._step` asks the options first: what it reads counts)
+        search = seg.search(self.seat, row)
+        search.rules = start.rules
+        k = search._stepped(start, 0, (*step, (), None, None))
+        if k < 0 or start.rng.calls:
+            return False
+        verdict = search._verdict(Node(start, k, 1.0, None, None, (), 0))
+        return verdict is True and read <= set(seg.involved)
 
     def _table_classes(self, seg: Segment, rows: np.ndarray, pending: list, leaves: list) -> None:
         """The table's tracker, a night's classes the shortcuts left: the class of the game's
@@ -555,7 +589,7 @@ class Tracker:
         own = self.space.key_of(truth, seg.involved, seg.living) if truth is not None else None
         steps = self._true_steps(seg, g)
         redo = None
-        if self._inp is not None and "unsettled" not in seg.__dict__:
+        if UNSETTLED and self._inp is not None and "unsettled" not in seg.__dict__:
             redo = seg.__dict__["unsettled"] = (list(seg.paths), list(seg.lazy), [])
         for at, i, key in pending:
             row = rows[i]
@@ -648,8 +682,11 @@ class Tracker:
         """Whether the night model is worth its cost here: nights of many hidden turns (a
         free hunt, a putana, a maniac or a doctor), whose searches (those that find nothing
         above all) cost more than it does; a night of shots and checks is searched fast."""
-        roles = self.space.roles
-        return self.rules.hunt or any(r in roles for r in _MANY)
+        pays = self.__dict__.get("_pays")
+        if pays is None:
+            roles = self.space.roles
+            pays = self.__dict__["_pays"] = bool(self.rules.hunt or any(r in roles for r in _MANY))
+        return pays
 
     def leaf(self, seg: Segment, leaf: Any) -> Node | None:
         """Return the branch of a class `_classes` gave (a `Lazy` one searched now, after the
