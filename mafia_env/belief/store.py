@@ -46,7 +46,6 @@ from mafia_env.errors import ConfigError
 _TRACKERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _ROLE = int(Ev.ROLE)
 _NIGHT = int(Ev.NIGHT)
-_REVEAL = int(Ev.REVEAL)
 _FACTS = {_ROLE, int(Ev.TEAMMATE), int(Ev.CHECK), int(Ev.DON_INTRODUCED)}
 _MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # roles whose night turns change public events
 SHARE = True  # the piece of a seat that saw only what the table saw comes from the table's
@@ -74,9 +73,6 @@ def deduction(game: Game, seat: int) -> Tracker:
 
 def matrix(game: Game, seat: int) -> np.ndarray:
     """Return `seat`'s deduction marginals [n, R] (the observation's belief piece)."""
-    pinned = _pinned(game, seat) if SHARE else None
-    if pinned is not None:
-        return pinned
     table = _table_for(game, seat) if SHARE else None
     if table is not None:
         return table.marginals_of(game, seat)
@@ -93,48 +89,6 @@ def matrices(games: Sequence[Game], seats: Sequence[int]) -> np.ndarray:
     return np.stack([matrix(g, int(s)).ravel() for g, s in zip(games, seats, strict=True)])
 
 
-def _pinned(game: Game, seat: int) -> np.ndarray | None:
-    """`seat`'s piece where its own facts leave it one deal (`deal_constraints`: a mafia
-    member at a table of mafia and civilians, who knows its team; a don who found the
-    sheriff where the rest is civilians), else None. Its deduction keeps the truth (it is
-    never ruled out), so that deal is all it keeps whatever it sees next: the piece is the
-    deal's own, as every tracker gives it, and nothing need be followed. Facts only grow:
-    whether they leave one deal is asked again only when the seat learns one (an event
-    `deal_constraints` reads: one of its own facts, or a role shown to the table)."""
-    per_game = _TRACKERS.get(game)
-    if per_game is None:
-        per_game = _TRACKERS[game] = {}
-    key = ("pinned", seat)
-    state = per_game.get(key)
-    if state is None:
-        state = per_game[key] = [0, -1, None]  # events read, facts counted, the piece
-    elif state[2] is not None:
-        return state[2]
-    read, facts = state[0], state[1]
-    count = max(facts, 0)
-    bit = 1 << seat
-    events = game.events
-    for e in events[read:]:
-        vis = e[4]
-        if vis == PUBLIC:
-            count += e[0] == _REVEAL
-        elif vis & bit:
-            count += e[0] in _FACTS
-    state[0] = len(events)
-    if count == facts:
-        return None
-    state[1] = count
-    space = DealSpace(game.rules, game.n)
-    allowed = space.allowed_matrix(deal_constraints(game, seat))
-    if space.count(allowed) != 1:
-        return None
-    deal = space.enumerate(allowed)[0]
-    piece = np.zeros((game.n, len(space.roles)), dtype=np.float32)
-    piece[np.arange(game.n), deal] = 1.0
-    state[2] = piece
-    return piece
-
-
 class _Table:
     """The table's deduction of one game, and what each seat keeps of it (module docstring)."""
 
@@ -147,6 +101,7 @@ class _Table:
         self.seen: dict[int, tuple[int, int, bool]] = {}  # seat -> (events read, facts, more)
         self._allowed: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}  # seat's allowed deals
         self._cache: dict[int, tuple] = {}
+        self._pinned: dict[int, np.ndarray] = {}  # seat -> its piece for good (`_pin`)
         self._onehot: tuple | None = None
         self._roles = len(t.space.roles)
         # a night of shots and checks alone, whatever the mafia see: at day every seat but the
@@ -194,17 +149,22 @@ class _Table:
         """The marginals [n, R] of the table's deals that `seat`'s facts allow (what its own
         tracker's `matrix` gives)."""
         t = self.tracker
-        live = t.current()
+        pinned = self._pinned.get(seat)
+        if pinned is not None:
+            return pinned
         facts = self.seen[seat][1]
-        hit = self._cache.get(seat)
-        if hit is not None and hit[0] is live and hit[1] == (t.version, facts):
-            return hit[2]
         got = self._allowed.get(seat)
         if got is None or got[0] != facts or got[1] is not t.deals:
             allowed = t.space.allowed_matrix(deal_constraints(game, seat))
             # which of all the table's deals the seat's facts allow, once per facts
             ok = allowed[np.arange(t.n)[None, :], t.deals].all(axis=1)
             self._allowed[seat] = (facts, t.deals, ok)
+            if t.exact and np.count_nonzero(ok) == 1:
+                return self._pin(seat, t.deals[ok][0])
+        live = t.current()
+        hit = self._cache.get(seat)
+        if hit is not None and hit[0] is live and hit[1] == (t.version, facts):
+            return hit[2]
         keep = self._allowed[seat][2][live]  # the kept deals its facts allow
         codes = self._live(live)
         counts = np.bincount(codes[keep].ravel(), minlength=t.n * self._roles)
@@ -212,6 +172,17 @@ class _Table:
         out = (counts.astype(np.float64) * w).astype(np.float32).reshape(t.n, -1)
         self._cache[seat] = (live, (t.version, facts), out)
         return out
+
+    def _pin(self, seat: int, deal: np.ndarray) -> np.ndarray:
+        """The piece of a seat whose facts allow one of the table's deals (a mafia member who
+        knows its team, at a table of mafia and civilians: the team's table holds one deal):
+        that deal's, from now on. The seat's deduction keeps the truth (it is never ruled
+        out) and its facts only grow, so that deal is all it keeps whatever it sees next,
+        by the table's deals or its own tracker: nothing need be followed for it."""
+        piece = np.zeros((self.tracker.n, self._roles), dtype=np.float32)
+        piece[np.arange(self.tracker.n), deal] = 1.0
+        self._pinned[seat] = piece
+        return piece
 
     def _live(self, live: np.ndarray) -> np.ndarray:
         """The deals kept, each seat's role as a column of the piece (seat * R + role), kept

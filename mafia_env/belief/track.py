@@ -67,6 +67,7 @@ WORLD_NODES = 100  # a world's search of one segment tries every choice within t
 REPLAYS = 2  # a night's branches found for earlier classes, tried on the next before a search
 NIGHT_MODEL = True  # a night's class the night model gives no mass is ruled out unsearched
 UNSETTLED = True  # the table, following the game: a night's class searched without settling
+PARTIAL = True  # a night under way (`current`): its classes decided as the table's are
 DAY_REPLAY = True  # the table: a day segment's class accepted by one replay of its step
 
 _MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # their nights are the night model's
@@ -219,7 +220,8 @@ class Tracker:
         t.rng = random.Random(0x5EED ^ seat)
         t.cursor, t.seen, t.masks, t.acting = 0, [], {}, False
         t.segments, t.history, t.version = [], [], 0
-        t._partial, t._cache, t._inp = None, None, None
+        t._partial, t._cache = None, None
+        t._inp = table._inp  # (the game's next input: the night's true moves, `_true_steps`)
         # where the table's segment under way begins, as an index into this seat's view
         at, public = len(g.events), 0
         for i, e in enumerate(g.events):
@@ -494,7 +496,8 @@ class Tracker:
         `_follow`)."""
         told = self._told(seg)
         after = self._survivors(seg)
-        defer = kept and seg.night and self.seat == TABLE and self.exact
+        defer = kept and seg.night and self.exact
+        defer = defer and (self.seat == TABLE or (PARTIAL and not seg.complete))
         day = DAY_REPLAY and not seg.night and self.seat == TABLE and seg.first is not None
         while True:
             first, inverse = self.space.class_keys(rows, seg.involved, seg.living)
@@ -572,10 +575,12 @@ class Tracker:
         return verdict is True and read <= set(seg.involved)
 
     def _table_classes(self, seg: Segment, rows: np.ndarray, pending: list, leaves: list) -> None:
-        """The table's tracker, a night's classes the shortcuts left: the class of the game's
-        own deal is kept unsearched (the truth is never ruled out: the search would keep it),
-        and so is each class in which the game's own hidden moves give the view again (a
-        branch the search accepts, `Search.replay`); the others are searched.
+        """The table's tracker, a night's classes the shortcuts left (and any exact tracker's
+        night under way, `current`): the class of the game's own deal is kept unsearched (the
+        truth is never ruled out: the search would keep it), and so is each class in which
+        the game's own hidden moves give the view again (a branch the search accepts,
+        `Search.replay`; where the tracker knows the game's next input, `_inp`: the table's,
+        and a seat's night tracker started from it); the others are searched.
 
         While the table follows the game (`_follow`: its reference world is the game's own,
         no branch of the segment is asked for), a class is searched without first searching
@@ -588,8 +593,10 @@ class Tracker:
         truth = self.space.as_row(g.roles) if g is not None else None
         own = self.space.key_of(truth, seg.involved, seg.living) if truth is not None else None
         steps = self._true_steps(seg, g)
+        # (a night under way, `current`: nobody asks for its branches, kept nowhere)
+        unsettled = UNSETTLED and (self._inp is not None or not seg.complete)
         redo = None
-        if UNSETTLED and self._inp is not None and "unsettled" not in seg.__dict__:
+        if unsettled and seg.complete and "unsettled" not in seg.__dict__:
             redo = seg.__dict__["unsettled"] = (list(seg.paths), list(seg.lazy), [])
         for at, i, key in pending:
             row = rows[i]
@@ -598,16 +605,17 @@ class Tracker:
                 seg.lazy.append(leaf)
                 if redo is not None:
                     redo[2].append(leaf)
-            elif redo is not None:
+            elif unsettled:
                 try:
                     leaf = self._probe(seg, row)
                 except SearchTooLarge:  # (the settled order may spare it: go that way)
                     self._resettle(seg)
-                    redo = None
+                    unsettled, redo = False, None
                     self._settle(seg)
                     leaf = self._probe(seg, row)
                 else:
-                    redo[2].append((key, row, leaf))
+                    if redo is not None:
+                        redo[2].append((key, row, leaf))
             else:
                 self._settle(seg)
                 leaf = self._probe(seg, row)
