@@ -593,8 +593,11 @@ class Tracker:
         truth = self.space.as_row(g.roles) if g is not None else None
         own = self.space.key_of(truth, seg.involved, seg.living) if truth is not None else None
         steps = self._true_steps(seg, g)
-        # (a night under way, `current`: nobody asks for its branches, kept nowhere)
+        # (a night under way, `current`: nobody asks for its branches, kept nowhere). Unless
+        # the tracker's last search found a branch: then those found for the classes accepted
+        # before, played again, spare most searches (a search that finds none pays for all)
         unsettled = UNSETTLED and (self._inp is not None or not seg.complete)
+        unsettled = unsettled and not self.__dict__.get("_found")
         redo = None
         if unsettled and seg.complete and "unsettled" not in seg.__dict__:
             redo = seg.__dict__["unsettled"] = (list(seg.paths), list(seg.lazy), [])
@@ -616,9 +619,11 @@ class Tracker:
                 else:
                     if redo is not None:
                         redo[2].append((key, row, leaf))
+                self._found = leaf is not None
             else:
                 self._settle(seg)
                 leaf = self._probe(seg, row)
+                self._found = leaf is not None
             leaves[at] = seg.cache[key] = leaf
 
     def _resettle(self, seg: Segment) -> dict[int, Any]:
