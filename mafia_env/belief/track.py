@@ -26,6 +26,15 @@ shown in the segment is ruled out (`_told`), and so is one under which a team wo
 after the segment's eliminations while the game went on (`_survivors`). The reference world
 is still the first accepted class's branch as the search finds it.
 
+Where no branch is asked for, the table (`TABLE`, which follows the game itself) and a night
+under way (`current`) decide classes more cheaply (flags `UNSETTLED`, `DAY_REPLAY`,
+`PARTIAL`; the same test file checks each against the tracker without them): a night's class
+of the game's own deal is kept, one in which the game's own night moves give the view again
+is kept (`Search.replays`), the rest are searched without first searching the branches of
+those kept (`_table_classes`, redone in order by `_resettle` where the game stops being
+followed); a day's class is kept where its opening step, played once, gives the view with no
+draw and no seat read beyond the class's (`_day_replays`).
+
 Deals are listed (`exact`) where at most `EXACT_LIMIT` respect what the seat knows from its
 own events, else followed as `particles` drawn uniformly among them; a particle ruled out is
 replaced by a copy of a live one moved by role swaps that every segment so far accepts
