@@ -14,7 +14,9 @@ the ratio is the piece's cost. Then the deduction query time (`bench_env.belief_
 64 at a time) of a policy that reads the belief piece (``--policy``: the seat-filler, say)
 against the rule bots, on each side, and the same games with its piece left at zeros (the
 same network, the same input width: only the piece's computation left out), and prints the
-CPU milliseconds a game and microseconds a move (every seat's) of each, and their ratios.
+CPU milliseconds a game and microseconds a move (every seat's) of each, and their ratios,
+and of the piece side's milliseconds a game those spent computing the piece and those spent in
+Python's cyclic garbage collector (which the piece's allocations set off more often).
 The piece changes the policy's moves, so the two sides play other games of other lengths:
 the ratio a move is the piece's cost; compare over many games. Torch runs one thread.
 """
@@ -84,9 +86,48 @@ def _counted(act_batch, moves: list[int]):
     return counted
 
 
+class _Split:
+    """CPU time inside the piece's computation (`store.matrices`) and inside Python's cyclic
+    garbage collector while it is `on` (the collector runs when allocations pile up: the
+    side that allocates more pays for collections that scan every object, the policy's too)."""
+
+    def __init__(self):
+        import gc
+
+        from mafia_env.belief import store
+
+        self.store, self.gc = store, gc
+        self.matrices = store.matrices
+        self.piece = self.collect = 0.0
+        self._t = 0.0
+
+    def __enter__(self):
+        def timed(games, seats):
+            t = time.process_time()
+            try:
+                return self.matrices(games, seats)
+            finally:
+                self.piece += time.process_time() - t
+
+        self.store.matrices = timed
+        self.gc.callbacks.append(self._gc)
+        return self
+
+    def __exit__(self, *exc):
+        self.store.matrices = self.matrices
+        self.gc.callbacks.remove(self._gc)
+
+    def _gc(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._t = time.process_time()
+        else:
+            self.collect += time.process_time() - self._t
+
+
 def benchmark_cost(task_name: str, policy_name: str, games: int, opponent: str) -> list[dict]:
     """CPU ms a benchmark game of `policy_name` (reads the piece) against `opponent`, per
-    side, with the piece computed and with it left at zeros."""
+    side, with the piece computed and with it left at zeros; of the piece side's, the ms a
+    game inside the piece's computation and (both sides) inside the garbage collector."""
     import torch
 
     import baselines.benchmark as bench
@@ -125,12 +166,16 @@ def benchmark_cost(task_name: str, policy_name: str, games: int, opponent: str) 
             try:
                 bench.play_lockstep(task, seating, side, 2)  # warm up (first calls, imports)
                 moves[0] = 0
-                t = time.process_time()
-                bench.play_lockstep(task, seating, side, games)
-                cpu = time.process_time() - t
+                with _Split() as split:
+                    t = time.process_time()
+                    bench.play_lockstep(task, seating, side, games)
+                    cpu = time.process_time() - t
             finally:
                 bench.extend_rows = computed
             row[f"{name}_ms"] = 1e3 * cpu / games
+            row[f"{name}_gc_ms"] = 1e3 * split.collect / games
+            if name == "piece":
+                row["piece_own_ms"] = 1e3 * split.piece / games
             row[f"{name}_us_move"] = 1e6 * cpu / max(moves[0], 1)
         row["ratio"] = row["piece_ms"] / row["zeros_ms"]
         row["ratio_move"] = row["piece_us_move"] / row["zeros_us_move"]
@@ -156,15 +201,20 @@ def main() -> None:
     out = {"load": os.getloadavg(), "policy": args.policy, "rows": []}
     if args.benchmark:
         print(f"load average {out['load'][0]:.2f}; {args.games} benchmark games a side")
-        print(f"CPU ms a game and us a move, {args.policy} with its piece and with zeros")
-        print(f"{'task':10} {'side':6} {'ms/game':>15} {'ratio':>6} {'us/move':>15} {'ratio':>6}")
+        print(f"CPU ms a game and us a move, {args.policy} with its piece and with zeros;")
+        print("of the piece side's ms a game, in the piece (own) and in the garbage collector")
+        print(
+            f"{'task':10} {'side':6} {'ms/game':>15} {'ratio':>6} {'us/move':>15} {'ratio':>6} "
+            f"{'own':>6} {'gc':>5} {'zeros gc':>8}"
+        )
         for task in args.benchmark:
             for r in benchmark_cost(task, args.policy, args.games, args.opponent):
                 out["rows"].append(r)
                 print(
                     f"{task:10} {r['side']:6} {r['piece_ms']:7.2f} {r['zeros_ms']:7.2f} "
                     f"{r['ratio']:6.2f} {r['piece_us_move']:7.1f} {r['zeros_us_move']:7.1f} "
-                    f"{r['ratio_move']:6.2f}",
+                    f"{r['ratio_move']:6.2f} {r['piece_own_ms']:6.2f} {r['piece_gc_ms']:5.2f} "
+                    f"{r['zeros_gc_ms']:8.2f}",
                     flush=True,
                 )
         if args.json:

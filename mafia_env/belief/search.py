@@ -358,6 +358,72 @@ class Search:
             node = self._checked(node, ("act", g.actor, *full[2:5], *full[5:]))
         return None
 
+    def replays(self, start: Game, first: tuple | None, steps: list[tuple]) -> bool:
+        """Whether `replay` accepts `steps` from `start`, played in `start` itself (which it
+        changes: pass a copy nobody else holds), one game stepped on instead of a copy per
+        step: the same turns taken alike, the same events compared, the same verdicts."""
+        if first is None or not steps or steps[0][:-3] != first:
+            return False
+        guide: dict[Any, list[tuple]] = {}
+        own = []
+        for full in steps[1:]:
+            if full[0] != "act":
+                return False
+            (own if full[1] == self.seat else guide.setdefault(full[-1], [])).append(full)
+        self.rules = start.rules
+        self.quiet = True
+        g = start
+        k = self._stepped(g, 0, steps[0])
+        taken: dict[Any, int] = {}
+        mine = 0
+        while k >= 0:
+            verdict = self._verdict(Node(g, k, 1.0, None, None, (), 0))
+            if verdict is not None:
+                return verdict
+            turn = g.turn
+            if g.actor == self.seat:
+                if mine >= len(own) or own[mine][-1] != turn:
+                    return False
+                full = own[mine]
+                mine += 1
+            else:
+                kind = guide.get(turn)
+                i = taken.get(turn, 0)
+                taken[turn] = i + 1
+                if kind:
+                    full = kind[min(i, len(kind) - 1)]
+                else:  # a turn the branch had not: its first option, a guess
+                    options = expand_options(g)
+                    if not options:
+                        return False
+                    full = ("act", g.actor, *options[0], (), None, turn)
+            if not _is_option(g, *full[2:5]):
+                return False
+            k = self._stepped(g, k, ("act", g.actor, *full[2:5], *full[5:]))
+        return False
+
+    def _stepped(self, g: Game, k: int, full: tuple) -> int:
+        """`_checked` in place: apply one step to `g` itself (its draws as `full` has them, 0
+        past them); return how much of the view it has then reproduced, or -1 if the step
+        fails or the view disagrees."""
+        chance = Chance(full[-3])
+        g.rng = chance
+        at = len(g.events)
+        try:
+            _do(g, full)
+        except (ValueError, RuntimeError):
+            return -1
+        if chance.bad:
+            return -1
+        want, bit = self.want, self.bit
+        for e in g.events[at:]:
+            vis = e[4]
+            if (vis == PUBLIC or vis & bit) and e[0] != _TALK:
+                if k >= len(want) or e != want[k]:
+                    return -1
+                k += 1
+        return k
+
     def _checked(self, node: Node, full: tuple) -> Node | None:
         """Apply one step (its draws as `full` has them, 0 past them) to a copy of the node's
         game; return the child if the seat's view agrees, else None (`replay`)."""

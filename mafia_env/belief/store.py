@@ -101,6 +101,7 @@ class _Table:
         self.seen: dict[int, tuple[int, int, bool]] = {}  # seat -> (events read, facts, more)
         self._allowed: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}  # seat's allowed deals
         self._cache: dict[int, tuple] = {}
+        self._pinned: dict[int, np.ndarray] = {}  # seat -> its piece for good (`_pin`)
         self._onehot: tuple | None = None
         self._roles = len(t.space.roles)
         # a night of shots and checks alone, whatever the mafia see: at day every seat but the
@@ -148,17 +149,22 @@ class _Table:
         """The marginals [n, R] of the table's deals that `seat`'s facts allow (what its own
         tracker's `matrix` gives)."""
         t = self.tracker
-        live = t.current()
+        pinned = self._pinned.get(seat)
+        if pinned is not None:
+            return pinned
         facts = self.seen[seat][1]
-        hit = self._cache.get(seat)
-        if hit is not None and hit[0] is live and hit[1] == (t.version, facts):
-            return hit[2]
         got = self._allowed.get(seat)
         if got is None or got[0] != facts or got[1] is not t.deals:
             allowed = t.space.allowed_matrix(deal_constraints(game, seat))
             # which of all the table's deals the seat's facts allow, once per facts
             ok = allowed[np.arange(t.n)[None, :], t.deals].all(axis=1)
             self._allowed[seat] = (facts, t.deals, ok)
+            if t.exact and np.count_nonzero(ok) == 1:
+                return self._pin(seat, t.deals[ok][0])
+        live = t.current()
+        hit = self._cache.get(seat)
+        if hit is not None and hit[0] is live and hit[1] == (t.version, facts):
+            return hit[2]
         keep = self._allowed[seat][2][live]  # the kept deals its facts allow
         codes = self._live(live)
         counts = np.bincount(codes[keep].ravel(), minlength=t.n * self._roles)
@@ -166,6 +172,17 @@ class _Table:
         out = (counts.astype(np.float64) * w).astype(np.float32).reshape(t.n, -1)
         self._cache[seat] = (live, (t.version, facts), out)
         return out
+
+    def _pin(self, seat: int, deal: np.ndarray) -> np.ndarray:
+        """The piece of a seat whose facts allow one of the table's deals (a mafia member who
+        knows its team, at a table of mafia and civilians: the team's table holds one deal):
+        that deal's, from now on. The seat's deduction keeps the truth (it is never ruled
+        out) and its facts only grow, so that deal is all it keeps whatever it sees next,
+        by the table's deals or its own tracker: nothing need be followed for it."""
+        piece = np.zeros((self.tracker.n, self._roles), dtype=np.float32)
+        piece[np.arange(self.tracker.n), deal] = 1.0
+        self._pinned[seat] = piece
+        return piece
 
     def _live(self, live: np.ndarray) -> np.ndarray:
         """The deals kept, each seat's role as a column of the piece (seat * R + role), kept

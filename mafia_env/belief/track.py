@@ -26,6 +26,15 @@ shown in the segment is ruled out (`_told`), and so is one under which a team wo
 after the segment's eliminations while the game went on (`_survivors`). The reference world
 is still the first accepted class's branch as the search finds it.
 
+Where no branch is asked for, the table (`TABLE`, which follows the game itself) and a night
+under way (`current`) decide classes more cheaply (flags `UNSETTLED`, `DAY_REPLAY`,
+`PARTIAL`; the same test file checks each against the tracker without them): a night's class
+of the game's own deal is kept, one in which the game's own night moves give the view again
+is kept (`Search.replays`), the rest are searched without first searching the branches of
+those kept (`_table_classes`, redone in order by `_resettle` where the game stops being
+followed); a day's class is kept where its opening step, played once, gives the view with no
+draw and no seat read beyond the class's (`_day_replays`).
+
 Deals are listed (`exact`) where at most `EXACT_LIMIT` respect what the seat knows from its
 own events, else followed as `particles` drawn uniformly among them; a particle ruled out is
 replaced by a copy of a live one moved by role swaps that every segment so far accepts
@@ -66,6 +75,9 @@ RECOVER = 512  # particles none of which reproduces a segment: swapped from this
 WORLD_NODES = 100  # a world's search of one segment tries every choice within this many nodes
 REPLAYS = 2  # a night's branches found for earlier classes, tried on the next before a search
 NIGHT_MODEL = True  # a night's class the night model gives no mass is ruled out unsearched
+UNSETTLED = True  # the table, following the game: a night's class searched without settling
+PARTIAL = True  # a night under way (`current`): its classes decided as the table's are
+DAY_REPLAY = True  # the table: a day segment's class accepted by one replay of its step
 
 _MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # their nights are the night model's
 _TALK = int(Ev.TALK)
@@ -217,7 +229,8 @@ class Tracker:
         t.rng = random.Random(0x5EED ^ seat)
         t.cursor, t.seen, t.masks, t.acting = 0, [], {}, False
         t.segments, t.history, t.version = [], [], 0
-        t._partial, t._cache, t._inp = None, None, None
+        t._partial, t._cache = None, None
+        t._inp = table._inp  # (the game's next input: the night's true moves, `_true_steps`)
         # where the table's segment under way begins, as an index into this seat's view
         at, public = len(g.events), 0
         for i, e in enumerate(g.events):
@@ -492,7 +505,9 @@ class Tracker:
         `_follow`)."""
         told = self._told(seg)
         after = self._survivors(seg)
-        defer = kept and seg.night and self.seat == TABLE and self.exact
+        defer = kept and seg.night and self.exact
+        defer = defer and (self.seat == TABLE or (PARTIAL and not seg.complete))
+        day = DAY_REPLAY and not seg.night and self.seat == TABLE and seg.first is not None
         while True:
             first, inverse = self.space.class_keys(rows, seg.involved, seg.living)
             leaves: list[Any] = []
@@ -521,13 +536,21 @@ class Tracker:
                     pending.append((len(leaves), i, key))
                     leaves.append(None)
                     continue
-                self._settle(seg)  # (a search now follows those accepted before it)
+                if day and self._day_replays(seg, rows[i]):  # the search's answer, its branch later
+                    leaf = Lazy(key, rows[i].copy())
+                    seg.lazy.append(leaf)
+                    seg.cache[key] = leaf
+                    leaves.append(leaf)
+                    continue
+                if seg.night:  # (a day segment's lazy classes are searched alike in any order)
+                    self._settle(seg)  # (a search now follows those accepted before it)
                 self._read = set()
                 leaf = self._probe(seg, rows[i])
                 extra = (self._read - set(seg.involved)) if not seg.night else set()
                 if extra:
                     seg.involved = tuple(sorted(set(seg.involved) | extra))
                     seg.cache.clear()
+                    seg.lazy.clear()  # (a day segment's: classes of the old seats)
                     grew = True
                     break
                 seg.cache[key] = leaf
@@ -537,24 +560,102 @@ class Tracker:
                     self._table_classes(seg, rows, pending, leaves)
                 return first, inverse, leaves
 
+    def _day_replays(self, seg: Segment, row: np.ndarray) -> bool:
+        """The table's tracker, a segment without hidden turns: whether its opening step,
+        played in one game under the deal `row`, gives the view with no draw and reading no
+        seat beyond the involved ones. Then the search (`_probe`) would play that one step
+        alike (no draw: one outcome), read the same seats (it asks the same options first)
+        and accept it: the class is accepted, its branch searched only if asked for (`leaf`).
+        Otherwise (a draw, a seat read beyond, another view) the search decides."""
+        start = self._start_game(seg, row)
+        read: set[int] = set()
+        start.roles, start.teams = _Watch(start.roles), _Watch(start.teams)
+        for w in (start.roles, start.teams):
+            w.read, w.first, w.log = read, [-1], start.events
+        step = seg.first
+        if step[0] == "act" and step[3] >= 0 and start.actor >= 0:
+            start.legal()  # (`Search._step` asks the options first: what it reads counts)
+        search = seg.search(self.seat, row)
+        search.rules = start.rules
+        k = search._stepped(start, 0, (*step, (), None, None))
+        if k < 0 or start.rng.calls:
+            return False
+        verdict = search._verdict(Node(start, k, 1.0, None, None, (), 0))
+        return verdict is True and read <= set(seg.involved)
+
     def _table_classes(self, seg: Segment, rows: np.ndarray, pending: list, leaves: list) -> None:
-        """The table's tracker, a night's classes the shortcuts left: the class of the game's
-        own deal is kept unsearched (the truth is never ruled out: the search would keep it),
-        and so is each class in which the game's own hidden moves give the view again (a
-        branch the search accepts, `Search.replay`); the others are searched."""
+        """The table's tracker, a night's classes the shortcuts left (and any exact tracker's
+        night under way, `current`): the class of the game's own deal is kept unsearched (the
+        truth is never ruled out: the search would keep it), and so is each class in which
+        the game's own hidden moves give the view again (a branch the search accepts,
+        `Search.replay`; where the tracker knows the game's next input, `_inp`: the table's,
+        and a seat's night tracker started from it); the others are searched.
+
+        While the table follows the game (`_follow`: its reference world is the game's own,
+        no branch of the segment is asked for), a class is searched without first searching
+        the branches of those accepted before it (`_settle`): whether a search finds a branch
+        does not depend on the branches it tries first (`Search.replay`'s are ones it would
+        accept), only which branch it finds does. What was done is kept, so that where the
+        game cannot be followed after all the segment's searches are made again in the order
+        they would have been (`_resettle`): the same branches, the same reference world."""
         g = self._game()
         truth = self.space.as_row(g.roles) if g is not None else None
         own = self.space.key_of(truth, seg.involved, seg.living) if truth is not None else None
         steps = self._true_steps(seg, g)
+        # (a night under way, `current`: nobody asks for its branches, kept nowhere). Unless
+        # the tracker's last search found a branch: then those found for the classes accepted
+        # before, played again, spare most searches (a search that finds none pays for all)
+        unsettled = UNSETTLED and (self._inp is not None or not seg.complete)
+        unsettled = unsettled and not self.__dict__.get("_found")
+        redo = None
+        if unsettled and seg.complete and "unsettled" not in seg.__dict__:
+            redo = seg.__dict__["unsettled"] = (list(seg.paths), list(seg.lazy), [])
         for at, i, key in pending:
             row = rows[i]
             if key == own or (steps and self._replays(seg, row, steps)):
                 leaf = Lazy(key, row.copy())
                 seg.lazy.append(leaf)
+                if redo is not None:
+                    redo[2].append(leaf)
+            elif unsettled:
+                try:
+                    leaf = self._probe(seg, row)
+                except SearchTooLarge:  # (the settled order may spare it: go that way)
+                    self._resettle(seg)
+                    unsettled, redo = False, None
+                    self._settle(seg)
+                    leaf = self._probe(seg, row)
+                else:
+                    if redo is not None:
+                        redo[2].append((key, row, leaf))
+                self._found = leaf is not None
             else:
                 self._settle(seg)
                 leaf = self._probe(seg, row)
+                self._found = leaf is not None
             leaves[at] = seg.cache[key] = leaf
+
+    def _resettle(self, seg: Segment) -> dict[int, Any]:
+        """Make again, in the order `_table_classes` would have made them settled, the
+        segment's searches it made unsettled; return {id(a branch then found): the branch
+        found now} (the accepted classes' leaves the caller holds)."""
+        redo = seg.__dict__.pop("unsettled", None)
+        if redo is None:
+            return {}
+        paths, lazy, ops = redo
+        seg.paths[:] = paths
+        seg.lazy[:] = lazy
+        found: dict[int, Any] = {}
+        for op in ops:
+            if type(op) is Lazy:
+                seg.lazy.append(op)
+                continue
+            key, row, old = op
+            self._settle(seg)
+            leaf = self._probe(seg, row)
+            seg.cache[key] = leaf
+            found[id(old)] = leaf
+        return found
 
     def _true_steps(self, seg: Segment, g: Game | None) -> list[tuple] | None:
         """The segment's opening step and the game's hidden moves after it, as a search's
@@ -573,7 +674,7 @@ class Tracker:
     def _replays(self, seg: Segment, row: np.ndarray, steps: list[tuple]) -> bool:
         """Whether `steps` played again under the deal `row` give the segment's view."""
         search = seg.search(self.seat, row)
-        return search.replay(self._start_game(seg, row), seg.first, steps) is not None
+        return search.replays(self._start_game(seg, row), seg.first, steps)
 
     def _night_verdict(self, seg: Segment, row: np.ndarray, key: tuple) -> bool | None:
         """Whether some hidden history of a whole night gives the view under the deal `row`,
@@ -603,8 +704,11 @@ class Tracker:
         """Whether the night model is worth its cost here: nights of many hidden turns (a
         free hunt, a putana, a maniac or a doctor), whose searches (those that find nothing
         above all) cost more than it does; a night of shots and checks is searched fast."""
-        roles = self.space.roles
-        return self.rules.hunt or any(r in roles for r in _MANY)
+        pays = self.__dict__.get("_pays")
+        if pays is None:
+            roles = self.space.roles
+            pays = self.__dict__["_pays"] = bool(self.rules.hunt or any(r in roles for r in _MANY))
+        return pays
 
     def leaf(self, seg: Segment, leaf: Any) -> Node | None:
         """Return the branch of a class `_classes` gave (a `Lazy` one searched now, after the
@@ -696,9 +800,11 @@ class Tracker:
         if not self.exact and (~keep).any():
             self._rejuvenate()
         followed = self._follow(seg)
+        redone = self._resettle(seg) if followed is None else seg.__dict__.pop("unsettled", 0)
         if followed is not None:  # the table's: the game itself, no branch searched
             return followed
         first = next(leaf for leaf in leaves if leaf is not None)
+        first = redone.get(id(first), first)
         best = self.leaf(seg, first)
         if best is None:
             raise BeliefError(

@@ -154,3 +154,96 @@ def test_a_class_against_the_seats_check_is_ruled_out_without_a_search(monkeypat
             if kind == Ev.CHECK and actor == sheriff:
                 assert np.all(t.space.mafia_of[live[:, target]] == bool(value))
     assert unsearched > 0
+
+
+@pytest.mark.parametrize("variant", ["sport", "club", "minimal"])
+@pytest.mark.parametrize("lost", [1, 3])
+def test_the_tables_unsettled_searches_and_day_replays_change_nothing(variant, lost, monkeypatch):
+    """The table's tracker with its shortcuts (a night's classes searched unsettled while it
+    follows the game, `track.UNSETTLED`; a day segment's classes accepted by one replay,
+    `track.DAY_REPLAY`) and without them: the same deals kept at every move, and where the
+    game stops being followed (at its `lost`-th segment here: `_resettle` makes the night's
+    searches again in order) the same reference world and the same branch for every class
+    searched from then on."""
+    from mafia_env.belief.search import state_key
+
+    original = Tracker._follow
+    calls: dict[int, int] = {}
+    lost_at: dict[int, int] = {}  # tracker -> the index of the segment where it stopped
+    pair: dict[int, Tracker] = {}
+
+    def follow(self, seg):
+        # `fast` stops following at its `lost`-th segment or the first after it where a class
+        # was searched unsettled; `plain` (stepped after it) at the same segment
+        j = len(self.segments) - 1
+        calls[id(self)] = calls.get(id(self), 0) + 1
+        redo = seg.__dict__.get("unsettled")
+        if self._inp is not None and id(self) in lost_at:  # (`plain`: told where by `fast`)
+            if lost_at[id(self)] == j:
+                self._inp = None
+                return None
+        elif self._inp is not None and calls[id(self)] >= lost and _searched(redo):
+            self._inp = None
+            lost_at[id(self)] = lost_at[id(pair[id(self)])] = j
+            return None
+        return original(self, seg)
+
+    monkeypatch.setattr(Tracker, "_follow", follow)
+
+    def _searched(redo):  # a class of the segment searched unsettled
+        return bool(redo) and any(type(op) is tuple for op in redo[2])
+
+    resettle = Tracker._resettle
+    redone = [0]
+
+    def counted(self, seg):
+        redone[0] += _searched(seg.__dict__.get("unsettled"))
+        return resettle(self, seg)
+
+    monkeypatch.setattr(Tracker, "_resettle", counted)
+
+    def read(t, on):
+        monkeypatch.setattr(track, "UNSETTLED", on)
+        monkeypatch.setattr(track, "DAY_REPLAY", on)
+        return t.current().copy()
+
+    replayed = 0
+    rules = VARIANTS[variant]
+    for seed in range(4):
+        g = Game(rules, 10, seed)
+        rng = random.Random(seed)
+        lost_at.clear()
+        calls.clear()
+        fast, plain = Tracker(g, track.TABLE), Tracker(g, track.TABLE)
+        pair.clear()
+        pair[id(fast)] = plain
+        for _ in range(150):
+            if g.over:
+                break
+            g.apply(*random_move(g, rng))
+            assert np.array_equal(read(fast, True), read(plain, False)), (variant, seed)
+            assert (fast.ref is None) == (plain.ref is None)
+            if fast.ref is not None:
+                assert state_key(fast.ref) == state_key(plain.ref), (variant, seed)
+        for j, (a, b) in enumerate(zip(fast.segments, plain.segments, strict=True)):
+            assert a.cache.keys() == b.cache.keys()
+            for key, leaf in a.cache.items():
+                assert (leaf is None) == (b.cache[key] is None), (variant, seed, key)
+                replayed += type(leaf) is track.Lazy and not a.night
+            if j < lost_at.get(id(fast), len(fast.segments)):
+                continue  # (followed: no branch of it is asked for)
+            assert a.paths == b.paths, (variant, seed, j)
+            for t, seg in ((fast, a), (plain, b)):  # every branch searched now, in order
+                for key, leaf in list(seg.cache.items()):
+                    seg.cache[key] = t.leaf(seg, leaf) if seg.night else leaf
+                if not seg.night:
+                    for key, leaf in list(seg.cache.items()):
+                        seg.cache[key] = t.leaf(seg, leaf)
+            for key, leaf in a.cache.items():
+                other = b.cache[key]
+                assert (leaf is None) == (other is None), (variant, seed, key)
+                if leaf is not None:
+                    assert leaf.steps() == other.steps(), (variant, seed, j, key)
+    assert redone[0] > 0 or variant == "club"  # (club's random nights: every class replays)
+    if variant == "sport":
+        assert replayed > 0
