@@ -125,6 +125,9 @@ def instrument(timers: Timers) -> None:
     import baselines.ppo.rollout as rollout_mod
     from mafia_env.seat_obs import LazyBelief
 
+    if hasattr(rollout_mod, "Actor"):  # the rollout's own sampling of the learner's rows
+        rollout_mod.Actor.__call__ = timers.wrap(rollout_mod.Actor.__call__, "learner")
+
     LazyBelief.fill = timers.wrap(LazyBelief.fill, "env")  # the belief piece (--belief)
     gae = rollout_mod.seat_gae  # timed wherever the trainer calls it from
     timed_gae = timers.wrap(gae, "update")

@@ -205,6 +205,70 @@ def seat_gae(
     return adv_buf
 
 
+class Actor:
+    """The agent's policy as a rollout plays it: one call samples the learner's rows of a step.
+
+    The same function and distribution as `Agent.sample`, computed with the fewest calls
+    (the first layer reads a row's nonzero inputs only, about 2% of them; the two heads are
+    one product; the masked softmax and the draw are NumPy's), since a step's batch is small
+    and each call's overhead is most of its cost. The weights are copied at construction: make
+    one per rollout. The draw is the inverse of the masked distribution's cumulative sum at a
+    uniform from `generator`, so a seeded rollout replays (its draws are not
+    `torch.multinomial`'s). Per-team heads take `Agent.sample` itself.
+    """
+
+    def __init__(self, agent: Agent):
+        self.agent = agent
+        self.simple = agent.heads == 1
+        if not self.simple:
+            return
+        with torch.no_grad():
+            first, second = agent.trunk[0], agent.trunk[2]
+            self.w1 = first.weight.t().contiguous()
+            self.b1 = first.bias.detach().clone()
+            self.w2 = second.weight.t().contiguous()
+            self.b2 = second.bias.detach().clone()
+            self.wh = torch.cat([agent.actor.weight, agent.critic.weight]).t().contiguous()
+            self.bh = torch.cat([agent.actor.bias, agent.critic.bias])
+        self.actions = agent.action_size
+        self.std, self.mean = float(agent.ret_std), float(agent.ret_mean)
+
+    @torch.no_grad()
+    def __call__(
+        self, obs: np.ndarray, mask: np.ndarray, generator: torch.Generator
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Sample an action per row of `obs` under `mask`; return the actions, their
+        log-probabilities and the values (denormalised)."""
+        if not self.simple:
+            a, logp, v = self.agent.sample(
+                torch.from_numpy(obs), torch.from_numpy(mask), generator=generator
+            )
+            return a.numpy(), logp.numpy(), self.agent.denorm(v).numpy()
+        n = len(obs)
+        r, c = np.nonzero(obs)
+        h = torch.nn.functional.embedding_bag(
+            torch.from_numpy(c),
+            self.w1,
+            torch.from_numpy(np.searchsorted(r, np.arange(n))),
+            mode="sum",
+            per_sample_weights=torch.from_numpy(obs[r, c]),
+        )
+        h = torch.tanh(h.add_(self.b1))
+        h = torch.tanh(torch.addmm(self.b2, h, self.w2))
+        out = torch.addmm(self.bh, h, self.wh).numpy()
+        logits = np.where(mask, out[:, : self.actions], np.float32(-1e8))
+        z = logits - logits.max(axis=1, keepdims=True)
+        cdf = np.cumsum(np.exp(z), axis=1)  # illegal actions add exactly 0
+        total = cdf[:, -1]
+        # the first action whose cumulative mass reaches u * total, u uniform in (0, 1]:
+        # always a legal one (its own mass is > 0)
+        u = 1.0 - torch.rand(n, generator=generator, dtype=torch.float64).numpy()
+        a = (cdf < (u * total)[:, None]).sum(axis=1)
+        rows = np.arange(n)
+        logp = z[rows, a] - np.log(total)
+        return a, logp, out[:, self.actions] * self.std + self.mean
+
+
 class Rollout:
     """`B` games in lockstep and the buffers of one rollout of `T` steps of each.
 
@@ -241,6 +305,7 @@ class Rollout:
         """
         vec, opp = self.vec, self.opp
         rows = np.arange(vec.num_envs)
+        actor = Actor(agent)
         for step in range(self.T):
             obs, masks, seat = self.obs, self.masks, self.info["seat"]
             learn = opp.learner_seat[rows, seat]
@@ -255,12 +320,10 @@ class Rollout:
             actions = self.act_buf[step]
             li = np.flatnonzero(learn)
             if li.size:
-                x = torch.from_numpy(obs[li])
-                m = torch.from_numpy(self.mask_buf[step, li])
-                a, logp, v = agent.sample(x, m, generator=gen)
-                actions[li] = a.numpy()
-                self.logp_buf[step, li] = logp.numpy()
-                self.val_buf[step, li] = agent.denorm(v).numpy()
+                a, logp, v = actor(obs[li], self.mask_buf[step, li], gen)
+                actions[li] = a
+                self.logp_buf[step, li] = logp
+                self.val_buf[step, li] = v
             opp.act(obs, masks, learn, actions)
 
             self.obs, self.masks, rewards, dones, self.info = vec.step(actions)
