@@ -72,6 +72,7 @@ def _serve(
                 agent.load_state_dict(weights)  # its own copy, out of shared memory
                 optimizer.load_state_dict(msg[1])
                 start_cpu = time.process_time()
+                conn.send(("ready", None))
             elif msg[0] == "update":
                 _, n, lr = msg
                 optimizer.param_groups[0]["lr"] = lr
@@ -145,11 +146,13 @@ class Learner:
         self.close()
 
     def begin(self, agent: Agent, optimizer: torch.optim.Optimizer) -> None:
-        """Hand the worker `agent`'s weights and `optimizer`'s state, as PPO begins."""
+        """Hand the worker `agent`'s weights and `optimizer`'s state, as PPO begins; return
+        once it has booted and taken them (so a run's speed counts from there)."""
         for k, v in agent.state_dict().items():
             self.weights[k].copy_(v)
         self.agent = agent
         self._send(("begin", optimizer.state_dict()))
+        self._recv("ready")
 
     def submit(self, data: dict[str, torch.Tensor], lr: float) -> None:
         """Start the update on `data` (a rollout's batch) at learning rate `lr`."""

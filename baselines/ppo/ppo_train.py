@@ -334,14 +334,15 @@ def train(
             bar.update(1)
             bar.set_postfix_str(f"step {global_step:,}, {sps:,} steps/s")
         bar.close()
+        # the loop's speed (the final checkpoint and the learner's shutdown not counted)
+        train_sps = int((global_step - start_step) / max(time.time() - start_time, 1e-9))
+        cpu_sps = int((global_step - start_step) / max(cpu_seconds(), 1e-9))
         checkpoint(run_dir / "checkpoint.pt", update)
     finally:
         if learner is not None:
             learner.close()
 
     save_checkpoint(run_dir / "agent.pt", agent, cfg, vec)  # weights only: small, to ship
-    train_sps = int((global_step - start_step) / max(time.time() - start_time, 1e-9))
-    cpu_sps = int((global_step - start_step) / max(cpu_seconds(), 1e-9))
 
     # the final evaluation, beside the bots' own results against each other
     log(f"final evaluation: {cfg.final_eval_games} games a team vs {eval_name}, and theirs")
