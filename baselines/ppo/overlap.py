@@ -74,9 +74,11 @@ def _serve(
                 start_cpu = time.process_time()
                 conn.send(("ready", None))
             elif msg[0] == "update":
-                _, n, lr = msg
+                _, n, lr, csr = msg
                 optimizer.param_groups[0]["lr"] = lr
-                data = {k: v[:n] for k, v in batch.items()}
+                data = {k: v[:n] for k, v in batch.items() if k != "obs" or csr is None}
+                if csr is not None:
+                    data["obs_csr"] = tuple(torch.from_numpy(a) for a in csr)
                 losses = ppo_update(agent, optimizer, data, cfg, rng)
                 for k, v in agent.state_dict().items():
                     weights[k].copy_(v)
@@ -154,17 +156,21 @@ class Learner:
         self._send(("begin", optimizer.state_dict()))
         self._recv("ready")
 
-    def submit(self, data: dict[str, torch.Tensor], lr: float) -> None:
-        """Start the update on `data` (a rollout's batch) at learning rate `lr`."""
+    def submit(self, data: dict[str, Any], lr: float) -> None:
+        """Start the update on `data` (a rollout's batch, `Rollout.batch`) at learning rate
+        `lr`. Compressed observations (``obs_csr``) go through the pipe, the rest through
+        shared memory."""
         if self.pending:
             raise RuntimeError("the learner is still busy with the previous batch")
-        n = len(data["obs"])
+        n = len(data["actions"])
         if n > len(self.batch["obs"]):
             rows = len(self.batch["obs"])
             raise ValueError(f"a batch of {n} decisions; the learner holds {rows}")
+        csr = data.get("obs_csr")
         for k, buf in self.batch.items():
-            buf[:n].copy_(data[k])
-        self._send(("update", n, lr))
+            if k != "obs" or csr is None:
+                buf[:n].copy_(data[k])
+        self._send(("update", n, lr, None if csr is None else tuple(t.numpy() for t in csr)))
         self.pending = True
 
     def result(self) -> dict[str, float] | None:

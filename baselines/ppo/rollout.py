@@ -14,6 +14,7 @@ current observation.
 
 from __future__ import annotations
 
+import warnings
 from collections import deque
 from typing import Any
 
@@ -21,7 +22,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 
-from baselines.ppo.agent import Agent
+from baselines.ppo.agent import Agent, SparseRows
 from baselines.ppo.ppo_config import Config
 from mafia_env.commands import progress
 from mafia_env.engine.roles import TEAM_NAMES
@@ -232,6 +233,8 @@ class Actor:
             self.bh = torch.cat([agent.actor.bias, agent.critic.bias])
         self.actions = agent.action_size
         self.std, self.mean = float(agent.ret_std), float(agent.ret_mean)
+        # the rows read so far, compressed: each call's nonzeros per row, columns, values
+        self.read: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     @torch.no_grad()
     def __call__(
@@ -246,12 +249,14 @@ class Actor:
             return a.numpy(), logp.numpy(), self.agent.denorm(v).numpy()
         n = len(obs)
         r, c = np.nonzero(obs)
+        vals = obs[r, c]
+        self.read.append((np.bincount(r, minlength=n), c, vals))
         h = torch.nn.functional.embedding_bag(
             torch.from_numpy(c),
             self.w1,
             torch.from_numpy(np.searchsorted(r, np.arange(n))),
             mode="sum",
-            per_sample_weights=torch.from_numpy(obs[r, c]),
+            per_sample_weights=torch.from_numpy(vals),
         )
         h = torch.tanh(h.add_(self.b1))
         h = torch.tanh(torch.addmm(self.b2, h, self.w2))
@@ -293,6 +298,7 @@ class Rollout:
         self.returns: deque[float] = deque(maxlen=500)  # the learner's, against members
         self.lengths: deque[int] = deque(maxlen=500)
         self.game_len = np.zeros(B, dtype=np.int64)
+        self.actor: Actor | None = None  # the last rollout's
         self.obs, self.masks, self.info = vec.reset()
         for b in range(B):
             opp.assign(b, self.info["teams"][b])
@@ -305,7 +311,7 @@ class Rollout:
         """
         vec, opp = self.vec, self.opp
         rows = np.arange(vec.num_envs)
-        actor = Actor(agent)
+        self.actor = actor = Actor(agent)
         for step in range(self.T):
             obs, masks, seat = self.obs, self.masks, self.info["seat"]
             learn = opp.learner_seat[rows, seat]
@@ -361,7 +367,6 @@ class Rollout:
         )
         sel = self.learn_buf.reshape(-1)
         flat = {
-            "obs": self.obs_buf.reshape(-1, self.vec.obs_size),
             "masks": self.mask_buf.reshape(-1, self.vec.action_size),
             "actions": self.act_buf.reshape(-1),
             "logprobs": self.logp_buf.reshape(-1),
@@ -369,7 +374,40 @@ class Rollout:
             "returns": (adv + self.val_buf).reshape(-1),
             "values": self.val_buf.reshape(-1),
         }
-        return {k: torch.from_numpy(np.ascontiguousarray(v[sel])) for k, v in flat.items()}
+        out = {k: torch.from_numpy(np.ascontiguousarray(v[sel])) for k, v in flat.items()}
+        read = self.actor.read if self.actor is not None else []
+        if read and sum(len(k) for k, _, _ in read) == len(out["actions"]):
+            # the rows as the actor read them, step by step: the CSR arrays of the learner's
+            # observations, in the batch's order, without copying the dense rows
+            counts = np.concatenate([k for k, _, _ in read])
+            crow = np.zeros(len(counts) + 1, dtype=np.int64)
+            np.cumsum(counts, out=crow[1:])
+            out["obs_csr"] = (
+                torch.from_numpy(crow),
+                torch.from_numpy(np.concatenate([c for _, c, _ in read])),
+                torch.from_numpy(np.concatenate([v for _, _, v in read])),
+            )
+        else:
+            obs = self.obs_buf.reshape(-1, self.vec.obs_size)
+            out["obs"] = torch.from_numpy(np.ascontiguousarray(obs[sel]))
+        return out
+
+
+def batch_rows(agent: Agent, data: dict[str, Any]) -> tuple[SparseRows | None, torch.Tensor | None]:
+    """The batch's observations as the update reads them: compressed rows where that pays
+    (`Agent.sparse_rows`), else dense. A batch gives ``obs`` (dense rows) or ``obs_csr`` (the
+    CSR arrays of them: row pointers, columns, values), which reads alike."""
+    csr = data.get("obs_csr")
+    if csr is None:
+        return agent.sparse_rows(data["obs"]), data["obs"]
+    crow, col, val = csr
+    width, n = agent.trunk[0].in_features, len(crow) - 1
+    if agent.heads == 1 and n >= 64 and len(val) < 0.25 * n * width:  # as sparse_rows says
+        return SparseRows(None, torch.zeros(n, dtype=torch.long), (crow, col, val, width)), None
+    with warnings.catch_warnings():  # torch calls its sparse CSR support beta
+        warnings.simplefilter("ignore", UserWarning)
+        obs = torch.sparse_csr_tensor(crow, col, val, (n, width)).to_dense()
+    return agent.sparse_rows(obs), obs
 
 
 def ppo_update(
@@ -392,7 +430,7 @@ def ppo_update(
     batch_size = len(b_returns)
     b_inds = np.arange(batch_size)
     # the minibatches' first layer reads the nonzero inputs only (a row is ~3% nonzero)
-    sparse = agent.sparse_rows(data["obs"])
+    sparse, obs = batch_rows(agent, data)
     clipfracs = []
     pg_loss = v_loss = entropy_loss = old_approx_kl = approx_kl = torch.zeros(())
     for _epoch in range(cfg.update_epochs):
@@ -402,7 +440,7 @@ def ppo_update(
                 continue
             mb = torch.from_numpy(mb_inds)
             _, newlogprob, entropy, newvalue = agent.get_action_and_value(
-                data["obs"][mb] if sparse is None else None,
+                obs[mb] if sparse is None else None,
                 data["masks"][mb],
                 data["actions"][mb],
                 rows=None if sparse is None else sparse.take(mb),

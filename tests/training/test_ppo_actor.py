@@ -47,3 +47,37 @@ def test_actor_samples_the_agents_masked_policy(per_team):
     )
     probs = np.where(masks[row], lp.detach().exp().numpy(), 0)
     assert np.abs(counts - probs).max() < 0.03
+
+
+@pytest.mark.filterwarnings("ignore:Sparse CSR tensor support is in beta")
+def test_the_batchs_compressed_rows_update_as_the_dense_ones():
+    """A rollout hands the update its learner rows compressed as the actor read them: the
+    update is the same, bit for bit, as on the dense rows."""
+    import copy
+
+    from baselines.ppo.rollout import Opponents, Rollout, ppo_update
+
+    cfg = make_config({"variant": "sport", "hidden_size": 32, "num_minibatches": 2})
+    vec = VectorMafia("sport", 16, seed=5)
+    agent = make_agent(cfg, vec.obs_size, vec.action_size)
+    opp = Opponents(vec.n, vec.num_envs, np.random.default_rng(0))
+    opp.add("self", None)
+    rollout = Rollout(vec, 16, opp)
+    rollout.collect(agent, torch.Generator().manual_seed(0))
+    data = rollout.batch(cfg.gamma, cfg.gae_lambda)
+    assert "obs_csr" in data and "obs" not in data and len(data["actions"]) == 256
+    dense = {k: v for k, v in data.items() if k != "obs_csr"}
+    obs = rollout.obs_buf.reshape(-1, vec.obs_size)[rollout.learn_buf.reshape(-1)]
+    dense["obs"] = torch.from_numpy(obs)
+    crow, col, val = data["obs_csr"]
+    csr = torch.from_numpy(obs).to_sparse_csr()
+    assert torch.equal(crow, csr.crow_indices()) and torch.equal(col, csr.col_indices())
+    assert torch.equal(val, csr.values())
+    after = []
+    for batch in (data, dense):
+        a = copy.deepcopy(agent)
+        opt = torch.optim.Adam(a.parameters(), lr=1e-3)
+        ppo_update(a, opt, batch, cfg, np.random.default_rng(1))
+        after.append(a.state_dict())
+    for k, v in after[0].items():
+        assert torch.equal(v, after[1][k]), k
