@@ -4,8 +4,10 @@
 own process plays the next rollout, so the two use two cores. It is a double buffer with one
 update's lag, as IMPALA-style learners and Sample Factory's APPO have it: rollout k+1 is
 played with the weights before update k, and update k+1 starts from the weights after
-update k. PPO's ratio is taken against the log-probabilities the rollout recorded (the
-behaviour policy's), so the clip bounds the step away from the policy that played.
+update k. The update weighs each decision by its probability under the policy it starts
+from over the log-probability the rollout recorded (the behaviour policy's), and clips the
+ratio around the policy it starts from: PPO's decoupled objective (`ppo_update`'s
+`proximal`), so the lag does not use up the clip's range.
 
 The rollout's decisions go to the worker, and its weights come back, through buffers in
 shared memory allocated once; the pipe carries only the commands and the losses. The
@@ -79,7 +81,7 @@ def _serve(
                 data = {k: v[:n] for k, v in batch.items() if k != "obs" or csr is None}
                 if csr is not None:
                     data["obs_csr"] = tuple(torch.from_numpy(a) for a in csr)
-                losses = ppo_update(agent, optimizer, data, cfg, rng)
+                losses = ppo_update(agent, optimizer, data, cfg, rng, proximal=True)
                 for k, v in agent.state_dict().items():
                     weights[k].copy_(v)
                 conn.send(("done", (losses, time.process_time() - start_cpu)))

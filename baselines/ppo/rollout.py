@@ -416,8 +416,17 @@ def ppo_update(
     data: dict[str, torch.Tensor],
     cfg: Config,
     rng: np.random.Generator,
+    proximal: bool = False,
 ) -> dict[str, float]:
-    """The clipped-PPO update over one rollout's decisions; return the losses to log."""
+    """The clipped-PPO update over one rollout's decisions; return the losses to log.
+
+    `proximal`: the decisions were played by an older policy than the agent's (the overlap's
+    one update of lag). The ratio is then clipped around the policy the update starts from
+    (the proximal policy) rather than around the one that played, and each decision's loss is
+    weighed by its probability under the proximal policy over the behaviour policy's: PPO's
+    decoupled objective (Hilton et al., "Batch size-invariance for policy optimization"), so
+    the lag does not use up the clip's range before the update moves.
+    """
     b_returns, b_values = data["returns"], data["values"]
     if cfg.norm_value:  # value normalisation: the critic learns standardised returns
         agent.ret_mean.mul_(0.99).add_(0.01 * b_returns.mean())
@@ -431,6 +440,14 @@ def ppo_update(
     b_inds = np.arange(batch_size)
     # the minibatches' first layer reads the nonzero inputs only (a row is ~3% nonzero)
     sparse, obs = batch_rows(agent, data)
+    old_logp, weight = data["logprobs"], None
+    if proximal:
+        with torch.no_grad():
+            every = None if sparse is None else sparse.take(torch.arange(batch_size))
+            _, old_logp, _, _ = agent.get_action_and_value(
+                obs, data["masks"], data["actions"], rows=every
+            )
+            weight = (old_logp - data["logprobs"]).exp()
     clipfracs = []
     pg_loss = v_loss = entropy_loss = old_approx_kl = approx_kl = torch.zeros(())
     for _epoch in range(cfg.update_epochs):
@@ -445,7 +462,7 @@ def ppo_update(
                 data["actions"][mb],
                 rows=None if sparse is None else sparse.take(mb),
             )
-            logratio = newlogprob - data["logprobs"][mb]
+            logratio = newlogprob - old_logp[mb]
             ratio = logratio.exp()
 
             with torch.no_grad():
@@ -461,7 +478,8 @@ def ppo_update(
             # Policy loss
             pg_loss1 = -mb_adv * ratio
             pg_loss2 = -mb_adv * torch.clamp(ratio, 1 - cfg.clip_coef, 1 + cfg.clip_coef)
-            pg_loss = torch.max(pg_loss1, pg_loss2).mean()
+            pg_loss = torch.max(pg_loss1, pg_loss2)
+            pg_loss = (pg_loss if weight is None else pg_loss * weight[mb]).mean()
 
             # Value loss
             if cfg.clip_vloss:

@@ -109,6 +109,11 @@ def small_learner() -> tuple[Learner, dict[str, torch.Tensor]]:
     agent = make_agent(cfg, vec.obs_size, vec.action_size)
     learner = Learner(agent, cfg, 64, seed=0)
     learner.begin(agent, torch.optim.Adam(agent.parameters()))
+    return learner, small_learner_data(vec)
+
+
+def small_learner_data(vec: VectorMafia) -> dict[str, torch.Tensor]:
+    """A batch of one decision a game, as a rollout gives it."""
     obs, masks, _ = vec.reset()
     rows = len(obs)
     data = {
@@ -120,7 +125,7 @@ def small_learner() -> tuple[Learner, dict[str, torch.Tensor]]:
         "returns": torch.zeros(rows),
         "values": torch.zeros(rows),
     }
-    return learner, data
+    return data
 
 
 def test_an_error_in_the_learner_is_raised_with_its_traceback():
@@ -149,3 +154,27 @@ def test_a_learner_that_dies_is_reported():
             learner.submit(data, 1e-3)
             learner.result()
     assert not learners()
+
+
+def test_the_proximal_update_is_ppos_where_the_agent_itself_played():
+    """With the behaviour policy the agent's own, the decoupled objective (the overlap's
+    update) is PPO's, bit for bit; with an older behaviour policy it weighs the decisions."""
+    import copy
+
+    from baselines.ppo.rollout import ppo_update
+
+    cfg = tiny(".", num_minibatches=2, update_epochs=2)
+    vec = VectorMafia("sport", 16, seed=0)
+    agent = make_agent(cfg, vec.obs_size, vec.action_size)
+    data = small_learner_data(vec)
+    with torch.no_grad():
+        _, own, _, _ = agent.get_action_and_value(data["obs"], data["masks"], data["actions"])
+    data["logprobs"] = own
+    after = {}
+    for name, proximal, logp in (("ppo", False, own), ("own", True, own), ("old", True, own - 0.5)):
+        a = copy.deepcopy(agent)
+        opt = torch.optim.Adam(a.parameters(), lr=1e-3)
+        ppo_update(a, opt, {**data, "logprobs": logp}, cfg, np.random.default_rng(1), proximal)
+        after[name] = a.state_dict()
+    assert all(torch.equal(v, after["own"][k]) for k, v in after["ppo"].items())
+    assert not all(torch.equal(v, after["old"][k]) for k, v in after["ppo"].items())
