@@ -209,13 +209,14 @@ def seat_gae(
 class Actor:
     """The agent's policy as a rollout plays it: one call samples the learner's rows of a step.
 
-    The same function and distribution as `Agent.sample`, computed with the fewest calls
-    (the first layer reads a row's nonzero inputs only, about 2% of them; the two heads are
-    one product; the masked softmax and the draw are NumPy's), since a step's batch is small
-    and each call's overhead is most of its cost. The weights are copied at construction: make
-    one per rollout. The draw is the inverse of the masked distribution's cumulative sum at a
-    uniform from `generator`, so a seeded rollout replays (its draws are not
-    `torch.multinomial`'s). Per-team heads take `Agent.sample` itself.
+    The same function, distribution and draws as `Agent.sample`, computed with the fewest
+    calls (the first layer reads a row's nonzero inputs only, about 2% of them; the two heads
+    are one product; the masked softmax and the draw are NumPy's), since a step's batch is
+    small and each call's overhead is most of its cost. The weights are copied at
+    construction: make one per rollout. The draw is `torch.multinomial`'s (the largest
+    probability over an exponential variable from `generator`, one per action), so a seeded
+    rollout draws what `Agent.sample` would, up to the float sums' order (a near-tie could
+    fall the other way). Per-team heads take `Agent.sample` itself.
     """
 
     def __init__(self, agent: Agent):
@@ -263,14 +264,14 @@ class Actor:
         out = torch.addmm(self.bh, h, self.wh).numpy()
         logits = np.where(mask, out[:, : self.actions], np.float32(-1e8))
         z = logits - logits.max(axis=1, keepdims=True)
-        cdf = np.cumsum(np.exp(z), axis=1)  # illegal actions add exactly 0
-        total = cdf[:, -1]
-        # the first action whose cumulative mass reaches u * total, u uniform in (0, 1]:
-        # always a legal one (its own mass is > 0)
-        u = 1.0 - torch.rand(n, generator=generator, dtype=torch.float64).numpy()
-        a = (cdf < (u * total)[:, None]).sum(axis=1)
-        rows = np.arange(n)
-        logp = z[rows, a] - np.log(total)
+        e = np.exp(z)  # illegal actions: exactly 0
+        total = e.sum(axis=1, keepdims=True)
+        # torch.multinomial's draw of one action: the largest p / q, q ~ Exp(1) a row and an
+        # action from the generator (the same numbers it draws), among the legal actions
+        q = torch.empty(e.shape).exponential_(1, generator=generator).numpy()
+        with np.errstate(divide="ignore"):
+            a = np.where(mask, e / total / q, -1.0).argmax(axis=1)
+        logp = z[np.arange(n), a] - np.log(total[:, 0])
         return a, logp, out[:, self.actions] * self.std + self.mean
 
 

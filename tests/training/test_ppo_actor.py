@@ -34,6 +34,8 @@ def test_actor_samples_the_agents_masked_policy(per_team):
     np.testing.assert_allclose(v, agent.denorm(want_v).detach().numpy(), atol=1e-5)
     again = actor(obs, masks, torch.Generator().manual_seed(0))
     np.testing.assert_array_equal(a, again[0])
+    sampled = agent.sample(x, m, generator=torch.Generator().manual_seed(0))[0]
+    np.testing.assert_array_equal(a, sampled.numpy())  # Agent.sample's draws
     # the draws of one row follow its probabilities
     row = int(np.argmax(masks.sum(axis=1)))
     draws = 4000
