@@ -14,6 +14,18 @@ time goes, measured by timers wrapped around the trainer's callees:
 - env: the vector environment's ``step`` and ``observe``
 - update: GAE, and the PPO epochs' forward passes, backward passes, clipping and steps
 - other: the rest of the loop (buffers, bookkeeping, logging)
+- wait: with ``pipeline: overlap``, the trainer waiting for the learner process's update
+  (wall clock; the update's own CPU seconds are the learner process's, printed apart)
+
+With ``pipeline: overlap`` (`baselines.ppo.overlap`: the updates in a second process while
+the next rollout plays) the trainer uses two cores, so its steps/s by wall clock is the
+fair figure, on a machine whose two cores are free; its CPU figure counts both processes'
+CPU seconds. On a shared machine the kernel may give each session an equal share of the
+cores (Linux's autogroup), so there two processes get no more CPU than one and the wall
+clock says little: the free-core figure, the steps over the slower process's CPU seconds, is
+what two free cores approach. For the synchronous trainer (one process) the CPU figure is
+the fair one on a shared machine (and its free-core figure). ``--pipeline`` sets the
+pipeline of this checkout's runs (default: the config's).
 
 Compare runs made back to back on one machine, with the same command:
 
@@ -22,6 +34,7 @@ Compare runs made back to back on one machine, with the same command:
     python scripts/bench_trainer.py --backends python c --repeat 2   # the C core's gain
     python scripts/bench_trainer.py --updates 2 --belief  # the network reads the belief piece
     python scripts/bench_trainer.py --updates 4 --repeat 2 --against ../main  # another checkout
+    python scripts/bench_trainer.py --updates 8 --repeat 3 --pipeline overlap --against ../main
 
 ``--against DIR`` times DIR's trainer (DIR's code, with DIR's ``.venv`` where it has one,
 under this script's timers) and this checkout's in turn, in fresh processes, back to back, and
@@ -65,7 +78,8 @@ train_mod = importlib.import_module(
     if (ROOT / "baselines" / "ppo" / "ppo_train.py").exists()
     else "baselines.ppo.train"
 )
-PARTS = ("learner", "opponents", "env", "update")
+PARTS = ("learner", "opponents", "env", "update", "wait")
+KINDS = {"sps": "wall", "cpu_sps": "CPU", "free_core_sps": "free cores"}
 
 
 class Timers:
@@ -76,6 +90,7 @@ class Timers:
         self.cpu: dict[str, float] = defaultdict(float)
         self.paused = False
         self.depth = 0  # nested timed calls count once, in the outermost part
+        self.learner_cpu = 0.0  # the learner process's CPU seconds (pipeline: overlap)
 
     def wrap(self, fn: Any, part: Any) -> Any:
         """Return `fn` timed into `part` (a name, or a function of no arguments giving one)."""
@@ -115,6 +130,9 @@ def instrument(timers: Timers) -> None:
     import baselines.ppo.rollout as rollout_mod
     from mafia_env.seat_obs import LazyBelief
 
+    if hasattr(rollout_mod, "Actor"):  # the rollout's own sampling of the learner's rows
+        rollout_mod.Actor.__call__ = timers.wrap(rollout_mod.Actor.__call__, "learner")
+
     LazyBelief.fill = timers.wrap(LazyBelief.fill, "env")  # the belief piece (--belief)
     gae = rollout_mod.seat_gae  # timed wherever the trainer calls it from
     timed_gae = timers.wrap(gae, "update")
@@ -142,13 +160,29 @@ def instrument(timers: Timers) -> None:
 
     train_mod.evaluate = untimed_evaluate
 
+    try:  # the overlapped pipeline: the time the trainer waits for the learner process
+        from baselines.ppo.overlap import Learner
+    except ImportError:  # a checkout from before it
+        return
+    Learner.result = timers.wrap(Learner.result, "wait")
+    close = Learner.close
 
-def run_once(config: Path, weights: Path, updates: int, belief: bool = False) -> dict[str, Any]:
+    def closing(self: Any) -> None:
+        timers.learner_cpu = self.cpu  # the learner process's CPU seconds in its updates
+        close(self)
+
+    Learner.close = closing
+
+
+def run_once(
+    config: Path, weights: Path, updates: int, belief: bool = False, pipeline: str | None = None
+) -> dict[str, Any]:
     """Train for `updates` PPO updates from `weights`; return steps/s and the time per part.
 
     With `belief` the network reads the belief piece (``belief: deduction``; `weights` widened
     for it, as ``init_weights`` does), so the two figures compare the trainer's speed
-    before and after the piece on the same games."""
+    before and after the piece on the same games. `pipeline` sets the config's ``pipeline``
+    (None: the config's own)."""
     timers = Timers()
     instrument(timers)
     base = load_config(config)
@@ -164,21 +198,29 @@ def run_once(config: Path, weights: Path, updates: int, belief: bool = False) ->
             checkpoint_every=updates + 1,
             init_weights=str(weights),  # an earlier era's file widened to today's layout
             **({"belief": "deduction"} if belief else {}),
+            **({"pipeline": pipeline} if pipeline else {}),
         )
         cfg.check()
         out = train_mod.train(cfg, log=lambda *a: None)
         backend = VectorMafia(cfg.variant, 1, cfg.num_players, **cfg.knobs).backend
     steps = out["global_step"]
-    wall, cpu = steps / out["sps"], steps / out["cpu_sps"]  # the training loop's seconds
+    # the training loop's seconds (its CPU: this process's, the learner process's apart)
+    wall, cpu = steps / out["sps"], steps / out["cpu_sps"] - timers.learner_cpu
     parts = {p: {"wall": timers.wall[p], "cpu": timers.cpu[p]} for p in PARTS}
     parts["other"] = {
         "wall": wall - sum(timers.wall[p] for p in PARTS),
         "cpu": cpu - sum(timers.cpu[p] for p in PARTS),
     }
+    # on free cores a process runs as fast as its CPU seconds say; two processes as the
+    # slower of the two (the rollouts or the updates)
+    free = int(steps / max(cpu, timers.learner_cpu, 1e-9))
     return {
         "steps": steps,
         "sps": out["sps"],
         "cpu_sps": out["cpu_sps"],
+        "free_core_sps": free,
+        "pipeline": getattr(cfg, "pipeline", "sync"),
+        "learner_process_cpu": timers.learner_cpu,
         "backend": backend,
         "parts": parts,
     }
@@ -198,6 +240,12 @@ def main(argv: list[str] | None = None) -> None:
         help="the engines, each run in fresh processes (python: MAFIA_ENV_NO_CCORE=1)",
     )
     ap.add_argument("--belief", action="store_true", help="the network reads the belief piece")
+    ap.add_argument(
+        "--pipeline",
+        choices=("sync", "overlap"),
+        help="this checkout's pipeline (default: the config's): sync, one process; overlap, "
+        "the updates in a second process (compare by wall clock)",
+    )
     ap.add_argument(
         "--against",
         type=Path,
@@ -230,11 +278,12 @@ def main(argv: list[str] | None = None) -> None:
                     cmd = [sys.executable, __file__, "--config", str(args.config)]
                     cmd += ["--weights", str(args.weights), "--updates", str(args.updates)]
                     cmd += ["--belief"] if args.belief else []
+                    cmd += ["--pipeline", args.pipeline] if args.pipeline else []
                     subprocess.run([*cmd, "--json", f.name], check=True, env=env)
                     run = json.loads(Path(f.name).read_text())["runs"][0]
                 runs.append({**run, "backend": backend or run["backend"]})
     else:
-        runs = [run_once(args.config, args.weights, args.updates, args.belief)]
+        runs = [run_once(args.config, args.weights, args.updates, args.belief, args.pipeline)]
         print(report(runs[0]))
 
     for backend in backends if len(runs) > 1 else []:
@@ -250,7 +299,7 @@ def main(argv: list[str] | None = None) -> None:
         args.json.write_text(json.dumps({"machine": info, "runs": runs}, indent=1))
 
 
-def _checkout_run(root: Path, args: argparse.Namespace) -> dict[str, Any]:
+def _checkout_run(root: Path, args: argparse.Namespace, this: bool) -> dict[str, Any]:
     """One run of `root`'s bench_trainer.py in a fresh process (its venv's python, if any)."""
     import subprocess
 
@@ -263,6 +312,7 @@ def _checkout_run(root: Path, args: argparse.Namespace) -> dict[str, Any]:
         cmd += ["--config", str(root / "configs/ppo/sport.yaml")]
         cmd += ["--weights", str(root / "baselines/checkpoints/sport.pt")]
         cmd += ["--belief"] if args.belief else []
+        cmd += ["--pipeline", args.pipeline] if this and args.pipeline else []
         subprocess.run([*cmd, "--json", f.name], check=True, env=env, cwd=root)
         return json.loads(Path(f.name).read_text())["runs"][0]
 
@@ -273,17 +323,33 @@ def against(args: argparse.Namespace) -> None:
     runs: dict[str, list[dict[str, Any]]] = {k: [] for k in roots}
     for _ in range(args.repeat):
         for name, root in roots.items():  # back to back, so the machine's load moves both
-            runs[name].append(_checkout_run(root, args))
-    med = {}
+            runs[name].append(_checkout_run(root, args, name == "this"))
+    med: dict[str, dict[str, int]] = {}
     for name, mine in runs.items():
-        wall = sorted(r["sps"] for r in mine)[len(mine) // 2]
-        cpu = sorted(r["cpu_sps"] for r in mine)[len(mine) // 2]
-        med[name] = cpu
+        for r in mine:  # a checkout's bench_trainer.py from before the figure
+            r.setdefault("free_core_sps", r["cpu_sps"])
+        m = {k: sorted(r[k] for r in mine)[len(mine) // 2] for k in KINDS}
+        med[name] = m
+        pipeline = mine[0].get("pipeline", "sync")
         print(
-            f"{name} ({roots[name]}): median of {len(mine)} runs: {wall} steps/s wall, {cpu} "
-            f"steps/s CPU (wall {[r['sps'] for r in mine]}, CPU {[r['cpu_sps'] for r in mine]})"
+            f"{name} ({roots[name]}, {pipeline}): median of {len(mine)} runs: "
+            + ", ".join(f"{m[k]} steps/s {label}" for k, label in KINDS.items())
+            + " ("
+            + "; ".join(f"{label} {[r[k] for r in mine]}" for k, label in KINDS.items())
+            + ")"
         )
-    print(f"this / base, CPU steps/s: x{med['this'] / max(med['base'], 1):.2f}")
+    two = any(r.get("pipeline") == "overlap" for mine in runs.values() for r in mine)
+    for k, label in KINDS.items():
+        print(f"this / base, {label}: x{med['this'][k] / max(med['base'][k], 1):.2f}")
+    if two:
+        print(
+            "A run with pipeline: overlap uses two processes: its fair figure is wall clock on "
+            "a machine with two free cores. On a shared machine the kernel may share the cores "
+            "by session (autogroup), so two processes get no more CPU than one: the free-core "
+            "figure (the steps over the slower process's CPU seconds) is what free cores "
+            "approach. CPU counts both processes' seconds. For one process, CPU is the fair "
+            "figure on a shared machine."
+        )
     if args.json:
         info = {"python": platform.python_version(), "torch": torch.__version__}
         out = {"machine": info, "against": str(roots["base"]), "runs": runs}
@@ -300,6 +366,12 @@ def report(run: dict[str, Any]) -> str:
     for name, p in run["parts"].items():
         lines.append(
             f"{name:<10} {p['wall']:7.2f} {p['cpu']:7.2f} {100 * p['cpu'] / max(total, 1e-9):6.1f}"
+        )
+    if run.get("pipeline") == "overlap":
+        lines.append(
+            f"the learner process: {run['learner_process_cpu']:.2f} CPU s in its updates "
+            "(this process's parts above); on two free cores: "
+            f"{run['free_core_sps']} steps/s (the steps over the slower process's CPU seconds)"
         )
     return "\n".join(lines)
 

@@ -40,14 +40,18 @@ class SparseRows:
     """The rows of a mostly-zero matrix (an observation row is about 3% nonzero: one-hot
     pieces), kept compressed (CSR) so that a minibatch's rows are taken without the zeros."""
 
-    def __init__(self, x: torch.Tensor, heads: torch.Tensor):
-        with warnings.catch_warnings():  # torch calls its sparse CSR support beta
-            warnings.simplefilter("ignore", UserWarning)
-            s = x.to_sparse_csr()
-        self.crow, self.col, self.val = s.crow_indices(), s.col_indices(), s.values()
-        self.width = x.shape[1]
-        self.density = len(self.val) / max(x.numel(), 1)
-        self.heads = heads  # each row's head (`Agent._head`)
+    def __init__(self, x: torch.Tensor | None, heads: torch.Tensor, csr: tuple | None = None):
+        """The rows of `x`, or of the CSR arrays `csr` (row pointers, columns sorted within
+        each row, values: what `to_sparse_csr` gives) of a matrix `x`'s width; `heads`: each
+        row's head (`Agent._head`)."""
+        if csr is None:
+            with warnings.catch_warnings():  # torch calls its sparse CSR support beta
+                warnings.simplefilter("ignore", UserWarning)
+                s = x.to_sparse_csr()
+            csr = (s.crow_indices(), s.col_indices(), s.values(), x.shape[1])
+        self.crow, self.col, self.val, self.width = csr
+        self.density = len(self.val) / max((len(self.crow) - 1) * self.width, 1)
+        self.heads = heads
 
     def take(self, idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Rows `idx` as a CSR matrix, their transpose (CSR too: the weight gradient's product

@@ -65,6 +65,12 @@ class Config:
     """seed of the games, the network initialisation and the sampling"""
     torch_threads: PositiveInt = 1
     """torch CPU threads (the games run in this process's main thread)"""
+    pipeline: Literal["sync", "overlap"] = "sync"
+    """how rollouts and PPO updates share the machine: ``sync``, one process, each update
+    on the rollout just played; ``overlap``, the updates in a second process (a second core)
+    while the next rollout plays (`baselines.ppo.overlap`): a rollout plays with the weights
+    one update behind the update in flight, and PPO's ratio is taken against the
+    log-probabilities the rollout recorded. Seeded runs replay either way, each its own"""
     run_dir: str = "runs"
     """where TensorBoard logs and checkpoints go"""
 

@@ -35,6 +35,7 @@ from baselines.ppo.checkpoint import PPOPolicy, load_weights, read_checkpoint, s
 from baselines.ppo.curve import draw_curve
 from baselines.ppo.evaluate import evaluate, opponent_policy
 from baselines.ppo.imitate import imitate
+from baselines.ppo.overlap import Learner
 from baselines.ppo.ppo_config import Config
 from baselines.ppo.rollout import Opponents, Rollout, ppo_update
 from baselines.runs import claim_dir, fresh_dir
@@ -159,156 +160,189 @@ def train(
 
     agent = make_agent(cfg, vec.obs_size, vec.action_size)
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5)
-    num_updates = max(1, cfg.total_timesteps // (B * T))
-    start_update, global_step = 1, 0
-    curve: list[dict[str, Any]] = []  # the evaluations during training
-    returns: list[tuple[int, float]] = []  # (step, the learner's mean episodic return)
-    opponents = make_opponents(cfg, n, B, rng, agent)
-    if resume is not None:
-        ckpt = read_checkpoint(resume, cfg.variant, vec.n, cfg.obs_options())
-        agent.load_state_dict(ckpt["model"])
-        if "optimizer" in ckpt:
-            optimizer.load_state_dict(ckpt["optimizer"])
-        start_update = ckpt.get("update", 0) + 1
-        global_step = ckpt.get("global_step", 0)
-        opponents.load_state(ckpt)
-        curve = ckpt.get("curve", [])
-        log(f"resumed from {resume} at update {start_update - 1}, step {global_step}")
-    elif cfg.init_weights is not None:
-        path = init_path(cfg.init_weights, cfg.variant, cfg.num_players)
-        try:
-            ckpt = read_checkpoint(path, cfg.variant, vec.n)
-            widened = load_weights(agent, ckpt, path, True, vec.obs_layout)
-        except ConfigError as e:
-            raise ConfigError(
-                f"init_weights: {e} (hidden_size {cfg.hidden_size}, per_team {cfg.per_team})"
-            ) from None
-        log(
-            f"starting from the weights of {path}"
-            + (" (input widened by the belief piece, zero weights)" if widened else "")
-        )
-    if run_dir.parent == Path(cfg.run_dir) and run_dir.name != cfg.run_name():
-        log(f"{cfg.run_dir}/{cfg.run_name()} holds an earlier run: this one writes {run_dir}")
-    resumed_here = resume is not None and run_dir == Path(resume).parent
-    writer = open_writer(run_dir, cfg, force and not resumed_here)  # every check is behind us
-    if (
-        resume is None
-        and cfg.imitate_steps
-        and (cfg.init_weights is None or cfg.imitate_after_init)
-    ):
-        teacher, name = opponent_policy(cfg.imitate_teacher, cfg.variant, n, cfg.seed)
-        teachers = {
-            opp: opponent_policy(t, cfg.variant, n, cfg.seed + 3)[0]
-            for opp, t in cfg.imitate_teachers.items()
-        }
-        against = ", ".join(f"{k} {w:g}" for k, w in cfg.imitate_opponents.items())
-        log(
-            f"imitating the {name} bots over {cfg.imitate_steps} decisions"
-            + (f" against {against}" if against else "")
-            + "".join(f"; vs {o}: {t}'s moves" for o, t in cfg.imitate_teachers.items())
-        )
-        imitate(agent, cfg, teacher, log, writer, teachers)
-    opponents.start(agent)
-    eval_bot, eval_name = opponent_policy(cfg.eval_opponent, cfg.variant, n, cfg.seed + 1)
-    if eval_name != cfg.eval_opponent:
-        log("no rule-based bots are installed: evaluating against random instead")
-
-    def run_eval(update: int) -> None:
-        """Evaluate the agent against `eval_bot` as each team; log and keep the point."""
-        agent.eval()
-        res = evaluate(
-            PPOPolicy.from_agent(agent, cfg.seed + update, cfg.greedy),
-            eval_bot,
-            cfg.variant,
-            vec.n,
-            cfg.eval_games,
-            seed=10_000 + update,
-            knobs=cfg.knobs,
-        )
-        agent.train()
-        point = {"update": update, "step": global_step}
-        for team, r in res.items():
-            writer.add_scalar(f"eval/winrate_{team}_vs_{eval_name}", r["rate"], global_step)
-            point[team] = r["rate"]
-        curve.append(point)
-        draw_curve(run_dir, curve, returns, eval_name, run_dir.name)
-        log(
-            f"eval @ step {global_step}: town {res['town']['rate']:.3f}, "
-            f"mafia {res['mafia']['rate']:.3f} vs {eval_name} ({cfg.eval_games} games each)"
-        )
-
-    def checkpoint(path: Path, update: int) -> None:
-        """Save everything a resumed run needs: weights, optimizer, opponents, step, curve."""
-        state = {
-            "optimizer": optimizer.state_dict(),
-            "update": update,
-            "global_step": global_step,
-            "curve": curve,
-            **opponents.state(),
-        }
-        save_checkpoint(path, agent, cfg, vec, state)
-
-    # TRY NOT TO MODIFY: start the game (the rollout keeps every game's acting seat each step)
-    rollout = Rollout(vec, T, opponents.opp)
-    if start_update == 1 and cfg.eval_every:
-        run_eval(0)
-    start_time, start_step, start_cpu = time.time(), global_step, time.process_time()
-    update = start_update - 1
-    bar = progress(num_updates - start_update + 1, "PPO", "update")
-    for update in range(start_update, num_updates + 1):
-        # Annealing the rate if instructed to do so.
-        if cfg.anneal_lr:
-            frac = 1.0 - (update - 1.0) / num_updates
-            optimizer.param_groups[0]["lr"] = frac * cfg.learning_rate
-        opponents.before_rollout()
-
-        # ALGO LOGIC: lockstep games, the learner's seats through the agent, others their bots
-        global_step += rollout.collect(agent, gen)
-
-        # ALGO LOGIC: GAE over each seat's own decisions, then the clipped-PPO update
-        data = rollout.batch(cfg.gamma, cfg.gae_lambda)
-        losses = ppo_update(agent, optimizer, data, cfg, rng)
-
-        # TRY NOT TO MODIFY: record rewards for plotting purposes
-        sps = int((global_step - start_step) / (time.time() - start_time))
-        writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
-        writer.add_scalar("charts/SPS", sps, global_step)
-        # steps per second of this process's own CPU time: the speed on an unshared core
-        cpu_sps = int((global_step - start_step) / max(time.process_time() - start_cpu, 1e-9))
-        writer.add_scalar("charts/SPS_cpu", cpu_sps, global_step)
-        writer.add_scalar("charts/learner_decisions", losses.pop("batch_size"), global_step)
-        if rollout.returns:
-            writer.add_scalar("charts/episodic_return", np.mean(rollout.returns), global_step)
-            returns.append((global_step, float(np.mean(rollout.returns))))
-        if rollout.lengths:
-            writer.add_scalar("charts/episodic_length", np.mean(rollout.lengths), global_step)
-        for (member, team), w in opponents.opp.windows.items():
-            if w:
-                writer.add_scalar(f"charts/winrate_{team}_vs_{member}", np.mean(w), global_step)
-        for name, value in losses.items():
-            writer.add_scalar(f"losses/{name}", value, global_step)
-
-        # snapshots (and, in a league, exploiters), evaluation, progress and checkpoints
-        opponents.after_update(update, agent, writer, global_step, log)
-        if cfg.eval_every and update % cfg.eval_every == 0:
-            run_eval(update)
-        if update % 10 == 0 or update == num_updates:
-            wr = " ".join(
-                f"{team}/{member} {np.mean(w):.2f}"
-                for (member, team), w in opponents.opp.windows.items()
-                if w
+    # with ``pipeline: overlap`` the updates run in a second process while the next rollout
+    # plays (`baselines.ppo.overlap`); it boots meanwhile, and stops when training does (on
+    # errors and Ctrl-C too)
+    learner = Learner(agent, cfg, B * T, cfg.seed + 1) if cfg.pipeline == "overlap" else None
+    try:
+        num_updates = max(1, cfg.total_timesteps // (B * T))
+        start_update, global_step = 1, 0
+        curve: list[dict[str, Any]] = []  # the evaluations during training
+        returns: list[tuple[int, float]] = []  # (step, the learner's mean episodic return)
+        opponents = make_opponents(cfg, n, B, rng, agent)
+        if resume is not None:
+            ckpt = read_checkpoint(resume, cfg.variant, vec.n, cfg.obs_options())
+            agent.load_state_dict(ckpt["model"])
+            if "optimizer" in ckpt:
+                optimizer.load_state_dict(ckpt["optimizer"])
+            start_update = ckpt.get("update", 0) + 1
+            global_step = ckpt.get("global_step", 0)
+            opponents.load_state(ckpt)
+            curve = ckpt.get("curve", [])
+            log(f"resumed from {resume} at update {start_update - 1}, step {global_step}")
+        elif cfg.init_weights is not None:
+            path = init_path(cfg.init_weights, cfg.variant, cfg.num_players)
+            try:
+                ckpt = read_checkpoint(path, cfg.variant, vec.n)
+                widened = load_weights(agent, ckpt, path, True, vec.obs_layout)
+            except ConfigError as e:
+                raise ConfigError(
+                    f"init_weights: {e} (hidden_size {cfg.hidden_size}, per_team {cfg.per_team})"
+                ) from None
+            log(
+                f"starting from the weights of {path}"
+                + (" (input widened by the belief piece, zero weights)" if widened else "")
             )
-            log(f"update {update}/{num_updates} step {global_step} SPS {sps} win: {wr}")
-        if update % cfg.checkpoint_every == 0:
-            checkpoint(run_dir / "checkpoint.pt", update)
-        bar.update(1)
-        bar.set_postfix_str(f"step {global_step:,}, {sps:,} steps/s")
-    bar.close()
+        if run_dir.parent == Path(cfg.run_dir) and run_dir.name != cfg.run_name():
+            log(f"{cfg.run_dir}/{cfg.run_name()} holds an earlier run: this one writes {run_dir}")
+        resumed_here = resume is not None and run_dir == Path(resume).parent
+        writer = open_writer(run_dir, cfg, force and not resumed_here)  # every check is behind us
+        if (
+            resume is None
+            and cfg.imitate_steps
+            and (cfg.init_weights is None or cfg.imitate_after_init)
+        ):
+            teacher, name = opponent_policy(cfg.imitate_teacher, cfg.variant, n, cfg.seed)
+            teachers = {
+                opp: opponent_policy(t, cfg.variant, n, cfg.seed + 3)[0]
+                for opp, t in cfg.imitate_teachers.items()
+            }
+            against = ", ".join(f"{k} {w:g}" for k, w in cfg.imitate_opponents.items())
+            log(
+                f"imitating the {name} bots over {cfg.imitate_steps} decisions"
+                + (f" against {against}" if against else "")
+                + "".join(f"; vs {o}: {t}'s moves" for o, t in cfg.imitate_teachers.items())
+            )
+            imitate(agent, cfg, teacher, log, writer, teachers)
+        opponents.start(agent)
+        eval_bot, eval_name = opponent_policy(cfg.eval_opponent, cfg.variant, n, cfg.seed + 1)
+        if eval_name != cfg.eval_opponent:
+            log("no rule-based bots are installed: evaluating against random instead")
 
-    checkpoint(run_dir / "checkpoint.pt", update)
+        def run_eval(update: int) -> None:
+            """Evaluate the agent against `eval_bot` as each team; log and keep the point."""
+            agent.eval()
+            res = evaluate(
+                PPOPolicy.from_agent(agent, cfg.seed + update, cfg.greedy),
+                eval_bot,
+                cfg.variant,
+                vec.n,
+                cfg.eval_games,
+                seed=10_000 + update,
+                knobs=cfg.knobs,
+            )
+            agent.train()
+            point = {"update": update, "step": global_step}
+            for team, r in res.items():
+                writer.add_scalar(f"eval/winrate_{team}_vs_{eval_name}", r["rate"], global_step)
+                point[team] = r["rate"]
+            curve.append(point)
+            draw_curve(run_dir, curve, returns, eval_name, run_dir.name)
+            log(
+                f"eval @ step {global_step}: town {res['town']['rate']:.3f}, "
+                f"mafia {res['mafia']['rate']:.3f} vs {eval_name} ({cfg.eval_games} games each)"
+            )
+
+        def checkpoint(path: Path, update: int) -> None:
+            """Save everything a resumed run needs: weights, optimizer, opponents, step, curve."""
+            if learner is not None:  # the optimizer's state is the learner process's
+                optimizer.load_state_dict(learner.optimizer_state())
+            state = {
+                "optimizer": optimizer.state_dict(),
+                "update": update,
+                "global_step": global_step,
+                "curve": curve,
+                **opponents.state(),
+            }
+            save_checkpoint(path, agent, cfg, vec, state)
+
+        # TRY NOT TO MODIFY: start the game (the rollout keeps every game's acting seat each step)
+        rollout = Rollout(vec, T, opponents.opp)
+        if start_update == 1 and cfg.eval_every:
+            run_eval(0)
+        if learner is not None:  # the weights and the optimizer as PPO begins
+            learner.begin(agent, optimizer)
+        start_time, start_step, start_cpu = time.time(), global_step, time.process_time()
+
+        def cpu_seconds() -> float:
+            """This process's CPU time since the loop began, and the learner process's."""
+            return time.process_time() - start_cpu + (0.0 if learner is None else learner.cpu)
+
+        update = start_update - 1
+        bar = progress(num_updates - start_update + 1, "PPO", "update")
+        for update in range(start_update, num_updates + 1):
+            # Annealing the rate if instructed to do so.
+            if cfg.anneal_lr:
+                frac = 1.0 - (update - 1.0) / num_updates
+                optimizer.param_groups[0]["lr"] = frac * cfg.learning_rate
+            opponents.before_rollout()
+
+            # ALGO LOGIC: lockstep games, the learner's seats through the agent, the others
+            # through their bots
+            global_step += rollout.collect(agent, gen)
+
+            # ALGO LOGIC: GAE over each seat's own decisions, then the clipped-PPO update
+            data = rollout.batch(cfg.gamma, cfg.gae_lambda)
+            if learner is None:
+                done = [ppo_update(agent, optimizer, data, cfg, rng)]
+            else:  # the agent takes the last update's weights; this batch's update starts
+                done = [learner.result()]
+                learner.submit(data, optimizer.param_groups[0]["lr"])
+                # an evaluation, a checkpoint and the end read the weights after this update
+                if (
+                    update == num_updates
+                    or update % cfg.checkpoint_every == 0
+                    or (cfg.eval_every and update % cfg.eval_every == 0)
+                ):
+                    done.append(learner.result())
+
+            # TRY NOT TO MODIFY: record rewards for plotting purposes
+            sps = int((global_step - start_step) / (time.time() - start_time))
+            lr = optimizer.param_groups[0]["lr"]
+            writer.add_scalar("charts/learning_rate", lr, global_step)
+            writer.add_scalar("charts/SPS", sps, global_step)
+            # steps per CPU second (both processes' with the overlap): the speed on unshared
+            # cores, one process's; wall clock is the fair figure for two processes
+            cpu_sps = int((global_step - start_step) / max(cpu_seconds(), 1e-9))
+            writer.add_scalar("charts/SPS_cpu", cpu_sps, global_step)
+            if rollout.returns:
+                writer.add_scalar("charts/episodic_return", np.mean(rollout.returns), global_step)
+                returns.append((global_step, float(np.mean(rollout.returns))))
+            if rollout.lengths:
+                writer.add_scalar("charts/episodic_length", np.mean(rollout.lengths), global_step)
+            for (member, team), w in opponents.opp.windows.items():
+                if w:
+                    writer.add_scalar(f"charts/winrate_{team}_vs_{member}", np.mean(w), global_step)
+            for losses in filter(None, done):  # with the overlap, the updates finished since
+                writer.add_scalar("charts/learner_decisions", losses.pop("batch_size"), global_step)
+                for name, value in losses.items():
+                    writer.add_scalar(f"losses/{name}", value, global_step)
+
+            # snapshots (and, in a league, exploiters), evaluation, progress and checkpoints
+            opponents.after_update(update, agent, writer, global_step, log)
+            if cfg.eval_every and update % cfg.eval_every == 0:
+                run_eval(update)
+            if update % 10 == 0 or update == num_updates:
+                wr = " ".join(
+                    f"{team}/{member} {np.mean(w):.2f}"
+                    for (member, team), w in opponents.opp.windows.items()
+                    if w
+                )
+                log(f"update {update}/{num_updates} step {global_step} SPS {sps} win: {wr}")
+            if update % cfg.checkpoint_every == 0:
+                checkpoint(run_dir / "checkpoint.pt", update)
+            bar.update(1)
+            bar.set_postfix_str(f"step {global_step:,}, {sps:,} steps/s")
+        bar.close()
+        # the loop's speed (the final checkpoint and the learner's shutdown not counted)
+        train_sps = int((global_step - start_step) / max(time.time() - start_time, 1e-9))
+        cpu_sps = int((global_step - start_step) / max(cpu_seconds(), 1e-9))
+        checkpoint(run_dir / "checkpoint.pt", update)
+    finally:
+        if learner is not None:
+            learner.close()
+
     save_checkpoint(run_dir / "agent.pt", agent, cfg, vec)  # weights only: small, to ship
-    train_sps = int((global_step - start_step) / max(time.time() - start_time, 1e-9))
-    cpu_sps = int((global_step - start_step) / max(time.process_time() - start_cpu, 1e-9))
 
     # the final evaluation, beside the bots' own results against each other
     log(f"final evaluation: {cfg.final_eval_games} games a team vs {eval_name}, and theirs")

@@ -14,6 +14,7 @@ current observation.
 
 from __future__ import annotations
 
+import warnings
 from collections import deque
 from typing import Any
 
@@ -21,7 +22,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 
-from baselines.ppo.agent import Agent
+from baselines.ppo.agent import Agent, SparseRows
 from baselines.ppo.ppo_config import Config
 from mafia_env.commands import progress
 from mafia_env.engine.roles import TEAM_NAMES
@@ -205,6 +206,75 @@ def seat_gae(
     return adv_buf
 
 
+class Actor:
+    """The agent's policy as a rollout plays it: one call samples the learner's rows of a step.
+
+    The same function, distribution and draws as `Agent.sample`, computed with the fewest
+    calls (the first layer reads a row's nonzero inputs only, about 2% of them; the two heads
+    are one product; the masked softmax and the draw are NumPy's), since a step's batch is
+    small and each call's overhead is most of its cost. The weights are copied at
+    construction: make one per rollout. The draw is `torch.multinomial`'s (the largest
+    probability over an exponential variable from `generator`, one per action), so a seeded
+    rollout draws what `Agent.sample` would, up to the float sums' order (a near-tie could
+    fall the other way). Per-team heads take `Agent.sample` itself.
+    """
+
+    def __init__(self, agent: Agent):
+        self.agent = agent
+        self.simple = agent.heads == 1
+        if not self.simple:
+            return
+        with torch.no_grad():
+            first, second = agent.trunk[0], agent.trunk[2]
+            self.w1 = first.weight.t().contiguous()
+            self.b1 = first.bias.detach().clone()
+            self.w2 = second.weight.t().contiguous()
+            self.b2 = second.bias.detach().clone()
+            self.wh = torch.cat([agent.actor.weight, agent.critic.weight]).t().contiguous()
+            self.bh = torch.cat([agent.actor.bias, agent.critic.bias])
+        self.actions = agent.action_size
+        self.std, self.mean = float(agent.ret_std), float(agent.ret_mean)
+        # the rows read so far, compressed: each call's nonzeros per row, columns, values
+        self.read: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    @torch.no_grad()
+    def __call__(
+        self, obs: np.ndarray, mask: np.ndarray, generator: torch.Generator
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Sample an action per row of `obs` under `mask`; return the actions, their
+        log-probabilities and the values (denormalised)."""
+        if not self.simple:
+            a, logp, v = self.agent.sample(
+                torch.from_numpy(obs), torch.from_numpy(mask), generator=generator
+            )
+            return a.numpy(), logp.numpy(), self.agent.denorm(v).numpy()
+        n = len(obs)
+        r, c = np.nonzero(obs)
+        vals = obs[r, c]
+        self.read.append((np.bincount(r, minlength=n), c, vals))
+        h = torch.nn.functional.embedding_bag(
+            torch.from_numpy(c),
+            self.w1,
+            torch.from_numpy(np.searchsorted(r, np.arange(n))),
+            mode="sum",
+            per_sample_weights=torch.from_numpy(vals),
+        )
+        h = torch.tanh(h.add_(self.b1))
+        h = torch.tanh(torch.addmm(self.b2, h, self.w2))
+        out = torch.addmm(self.bh, h, self.wh).numpy()
+        logits = np.where(mask, out[:, : self.actions], np.float32(-1e8))
+        z = logits - logits.max(axis=1, keepdims=True)
+        e = np.exp(z)  # illegal actions: exactly 0
+        total = e.sum(axis=1, keepdims=True)
+        # torch.multinomial's draw of one action: the largest p / q, q ~ Exp(1) a row and an
+        # action from the generator (the same numbers it draws), among the legal actions
+        q = torch.empty(e.shape).exponential_(1, generator=generator).numpy()
+        with np.errstate(divide="ignore"):
+            a = np.where(mask, e / total / q, -1.0).argmax(axis=1)
+        logp = z[np.arange(n), a] - np.log(total[:, 0])
+        return a, logp, out[:, self.actions] * self.std + self.mean
+
+
 class Rollout:
     """`B` games in lockstep and the buffers of one rollout of `T` steps of each.
 
@@ -229,6 +299,7 @@ class Rollout:
         self.returns: deque[float] = deque(maxlen=500)  # the learner's, against members
         self.lengths: deque[int] = deque(maxlen=500)
         self.game_len = np.zeros(B, dtype=np.int64)
+        self.actor: Actor | None = None  # the last rollout's
         self.obs, self.masks, self.info = vec.reset()
         for b in range(B):
             opp.assign(b, self.info["teams"][b])
@@ -241,6 +312,7 @@ class Rollout:
         """
         vec, opp = self.vec, self.opp
         rows = np.arange(vec.num_envs)
+        self.actor = actor = Actor(agent)
         for step in range(self.T):
             obs, masks, seat = self.obs, self.masks, self.info["seat"]
             learn = opp.learner_seat[rows, seat]
@@ -255,12 +327,10 @@ class Rollout:
             actions = self.act_buf[step]
             li = np.flatnonzero(learn)
             if li.size:
-                x = torch.from_numpy(obs[li])
-                m = torch.from_numpy(self.mask_buf[step, li])
-                a, logp, v = agent.sample(x, m, generator=gen)
-                actions[li] = a.numpy()
-                self.logp_buf[step, li] = logp.numpy()
-                self.val_buf[step, li] = agent.denorm(v).numpy()
+                a, logp, v = actor(obs[li], self.mask_buf[step, li], gen)
+                actions[li] = a
+                self.logp_buf[step, li] = logp
+                self.val_buf[step, li] = v
             opp.act(obs, masks, learn, actions)
 
             self.obs, self.masks, rewards, dones, self.info = vec.step(actions)
@@ -298,7 +368,6 @@ class Rollout:
         )
         sel = self.learn_buf.reshape(-1)
         flat = {
-            "obs": self.obs_buf.reshape(-1, self.vec.obs_size),
             "masks": self.mask_buf.reshape(-1, self.vec.action_size),
             "actions": self.act_buf.reshape(-1),
             "logprobs": self.logp_buf.reshape(-1),
@@ -306,7 +375,40 @@ class Rollout:
             "returns": (adv + self.val_buf).reshape(-1),
             "values": self.val_buf.reshape(-1),
         }
-        return {k: torch.from_numpy(np.ascontiguousarray(v[sel])) for k, v in flat.items()}
+        out = {k: torch.from_numpy(np.ascontiguousarray(v[sel])) for k, v in flat.items()}
+        read = self.actor.read if self.actor is not None else []
+        if read and sum(len(k) for k, _, _ in read) == len(out["actions"]):
+            # the rows as the actor read them, step by step: the CSR arrays of the learner's
+            # observations, in the batch's order, without copying the dense rows
+            counts = np.concatenate([k for k, _, _ in read])
+            crow = np.zeros(len(counts) + 1, dtype=np.int64)
+            np.cumsum(counts, out=crow[1:])
+            out["obs_csr"] = (
+                torch.from_numpy(crow),
+                torch.from_numpy(np.concatenate([c for _, c, _ in read])),
+                torch.from_numpy(np.concatenate([v for _, _, v in read])),
+            )
+        else:
+            obs = self.obs_buf.reshape(-1, self.vec.obs_size)
+            out["obs"] = torch.from_numpy(np.ascontiguousarray(obs[sel]))
+        return out
+
+
+def batch_rows(agent: Agent, data: dict[str, Any]) -> tuple[SparseRows | None, torch.Tensor | None]:
+    """The batch's observations as the update reads them: compressed rows where that pays
+    (`Agent.sparse_rows`), else dense. A batch gives ``obs`` (dense rows) or ``obs_csr`` (the
+    CSR arrays of them: row pointers, columns, values), which reads alike."""
+    csr = data.get("obs_csr")
+    if csr is None:
+        return agent.sparse_rows(data["obs"]), data["obs"]
+    crow, col, val = csr
+    width, n = agent.trunk[0].in_features, len(crow) - 1
+    if agent.heads == 1 and n >= 64 and len(val) < 0.25 * n * width:  # as sparse_rows says
+        return SparseRows(None, torch.zeros(n, dtype=torch.long), (crow, col, val, width)), None
+    with warnings.catch_warnings():  # torch calls its sparse CSR support beta
+        warnings.simplefilter("ignore", UserWarning)
+        obs = torch.sparse_csr_tensor(crow, col, val, (n, width)).to_dense()
+    return agent.sparse_rows(obs), obs
 
 
 def ppo_update(
@@ -315,8 +417,17 @@ def ppo_update(
     data: dict[str, torch.Tensor],
     cfg: Config,
     rng: np.random.Generator,
+    proximal: bool = False,
 ) -> dict[str, float]:
-    """The clipped-PPO update over one rollout's decisions; return the losses to log."""
+    """The clipped-PPO update over one rollout's decisions; return the losses to log.
+
+    `proximal`: the decisions were played by an older policy than the agent's (the overlap's
+    one update of lag). The ratio is then clipped around the policy the update starts from
+    (the proximal policy) rather than around the one that played, and each decision's loss is
+    weighed by its probability under the proximal policy over the behaviour policy's: PPO's
+    decoupled objective (Hilton et al., "Batch size-invariance for policy optimization"), so
+    the lag does not use up the clip's range before the update moves.
+    """
     b_returns, b_values = data["returns"], data["values"]
     if cfg.norm_value:  # value normalisation: the critic learns standardised returns
         agent.ret_mean.mul_(0.99).add_(0.01 * b_returns.mean())
@@ -329,7 +440,15 @@ def ppo_update(
     batch_size = len(b_returns)
     b_inds = np.arange(batch_size)
     # the minibatches' first layer reads the nonzero inputs only (a row is ~3% nonzero)
-    sparse = agent.sparse_rows(data["obs"])
+    sparse, obs = batch_rows(agent, data)
+    old_logp, weight = data["logprobs"], None
+    if proximal:
+        with torch.no_grad():
+            every = None if sparse is None else sparse.take(torch.arange(batch_size))
+            _, old_logp, _, _ = agent.get_action_and_value(
+                obs, data["masks"], data["actions"], rows=every
+            )
+            weight = (old_logp - data["logprobs"]).exp()
     clipfracs = []
     pg_loss = v_loss = entropy_loss = old_approx_kl = approx_kl = torch.zeros(())
     for _epoch in range(cfg.update_epochs):
@@ -339,12 +458,12 @@ def ppo_update(
                 continue
             mb = torch.from_numpy(mb_inds)
             _, newlogprob, entropy, newvalue = agent.get_action_and_value(
-                data["obs"][mb] if sparse is None else None,
+                obs[mb] if sparse is None else None,
                 data["masks"][mb],
                 data["actions"][mb],
                 rows=None if sparse is None else sparse.take(mb),
             )
-            logratio = newlogprob - data["logprobs"][mb]
+            logratio = newlogprob - old_logp[mb]
             ratio = logratio.exp()
 
             with torch.no_grad():
@@ -360,7 +479,8 @@ def ppo_update(
             # Policy loss
             pg_loss1 = -mb_adv * ratio
             pg_loss2 = -mb_adv * torch.clamp(ratio, 1 - cfg.clip_coef, 1 + cfg.clip_coef)
-            pg_loss = torch.max(pg_loss1, pg_loss2).mean()
+            pg_loss = torch.max(pg_loss1, pg_loss2)
+            pg_loss = (pg_loss if weight is None else pg_loss * weight[mb]).mean()
 
             # Value loss
             if cfg.clip_vloss:
