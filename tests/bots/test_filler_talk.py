@@ -135,3 +135,19 @@ def test_belief_talk_options_are_checked():
         load_policy("rule_talk", spec, fallback="shout")
     with pytest.raises(ConfigError, match="rule_talk takes no options"):
         load_policy("rule_talk", spec, loud=True)
+
+
+def test_talk_over_reads_belief_talks_options():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "results/robust/experiments/talk_over.py"
+    spec = importlib.util.spec_from_file_location("talk_over", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.options([]) == {"fallback": "vouch"}
+    assert mod.options(["vote=0", "fallback=accuse"]) == {"fallback": "accuse", "vote": False}
+    with pytest.raises(ConfigError, match="give OPTION=VALUE"):
+        mod.options(["loud=1"])
+    with pytest.raises(ConfigError, match="give OPTION=VALUE"):
+        mod.options(["vote"])
