@@ -11,7 +11,8 @@ decisions, from the reading of the sheriff claims with liars in the model
   check is black, another seat claims sheriff, or he is in danger) and reports his checks,
   black first, then accuses the other claimants; a town seat accuses its top suspect (more
   than `ACCUSE_OVER` above the prior), else vouches for the seat it trusts most (`VOUCH_UNDER`
-  below), else (``guess``) accuses the likeliest black seat drawn among those within `TIE`; a
+  below), else (``guess``) accuses the likeliest black seat drawn among those within `TIE`
+  (``fallback="vouch"``: vouches for the most trusted seat drawn so instead); a
   mafia seat (``mafia``) does the same from the table's reading (what a town player in its
   seat would believe). The network then goes on with the speech.
 - **Nomination** (``nominate``). The first nomination of day 1 is drawn among the seats
@@ -54,6 +55,12 @@ TIE = 0.03  # seats within this P(black) of the top suspect are drawn among
 ACCUSE_OVER = 0.1  # accuse the top suspect when his P(black) is this far above the prior
 VOUCH_UNDER = 0.1  # vouch for the most trusted seat when this far below the prior
 VOTE_MARGIN = 0.15  # overrule the network's ballot when a candidate is this much likelier
+# what a speech says where the reading has nothing clear (``guess``): an accusation of the
+# likeliest black seat, or a vouch for the most trusted one (an accusation tells a townsperson
+# that his accuser is likely black: the rule bots read it so)
+FALLBACKS = ("accuse", "vouch")
+# the parts of `BeliefTalk` a loader's options turn on or off
+PARTS = ("speech", "nominate", "vote", "mafia", "guess", "hide_talk", "others_talk", "blind_only")
 
 
 class BeliefTalk:
@@ -73,6 +80,7 @@ class BeliefTalk:
         vote: bool = True,
         mafia: bool = True,
         guess: bool = True,
+        fallback: str = "accuse",
         hide_talk: bool = False,
         others_talk: bool = True,
         blind_only: bool = False,
@@ -82,7 +90,12 @@ class BeliefTalk:
         self.reader = RulePolicy(spec=spec, seed=seed)
         self.obs_options = getattr(inner, "obs_options", None)
         self.speech, self.nominate, self.vote, self.mafia = speech, nominate, vote, mafia
-        self.guess = guess  # with nothing clear, accuse the likeliest black seat anyway
+        self.guess = guess  # with nothing clear, say something anyway (`fallback`)
+        if fallback not in FALLBACKS:
+            raise ConfigError(
+                f"BeliefTalk fallback {fallback!r} is not one of: {', '.join(FALLBACKS)}"
+            )
+        self.fallback = fallback
         # the wrapped policy does not see the table's accusations and vouches (its own
         # conventions were learned where nobody said them)
         self.hide_talk = hide_talk
@@ -350,10 +363,23 @@ class BeliefTalk:
         # nothing clear: the likeliest black seat not yet accused, drawn among near equals
         if not self.guess:
             return -1
+        if self.fallback == "vouch":  # or the most trusted seat not yet vouched for
+            if b.off(Act.VOUCH) < 0:
+                return -1
+            seat = self._draw_top(-p, vouchable & b.seg(Act.VOUCH)[i])
+            return self._index(b, Act.VOUCH, seat) if seat >= 0 else -1
         seat = self._draw_top(p, accusable & b.seg(Act.ACCUSE)[i]) if b.off(Act.ACCUSE) >= 0 else -1
         if seat >= 0 and p[seat] >= prior - 1e-6:
             return self._index(b, Act.ACCUSE, seat)
         return -1
+
+
+def _parts(options: dict[str, Any]) -> dict[str, Any]:
+    """Take `BeliefTalk`'s options (`PARTS`, ``fallback``) out of a loader's `options`."""
+    parts: dict[str, Any] = {k: bool(options.pop(k)) for k in PARTS if k in options}
+    if "fallback" in options:
+        parts["fallback"] = str(options.pop("fallback"))
+    return parts
 
 
 def load_filler_talk(
@@ -367,20 +393,7 @@ def load_filler_talk(
     ``speech``, ``nominate``, ``vote``, ``mafia`` (booleans) turn each part off."""
     from baselines.filler import load_filler
 
-    parts = {
-        k: bool(options.pop(k))
-        for k in (
-            "speech",
-            "nominate",
-            "vote",
-            "mafia",
-            "guess",
-            "hide_talk",
-            "others_talk",
-            "blind_only",
-        )
-        if k in options
-    }
+    parts = _parts(options)
     table = spec if spec is not None else GameSpec.make(variant, num_players)
     inner = load_filler(variant, num_players, seed, spec=spec, **options)
     return BeliefTalk(table, inner, seed, **parts)
@@ -401,4 +414,33 @@ def load_filler_vote(
     return load_filler_talk(variant, num_players, seed, spec, **{**parts, **options})
 
 
-__all__ = ["VOTE_MARGIN", "BeliefTalk", "load_filler_talk", "load_filler_vote"]
+def load_rule_talk(
+    variant: str = "sport",
+    num_players: int | None = None,
+    seed: int = 0,
+    spec: GameSpec | None = None,
+    **options: Any,
+) -> Policy:
+    """``rule_talk``: the rule bots wrapped in `BeliefTalk`: they say what the claims reading
+    believes, spread day 1's first nomination and overrule ballots as `filler_talk` does (the
+    same options), and where the reading has nothing clear they vouch for the seat they trust
+    most (``fallback="vouch"``: a guessed accusation makes its target, a rule bot, suspect the
+    accuser); every other decision is the rule bots'. A teacher for a seat-filler that
+    talks: its own team's talk is at the table in every game it plays."""
+    parts = {"fallback": "vouch", **_parts(options)}
+    if options:
+        raise ConfigError(
+            f"rule_talk takes no options {sorted(options)}; it takes: {', '.join(PARTS)}, fallback"
+        )
+    table = spec if spec is not None else GameSpec.make(variant, num_players)
+    return BeliefTalk(table, RulePolicy(spec=table, seed=seed), seed, **parts)
+
+
+__all__ = [
+    "PARTS",
+    "VOTE_MARGIN",
+    "BeliefTalk",
+    "load_filler_talk",
+    "load_filler_vote",
+    "load_rule_talk",
+]

@@ -8,16 +8,22 @@ import pytest
 
 import mafia_env
 from baselines.filler_table import first_nominee, measure, speeches
-from baselines.filler_talk import BeliefTalk, load_filler_talk, load_filler_vote
+from baselines.filler_talk import BeliefTalk, load_filler_talk, load_filler_vote, load_rule_talk
 from baselines.robust import table_of
+from baselines.rule import RulePolicy
 from mafia_env.engine.events import Ev
 from mafia_env.engine.kinds import Act
+from mafia_env.errors import ConfigError
 from mafia_env.match import Seating, play_game
 from mafia_env.policy import load_policy, policy_names, register_policy
 from mafia_env.tasks import LATEST, TASKS_BY_VERSION, get_task
 
 # an environment installed before these entry points were added still finds them
-for _name, _loader in (("filler_talk", load_filler_talk), ("filler_vote", load_filler_vote)):
+for _name, _loader in (
+    ("filler_talk", load_filler_talk),
+    ("filler_vote", load_filler_vote),
+    ("rule_talk", load_rule_talk),
+):
     if _name not in policy_names():
         register_policy(_name, _loader)
 
@@ -105,3 +111,43 @@ def test_the_shipped_filler_fails_the_table_criteria_and_filler_talk_meets_them(
     assert talk["content"] >= 0.5
     assert talk["first_nominee_top"] <= 0.4
     assert talk["day1_nominations"] >= 15
+
+
+def test_rule_talk_is_the_rule_bots_with_the_readings_talk_and_vouches_when_unsure():
+    task = get_task("sport-10", LATEST)
+    spec = table_of(task)
+    p = load_policy("rule_talk", spec, seed=1)
+    assert isinstance(p, BeliefTalk) and isinstance(p.inner, RulePolicy)
+    assert p.fallback == "vouch"
+    assert load_policy("rule_talk", spec, seed=1, fallback="accuse").fallback == "accuse"
+    env = mafia_env.raw_env(task.variant, task.num_players, **task.play_knobs())
+    play_game(env, Seating(default=p), seed=task.seed)
+    assert env.winner is not None
+    kinds = [e[0] for e in env.unwrapped.game.events]
+    assert kinds.count(int(Ev.VOUCH)) > kinds.count(int(Ev.ACCUSE))  # unsure: it vouches
+    figures = measure("rule_talk", "sport-10", 20)
+    assert figures["content"] >= 0.5 and figures["first_nominee_top"] <= 0.4
+
+
+def test_belief_talk_options_are_checked():
+    spec = table_of(get_task("sport-10", LATEST))
+    with pytest.raises(ConfigError, match="fallback 'shout' is not one of: accuse, vouch"):
+        load_policy("rule_talk", spec, fallback="shout")
+    with pytest.raises(ConfigError, match="rule_talk takes no options"):
+        load_policy("rule_talk", spec, loud=True)
+
+
+def test_talk_over_reads_belief_talks_options():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "results/robust/experiments/talk_over.py"
+    spec = importlib.util.spec_from_file_location("talk_over", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.options([]) == {"fallback": "vouch"}
+    assert mod.options(["vote=0", "fallback=accuse"]) == {"fallback": "accuse", "vote": False}
+    with pytest.raises(ConfigError, match="give OPTION=VALUE"):
+        mod.options(["loud=1"])
+    with pytest.raises(ConfigError, match="give OPTION=VALUE"):
+        mod.options(["vote"])

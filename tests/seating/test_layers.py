@@ -163,6 +163,7 @@ def test_entry_points_name_the_baselines_policies():
     assert set(eps) == {
         *("rule", "rule_v1", "rule_v2", "ppo", "league", "league_v2", "filler"),
         *("filler_talk", "filler_vote"),  # the filler that talks, and its vote-only ablation
+        "rule_talk",  # the rule bots with the claims reading's talk
         *("checkpoint", "llm", "ismcts"),
         *(f"style:{name}" for name in STYLES),  # the zoo's styles (baselines.zoo)
     }

@@ -1,0 +1,66 @@
+"""A network with `baselines.filler_talk.BeliefTalk`'s speech layer over it, measured on
+sport-10: every style of the zoo on full tables (paired with the rule bots' games of the
+shipped filler's run) and the table's talk figures:
+
+    python results/robust/experiments/talk_over.py runs/filler_talk_clone_sport_1/agent.pt \\
+        results/robust/experiments/talk_over-sport-10.json [OPTION=VALUE ...]
+
+OPTION=VALUE are `BeliefTalk`'s options (``vote=0``, ``fallback=vouch``; booleans as 0/1);
+the defaults: every part on, ``fallback=vouch``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from baselines import robust
+from baselines.filler_table import measure
+from baselines.filler_talk import PARTS, BeliefTalk
+from mafia_env.engine.spec import GameSpec
+from mafia_env.errors import ConfigError
+from mafia_env.policy import load_policy, register_policy
+from mafia_env.tasks import LATEST, get_task
+
+SHIPPED = "results/robust/filler-full-sport-10.json"
+
+
+def options(pairs: list[str]) -> dict:
+    out: dict = {"fallback": "vouch"}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or (key not in PARTS and key != "fallback"):
+            raise ConfigError(f"{pair!r}: give OPTION=VALUE, OPTION one of {(*PARTS, 'fallback')}")
+        out[key] = value if key == "fallback" else bool(int(value))
+    return out
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 2:
+        raise SystemExit(__doc__)
+    path, out, opts = argv[0], Path(argv[1]), options(argv[2:])
+    if not Path(path).exists():
+        raise ConfigError(f"no checkpoint at {path}")
+
+    def factory(variant="sport", num_players=None, seed=0, spec=None, **kw):
+        table = spec if spec is not None else GameSpec.make(variant, num_players)
+        return BeliefTalk(table, load_policy(path, table, seed=seed, **kw), seed, **opts)
+
+    register_policy("talk_over", factory)
+    table = measure("talk_over", "sport-10", 100)
+    print({k: table[k] for k in ("content", "first_nominee_top", "day1_nominations")}, flush=True)
+    known = robust.read_known([SHIPPED], 100, "rule", LATEST)
+    cells = robust.cells_of(
+        [get_task("sport-10", LATEST)], robust.resolve_styles("all"), [robust.MIXES["full"]], None
+    )
+    result = robust.run_robust("talk_over", cells, 100, known=known)
+    result["talk_over"] = {"checkpoint": path, "options": opts, "table": table}
+    out.write_text(json.dumps(result, indent=1))
+    below = [c for c in result["cells"] if c["diff"]["hi"] < 0]
+    print(f"{len(below)} of {len(result['cells'])} cells below; written {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
