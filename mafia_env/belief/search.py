@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from mafia_env.engine.events import PUBLIC, Cause, Ev
@@ -318,6 +319,22 @@ class Search:
         shortcut to an answer, never an answer of its own. A branch with a moderator's call is
         not played again.
         """
+        return self._guided(start, first, steps, self._checked)
+
+    def replays(self, start: Game, first: tuple | None, steps: list[tuple]) -> bool:
+        """Whether `replay` accepts `steps` from `start`, played in `start` itself (which it
+        changes: pass a copy nobody else holds), one game stepped on instead of a copy per
+        step: the same turns taken alike, the same events compared, the same verdicts."""
+        return self._guided(start, first, steps, self._in_place) is not None
+
+    def _guided(
+        self,
+        start: Game,
+        first: tuple | None,
+        steps: list[tuple],
+        step: Callable[[Node, tuple], Node | None],
+    ) -> Node | None:
+        """`replay`'s walk, each step applied by `step` (`_checked` on a copy, `_in_place`)."""
         if first is None or not steps or steps[0][:-3] != first:
             return None
         guide: dict[Any, list[tuple]] = {}
@@ -328,7 +345,7 @@ class Search:
             (own if full[1] == self.seat else guide.setdefault(full[-1], [])).append(full)
         self.rules = start.rules
         self.quiet = True
-        node = self._checked(Node(start, 0, 1.0, None, None, (), 0), steps[0])
+        node = step(Node(start, 0, 1.0, None, None, (), 0), steps[0])
         taken: dict[Any, int] = {}
         mine = 0
         while node is not None:
@@ -355,52 +372,13 @@ class Search:
                     full = ("act", g.actor, *options[0], (), None, turn)
             if not _is_option(g, *full[2:5]):
                 return None
-            node = self._checked(node, ("act", g.actor, *full[2:5], *full[5:]))
+            node = step(node, ("act", g.actor, *full[2:5], *full[5:]))
         return None
 
-    def replays(self, start: Game, first: tuple | None, steps: list[tuple]) -> bool:
-        """Whether `replay` accepts `steps` from `start`, played in `start` itself (which it
-        changes: pass a copy nobody else holds), one game stepped on instead of a copy per
-        step: the same turns taken alike, the same events compared, the same verdicts."""
-        if first is None or not steps or steps[0][:-3] != first:
-            return False
-        guide: dict[Any, list[tuple]] = {}
-        own = []
-        for full in steps[1:]:
-            if full[0] != "act":
-                return False
-            (own if full[1] == self.seat else guide.setdefault(full[-1], [])).append(full)
-        self.rules = start.rules
-        self.quiet = True
-        g = start
-        k = self._stepped(g, 0, steps[0])
-        taken: dict[Any, int] = {}
-        mine = 0
-        while k >= 0:
-            verdict = self._verdict(Node(g, k, 1.0, None, None, (), 0))
-            if verdict is not None:
-                return verdict
-            turn = g.turn
-            if g.actor == self.seat:
-                if mine >= len(own) or own[mine][-1] != turn:
-                    return False
-                full = own[mine]
-                mine += 1
-            else:
-                kind = guide.get(turn)
-                i = taken.get(turn, 0)
-                taken[turn] = i + 1
-                if kind:
-                    full = kind[min(i, len(kind) - 1)]
-                else:  # a turn the branch had not: its first option, a guess
-                    options = expand_options(g)
-                    if not options:
-                        return False
-                    full = ("act", g.actor, *options[0], (), None, turn)
-            if not _is_option(g, *full[2:5]):
-                return False
-            k = self._stepped(g, k, ("act", g.actor, *full[2:5], *full[5:]))
-        return False
+    def _in_place(self, node: Node, full: tuple) -> Node | None:
+        """`_checked` without the copy: the step applied to the node's game itself."""
+        k = self._stepped(node.g, node.k, full)
+        return None if k < 0 else Node(node.g, k, 1.0, None, None, (), 0)
 
     def _stepped(self, g: Game, k: int, full: tuple) -> int:
         """`_checked` in place: apply one step to `g` itself (its draws as `full` has them, 0
