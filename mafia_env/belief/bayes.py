@@ -55,9 +55,7 @@ miss was 27 nats).
 
 from __future__ import annotations
 
-import dataclasses
 import math
-import operator
 import random
 from typing import Any
 
@@ -75,7 +73,7 @@ from mafia_env.belief.search import (
 from mafia_env.belief.track import PARTICLES, BeliefError, Segment, Tracker, _apply
 from mafia_env.engine.events import PUBLIC, Ev
 from mafia_env.engine.game import Game
-from mafia_env.engine.kinds import PUBLIC_TURNS, Turn
+from mafia_env.engine.kinds import NIGHT_TURNS, PUBLIC_TURNS, Turn
 from mafia_env.engine.state import Night
 from mafia_env.errors import ConfigError
 from mafia_env.observe import VectorObserver
@@ -1170,9 +1168,6 @@ class BayesTracker:
         )
 
 
-_NIGHT = tuple(f.name for f in dataclasses.fields(Night))
-
-
 def _alone(g: Game, step: tuple, rng: Any) -> tuple[list, tuple] | None:
     """Return what `step` logs and how it leaves the night, stopping at the next hand-over.
 
@@ -1180,7 +1175,10 @@ def _alone(g: Game, step: tuple, rng: Any) -> tuple[list, tuple] | None:
     instead of going on (to the morning): the step's own events, and a key of what a night
     turn can change (tonight's choices, the queue, the don's introduction).
     """
-    h = g.clone(rng=rng)
+    if FAST and g.turn in NIGHT_TURNS:
+        h = _night_copy(g, rng)
+    else:
+        h = g.clone(rng=rng)
     h.queue.appendleft((g.actor, g.turn))
     at = len(h.events)
     try:
@@ -1195,12 +1193,33 @@ def _alone(g: Game, step: tuple, rng: Any) -> tuple[list, tuple] | None:
     return own, (_night_key(h.night), tuple(h.queue), h.don_introduced, h.alive_bits)
 
 
-_NIGHT_GET = operator.attrgetter(*_NIGHT)
+def _night_copy(g: Game, rng: Any) -> Game:
+    """A copy of `g` at a night turn for `_alone`: a night move, handed straight back to
+    its mover, changes only tonight's choices, the queue, the logs and plain attributes
+    (the don's introduction, the actor), so only those are copied (the logs start empty);
+    the rest (the living, the day's business) is shared with `g`, read-only here."""
+    h = Game.__new__(Game)
+    h.__dict__.update(g.__dict__)
+    h.rng = rng
+    h.events = []
+    h.inputs = []
+    h.queue = g.queue.copy()
+    h.night = g.night.copy()
+    return h
 
 
 def _night_key(night: Night) -> tuple:
     """Tonight's choices as a hashable value (each field as `_flat_field` gives it)."""
-    return tuple(map(_flat_field, _NIGHT_GET(night)))
+    shots, executors = night.shots, night.executors
+    return (
+        tuple(sorted(shots.items())) if shots else (),
+        tuple(sorted(executors.items())) if executors else (),
+        night.blocked,
+        night.heal,
+        night.maniac_shot,
+        tuple(night.hunts),
+        tuple(night.victims),
+    )
 
 
 def _flat_field(v: Any) -> Any:
@@ -1212,8 +1231,9 @@ def _flat_field(v: Any) -> Any:
 
 
 def _logsumexp(x: np.ndarray) -> float:
-    top = float(np.max(x))
-    return top + math.log(float(np.exp(np.asarray(x) - top).sum()))
+    x = np.asarray(x)
+    top = float(x.max())
+    return top + math.log(float(np.exp(x - top).sum()))
 
 
 def _variants(events: list, alts: list, rows: tuple, c: int):
