@@ -770,7 +770,9 @@ class BayesTracker:
                         out.append(sim)
                     continue
                 tried = []
-                for a in cands:  # what each action does, up to the next hand-over
+                if FAST and sim[1].turn in _APART and _apart(cands, decoded):
+                    tried = [(a, None, a) for a in cands]  # each its own game (`_APART`)
+                for a in cands if not tried else ():  # what each does, up to the hand-over
                     act, target, value = decoded[a]
                     alone = _alone(sim[1], ("act", actor, act, target, value), self.rng)
                     if alone is not None:
@@ -1191,6 +1193,24 @@ def _alone(g: Game, step: tuple, rng: Any) -> tuple[list, tuple] | None:
     else:
         h.queue.popleft()
     return own, (_night_key(h.night), tuple(h.queue), h.don_introduced, h.alive_bits)
+
+
+# night turns whose moves of distinct (act, target) leave tonight's choices apart (the shot,
+# the heal, the visit, the executor named): each is its own game, so `_answer` need not try
+# them one by one to find which lead to the same game (the checks, the meeting's proposal
+# the mover alone sees and the hunt's guessed status can)
+_APART = frozenset({Turn.MAFIA_KILL, Turn.DOCTOR, Turn.MANIAC, Turn.PUTANA, Turn.EXECUTOR})
+
+
+def _apart(cands: list[int], decoded: Any) -> bool:
+    """Whether the actions `cands` are of distinct (act, target) and carry no value."""
+    seen = set()
+    for a in cands:
+        act, target, value = decoded[a]
+        if value != -1:
+            return False
+        seen.add((act, target))
+    return len(seen) == len(cands)
 
 
 def _night_copy(g: Game, rng: Any) -> Game:

@@ -1,5 +1,6 @@
 """Bayes under a model policy asks the model once per batch of deals: the weights equal the
-model asked deal by deal (a public move), and the night's light copies change no weight."""
+model asked deal by deal (a public move); and the night's shortcuts (the light copy of a
+trial move, the moves known apart without a trial) change no weight."""
 
 from __future__ import annotations
 
@@ -83,8 +84,9 @@ def test_a_public_move_weighs_each_deal_as_the_model_asked_for_it_alone(variant,
     ("variant", "seed"), [pytest.param("forum", 3, marks=pytest.mark.slow), ("city", 1)]
 )
 def test_the_night_copy_gives_the_weights_of_the_full_copy(variant, seed, monkeypatch):
-    """The light copy of a night turn (`_alone`) and the game's full copy (the plain path)
-    give the same weights, bit for bit (the executor, the hunt, the putana's block)."""
+    """The night's shortcuts (the light copy of a trial move, `_alone`; the moves known
+    apart, `_APART`) and the plain path (every move tried on a full copy) give the same
+    weights, bit for bit (the executor, the hunt, the putana's block)."""
     rules = VARIANTS[variant]
     n = rules.default_players
     layout = ActionLayout(rules, n)
@@ -93,14 +95,20 @@ def test_the_night_copy_gives_the_weights_of_the_full_copy(variant, seed, monkey
     obs = VectorObserver(rules, n)
     obs.reset(g)
     seat = next(s for s in range(n) if g.roles[s].label == "civilian")
-    calls = {"light": 0, "full": 0}
-    light = bayes._night_copy
+    calls = {"light": 0, "apart": 0}
+    light, apart = bayes._night_copy, bayes._apart
 
-    def counted(g, rng):
+    def copied(g, rng):
         calls["light"] += 1
         return light(g, rng)
 
-    monkeypatch.setattr(bayes, "_night_copy", counted)
+    def parted(cands, decoded):
+        got = apart(cands, decoded)
+        calls["apart"] += got
+        return got
+
+    monkeypatch.setattr(bayes, "_night_copy", copied)
+    monkeypatch.setattr(bayes, "_apart", parted)
     runs = {}
     for name in ("light", "full"):
         runs[name] = BayesTracker(Tracker(g, seat), "rule", seed=seed)
@@ -111,4 +119,4 @@ def test_the_night_copy_gives_the_weights_of_the_full_copy(variant, seed, monkey
             monkeypatch.setattr(bayes, "FAST", name == "light")
             got[name] = t.weights()
         assert np.array_equal(got["light"], got["full"])
-    assert calls["light"] > 0
+    assert calls["light"] + calls["apart"] > 0
