@@ -75,6 +75,7 @@ from mafia_env.engine.events import PUBLIC, Ev
 from mafia_env.engine.game import Game
 from mafia_env.engine.kinds import NIGHT_TURNS, PUBLIC_TURNS, Turn
 from mafia_env.engine.state import Night
+from mafia_env.engine.turns import APPLY
 from mafia_env.errors import ConfigError
 from mafia_env.observe import VectorObserver
 from mafia_env.seating.policies import action_probs, load_policy
@@ -772,6 +773,8 @@ class BayesTracker:
                 tried = []
                 if FAST and sim[1].turn in _APART and _apart(cands, decoded):
                     tried = [(a, None, a) for a in cands]  # each its own game (`_APART`)
+                elif FAST and sim[1].turn in _CHECKS and len(cands) > 1:
+                    tried = _checks(sim[1], actor, cands, decoded, self.rng)
                 for a in cands if not tried else ():  # what each does, up to the hand-over
                     act, target, value = decoded[a]
                     alone = _alone(sim[1], ("act", actor, act, target, value), self.rng)
@@ -1211,6 +1214,40 @@ def _apart(cands: list[int], decoded: Any) -> bool:
             return False
         seen.add((act, target))
     return len(seen) == len(cands)
+
+
+_CHECKS = frozenset({Turn.DON_CHECK, Turn.SHERIFF_CHECK})
+
+
+def _checks(g: Game, actor: int, cands: list[int], decoded: Any, rng: Any) -> list[tuple]:
+    """`_answer`'s trials of a check turn's moves, found without a copy a move: a check
+    leaves the game as it was but for what the checker learns, so the first move is tried
+    (`_alone`: the key every move shares) and each move's own events are logged by the
+    turn's rule on a bare game holding what a check reads. [] (try them one by one) where
+    the bare game's events for the first move are not the trial's."""
+    act, target, value = decoded[cands[0]]
+    first = _alone(g, ("act", actor, act, target, value), rng)
+    if first is None:
+        return []
+    bare = Game.__new__(Game)
+    bare.__dict__.update(turn=g.turn, roles=g.roles, teams=g.teams, actor=g.actor, rules=g.rules)
+    bare._advance = _no_advance
+    apply = APPLY[g.turn]
+    mine = 1 << actor
+    out = []
+    for a in cands:
+        act, target, value = decoded[a]
+        bare.events = []
+        apply(bare, act, target, value)
+        own = bare.events
+        if not out and own != first[0]:
+            return []
+        out.append((a, own, (first[1], tuple(e for e in own if e[4] != mine))))
+    return out
+
+
+def _no_advance() -> None:
+    """A bare game's hand-over (`_checks`): nothing follows."""
 
 
 def _night_copy(g: Game, rng: Any) -> Game:

@@ -1,6 +1,6 @@
 """Bayes under a model policy asks the model once per batch of deals: the weights equal the
 model asked deal by deal (a public move); and the night's shortcuts (the light copy of a
-trial move, the moves known apart without a trial) change no weight."""
+trial move, the moves known apart without a trial, the checks) change no weight."""
 
 from __future__ import annotations
 
@@ -85,8 +85,8 @@ def test_a_public_move_weighs_each_deal_as_the_model_asked_for_it_alone(variant,
 )
 def test_the_night_copy_gives_the_weights_of_the_full_copy(variant, seed, monkeypatch):
     """The night's shortcuts (the light copy of a trial move, `_alone`; the moves known
-    apart, `_APART`) and the plain path (every move tried on a full copy) give the same
-    weights, bit for bit (the executor, the hunt, the putana's block)."""
+    apart, `_APART`; the checks, `_checks`) and the plain path (every move tried on a full
+    copy) give the same weights, bit for bit (the executor, the hunt, the putana's block)."""
     rules = VARIANTS[variant]
     n = rules.default_players
     layout = ActionLayout(rules, n)
@@ -95,8 +95,8 @@ def test_the_night_copy_gives_the_weights_of_the_full_copy(variant, seed, monkey
     obs = VectorObserver(rules, n)
     obs.reset(g)
     seat = next(s for s in range(n) if g.roles[s].label == "civilian")
-    calls = {"light": 0, "apart": 0}
-    light, apart = bayes._night_copy, bayes._apart
+    calls = {"light": 0, "apart": 0, "checks": 0}
+    light, apart, checks = bayes._night_copy, bayes._apart, bayes._checks
 
     def copied(g, rng):
         calls["light"] += 1
@@ -107,7 +107,13 @@ def test_the_night_copy_gives_the_weights_of_the_full_copy(variant, seed, monkey
         calls["apart"] += got
         return got
 
+    def checked(*args):
+        got = checks(*args)
+        calls["checks"] += bool(got)
+        return got
+
     monkeypatch.setattr(bayes, "_night_copy", copied)
+    monkeypatch.setattr(bayes, "_checks", checked)
     monkeypatch.setattr(bayes, "_apart", parted)
     runs = {}
     for name in ("light", "full"):
@@ -120,3 +126,4 @@ def test_the_night_copy_gives_the_weights_of_the_full_copy(variant, seed, monkey
             got[name] = t.weights()
         assert np.array_equal(got["light"], got["full"])
     assert calls["light"] + calls["apart"] > 0
+    assert calls["checks"] > 0 or not rules.sheriff_check
