@@ -26,12 +26,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# a network model infers small batches: torch's thread pool costs more than it gives
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from mafia_env.belief import EXACT_LIMIT, PARTICLES, tracker  # noqa: E402
 from mafia_env.belief.calibration import METHODS, merge_cells, play_and_score  # noqa: E402

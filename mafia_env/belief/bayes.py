@@ -55,9 +55,7 @@ miss was 27 nats).
 
 from __future__ import annotations
 
-import dataclasses
 import math
-import operator
 import random
 from typing import Any
 
@@ -75,8 +73,9 @@ from mafia_env.belief.search import (
 from mafia_env.belief.track import PARTICLES, BeliefError, Segment, Tracker, _apply
 from mafia_env.engine.events import PUBLIC, Ev
 from mafia_env.engine.game import Game
-from mafia_env.engine.kinds import PUBLIC_TURNS, Turn
+from mafia_env.engine.kinds import NIGHT_TURNS, PUBLIC_TURNS, Turn
 from mafia_env.engine.state import Night
+from mafia_env.engine.turns import APPLY
 from mafia_env.errors import ConfigError
 from mafia_env.observe import VectorObserver
 from mafia_env.seating.policies import action_probs, load_policy
@@ -772,7 +771,11 @@ class BayesTracker:
                         out.append(sim)
                     continue
                 tried = []
-                for a in cands:  # what each action does, up to the next hand-over
+                if FAST and sim[1].turn in _APART and _apart(cands, decoded):
+                    tried = [(a, None, a) for a in cands]  # each its own game (`_APART`)
+                elif FAST and sim[1].turn in _CHECKS and len(cands) > 1:
+                    tried = _checks(sim[1], actor, cands, decoded, self.rng)
+                for a in cands if not tried else ():  # what each does, up to the hand-over
                     act, target, value = decoded[a]
                     alone = _alone(sim[1], ("act", actor, act, target, value), self.rng)
                     if alone is not None:
@@ -1170,9 +1173,6 @@ class BayesTracker:
         )
 
 
-_NIGHT = tuple(f.name for f in dataclasses.fields(Night))
-
-
 def _alone(g: Game, step: tuple, rng: Any) -> tuple[list, tuple] | None:
     """Return what `step` logs and how it leaves the night, stopping at the next hand-over.
 
@@ -1180,7 +1180,10 @@ def _alone(g: Game, step: tuple, rng: Any) -> tuple[list, tuple] | None:
     instead of going on (to the morning): the step's own events, and a key of what a night
     turn can change (tonight's choices, the queue, the don's introduction).
     """
-    h = g.clone(rng=rng)
+    if FAST and g.turn in NIGHT_TURNS:
+        h = _night_copy(g, rng)
+    else:
+        h = g.clone(rng=rng)
     h.queue.appendleft((g.actor, g.turn))
     at = len(h.events)
     try:
@@ -1195,12 +1198,85 @@ def _alone(g: Game, step: tuple, rng: Any) -> tuple[list, tuple] | None:
     return own, (_night_key(h.night), tuple(h.queue), h.don_introduced, h.alive_bits)
 
 
-_NIGHT_GET = operator.attrgetter(*_NIGHT)
+# night turns whose moves of distinct (act, target) leave tonight's choices apart (the shot,
+# the heal, the visit, the executor named): each is its own game, so `_answer` need not try
+# them one by one to find which lead to the same game (the checks, the meeting's proposal
+# the mover alone sees and the hunt's guessed status can)
+_APART = frozenset({Turn.MAFIA_KILL, Turn.DOCTOR, Turn.MANIAC, Turn.PUTANA, Turn.EXECUTOR})
+
+
+def _apart(cands: list[int], decoded: Any) -> bool:
+    """Whether the actions `cands` are of distinct (act, target) and carry no value."""
+    seen = set()
+    for a in cands:
+        act, target, value = decoded[a]
+        if value != -1:
+            return False
+        seen.add((act, target))
+    return len(seen) == len(cands)
+
+
+_CHECKS = frozenset({Turn.DON_CHECK, Turn.SHERIFF_CHECK})
+
+
+def _checks(g: Game, actor: int, cands: list[int], decoded: Any, rng: Any) -> list[tuple]:
+    """`_answer`'s trials of a check turn's moves, found without a copy a move: a check
+    leaves the game as it was but for what the checker learns, so the first move is tried
+    (`_alone`: the key every move shares) and each move's own events are logged by the
+    turn's rule on a bare game holding what a check reads. [] (try them one by one) where
+    the bare game's events for the first move are not the trial's."""
+    act, target, value = decoded[cands[0]]
+    first = _alone(g, ("act", actor, act, target, value), rng)
+    if first is None:
+        return []
+    bare = Game.__new__(Game)
+    bare.__dict__.update(turn=g.turn, roles=g.roles, teams=g.teams, actor=g.actor, rules=g.rules)
+    bare._advance = _no_advance
+    apply = APPLY[g.turn]
+    mine = 1 << actor
+    out = []
+    for a in cands:
+        act, target, value = decoded[a]
+        bare.events = []
+        apply(bare, act, target, value)
+        own = bare.events
+        if not out and own != first[0]:
+            return []
+        out.append((a, own, (first[1], tuple(e for e in own if e[4] != mine))))
+    return out
+
+
+def _no_advance() -> None:
+    """A bare game's hand-over (`_checks`): nothing follows."""
+
+
+def _night_copy(g: Game, rng: Any) -> Game:
+    """A copy of `g` at a night turn for `_alone`: a night move, handed straight back to
+    its mover, changes only tonight's choices, the queue, the logs and plain attributes
+    (the don's introduction, the actor), so only those are copied (the logs start empty);
+    the rest (the living, the day's business) is shared with `g`, read-only here."""
+    h = Game.__new__(Game)
+    h.__dict__.update(g.__dict__)
+    h.rng = rng
+    h.events = []
+    h.inputs = []
+    h.queue = g.queue.copy()
+    h.night = g.night.copy()
+    return h
 
 
 def _night_key(night: Night) -> tuple:
     """Tonight's choices as a hashable value (each field as `_flat_field` gives it)."""
-    return tuple(map(_flat_field, _NIGHT_GET(night)))
+    shots, executors = night.shots, night.executors
+    return (
+        tuple(sorted(shots.items())) if shots else (),
+        tuple(sorted(executors.items())) if executors else (),
+        night.blocked,
+        night.heal,
+        night.maniac_shot,
+        tuple(night.hunts),
+        tuple(night.victims),
+    )
 
 
 def _flat_field(v: Any) -> Any:
@@ -1212,8 +1288,9 @@ def _flat_field(v: Any) -> Any:
 
 
 def _logsumexp(x: np.ndarray) -> float:
-    top = float(np.max(x))
-    return top + math.log(float(np.exp(np.asarray(x) - top).sum()))
+    x = np.asarray(x)
+    top = float(x.max())
+    return top + math.log(float(np.exp(x - top).sum()))
 
 
 def _variants(events: list, alts: list, rows: tuple, c: int):

@@ -24,6 +24,7 @@ import numpy as np
 
 from mafia_env.actions import ActionLayout
 from mafia_env.belief import belief, tracker
+from mafia_env.belief.bayes import resolve_model
 from mafia_env.belief.deals import DealSpace
 from mafia_env.engine.events import PUBLIC, Ev
 from mafia_env.engine.game import Game
@@ -213,6 +214,9 @@ def play_and_score(
     rules = get_variant(variant)
     layout = ActionLayout(rules, n)
     policy = load_policy(opponent, variant=variant, num_players=n, seed=seed)
+    # Bayes's model, loaded once for every game (as each game's tracker would load it: a
+    # network's checkpoint costs seconds a load)
+    model = resolve_model(opponent, rules, n)
     scores = {m: Scores() for m in methods}
     times = {m: [] for m in methods}
     rng = random.Random(seed)
@@ -243,7 +247,7 @@ def play_and_score(
             if "deduction" in methods or "bayes" in methods:
                 tracker(g, seat).update()  # kept up to date move by move (its masks too)
                 if "bayes" in methods:
-                    tracker(g, seat, opponent).update()
+                    tracker(g, seat, model).update()
             if marks and moves == marks[0]:
                 marks.pop(0)
                 if g.over:
@@ -256,7 +260,7 @@ def play_and_score(
                     times["deduction"].append(time.perf_counter() - t0)
                 if "bayes" in methods:
                     t0 = time.perf_counter()
-                    scores["bayes"].add(belief(g, seat, opponent).matrix(), truth, seat)
+                    scores["bayes"].add(belief(g, seat, model).matrix(), truth, seat)
                     times["bayes"].append(time.perf_counter() - t0)
         played += 1
     out = {m: scores[m].summary() for m in methods}
