@@ -47,7 +47,33 @@ class LearnerDied(RuntimeError):
     """The learner process stopped: it died, or raised (its traceback is in the message)."""
 
 
+def _release(*buffers: dict[str, torch.Tensor]) -> None:
+    """Let go of the shared buffers and drop torch's records of the ones now freed, while
+    torch is whole: left to the interpreter's exit, those records are torn down after torch
+    and each prints an ignored exception."""
+    for b in buffers:
+        b.clear()
+    from torch.multiprocessing.reductions import shared_cache
+
+    shared_cache.free_dead_references()
+
+
 def _serve(
+    conn: Any,
+    agent: Agent,
+    cfg: Config,
+    batch: dict[str, torch.Tensor],
+    weights: dict[str, torch.Tensor],
+    seed: int,
+) -> None:
+    """The worker: `_answer` until told to stop, then let go of the shared buffers."""
+    try:
+        _answer(conn, agent, cfg, batch, weights, seed)
+    finally:
+        _release(batch, weights)
+
+
+def _answer(
     conn: Any,
     agent: Agent,
     cfg: Config,
@@ -152,6 +178,8 @@ class Learner:
     def begin(self, agent: Agent, optimizer: torch.optim.Optimizer) -> None:
         """Hand the worker `agent`'s weights and `optimizer`'s state, as PPO begins; return
         once it has booted and taken them (so a run's speed counts from there)."""
+        if self.closed:
+            raise LearnerDied("the PPO learner is closed")
         for k, v in agent.state_dict().items():
             self.weights[k].copy_(v)
         self.agent = agent
@@ -162,6 +190,8 @@ class Learner:
         """Start the update on `data` (a rollout's batch, `Rollout.batch`) at learning rate
         `lr`. Compressed observations (``obs_csr``) go through the pipe, the rest through
         shared memory."""
+        if self.closed:
+            raise LearnerDied("the PPO learner is closed")
         if self.pending:
             raise RuntimeError("the learner is still busy with the previous batch")
         n = len(data["actions"])
@@ -209,6 +239,7 @@ class Learner:
             self.proc.kill()
             self.proc.join()
         self.conn.close()
+        _release(self.batch, self.weights)
 
     def _send(self, msg: tuple) -> None:
         try:

@@ -143,6 +143,22 @@ def test_an_error_in_the_learner_is_raised_with_its_traceback():
     assert not learner.proc.is_alive()
 
 
+def test_a_closed_learner_lets_go_of_its_shared_buffers():
+    from torch.multiprocessing.reductions import shared_cache
+
+    before = set(shared_cache)
+    learner, data = small_learner()
+    with learner:
+        learner.submit(data, 1e-3)
+        learner.result()
+        assert set(shared_cache) - before  # torch keeps a record of each buffer it shared
+    # the records are dropped now, while torch is whole, not torn down at exit
+    assert learner.batch == {} and learner.weights == {}
+    assert not set(shared_cache) - before
+    with pytest.raises(LearnerDied, match="closed"):
+        learner.submit(data, 1e-3)
+
+
 def test_a_learner_that_dies_is_reported():
     learner, data = small_learner()
     with learner:
