@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import io
 import signal
 import time
 import traceback
@@ -45,6 +46,18 @@ _POLL_S = 0.5  # how often a waiting trainer checks that the worker is alive
 
 class LearnerDied(RuntimeError):
     """The learner process stopped: it died, or raised (its traceback is in the message)."""
+
+
+def _packed(state: dict[str, Any]) -> bytes:
+    """An optimizer's state as bytes for the pipe (`_unpacked`): tensors pickled by the pipe
+    itself would go through shared memory, for no gain on a message this rare."""
+    buf = io.BytesIO()
+    torch.save(state, buf)
+    return buf.getvalue()
+
+
+def _unpacked(data: bytes) -> dict[str, Any]:
+    return torch.load(io.BytesIO(data), weights_only=True)
 
 
 def _release(*buffers: dict[str, torch.Tensor]) -> None:
@@ -98,7 +111,7 @@ def _answer(
         try:
             if msg[0] == "begin":  # the weights and the optimizer's state as PPO begins
                 agent.load_state_dict(weights)  # its own copy, out of shared memory
-                optimizer.load_state_dict(msg[1])
+                optimizer.load_state_dict(_unpacked(msg[1]))
                 start_cpu = time.process_time()
                 conn.send(("ready", None))
             elif msg[0] == "update":
@@ -112,7 +125,7 @@ def _answer(
                     weights[k].copy_(v)
                 conn.send(("done", (losses, time.process_time() - start_cpu)))
             elif msg[0] == "optimizer":
-                conn.send(("optimizer", optimizer.state_dict()))
+                conn.send(("optimizer", _packed(optimizer.state_dict())))
             elif msg[0] == "stop":
                 return
             else:
@@ -183,7 +196,7 @@ class Learner:
         for k, v in agent.state_dict().items():
             self.weights[k].copy_(v)
         self.agent = agent
-        self._send(("begin", optimizer.state_dict()))
+        self._send(("begin", _packed(optimizer.state_dict())))
         self._recv("ready")
 
     def submit(self, data: dict[str, Any], lr: float) -> None:
@@ -219,7 +232,7 @@ class Learner:
         """The worker's optimizer state (for a checkpoint); any pending update first."""
         self.result()
         self._send(("optimizer",))
-        return self._recv("optimizer")
+        return _unpacked(self._recv("optimizer"))
 
     def close(self) -> None:
         """Stop the worker (idempotent): ask, then terminate, then kill."""

@@ -152,9 +152,11 @@ def test_a_closed_learner_lets_go_of_its_shared_buffers():
         learner.submit(data, 1e-3)
         learner.result()
         assert set(shared_cache) - before  # torch keeps a record of each buffer it shared
+        state = learner.optimizer_state()  # through the pipe as bytes, not shared memory
     # the records are dropped now, while torch is whole, not torn down at exit
     assert learner.batch == {} and learner.weights == {}
     assert not set(shared_cache) - before
+    assert state["state"]  # the optimizer's moments, after one update
     with pytest.raises(LearnerDied, match="closed"):
         learner.submit(data, 1e-3)
 
