@@ -26,7 +26,6 @@ raises. A worker that dies is reported with its exit code.
 from __future__ import annotations
 
 import contextlib
-import copy
 import io
 import signal
 import time
@@ -48,16 +47,17 @@ class LearnerDied(RuntimeError):
     """The learner process stopped: it died, or raised (its traceback is in the message)."""
 
 
-def _packed(state: dict[str, Any]) -> bytes:
-    """An optimizer's state as bytes for the pipe (`_unpacked`): tensors pickled by the pipe
-    itself would go through shared memory, for no gain on a message this rare."""
+def _packed(obj: Any) -> bytes:
+    """The agent, or an optimizer's state, as bytes for the worker (`_unpacked`): tensors
+    pickled by multiprocessing itself would go through shared memory, and torch would keep a
+    record of each until the exit, for no gain on messages this rare."""
     buf = io.BytesIO()
-    torch.save(state, buf)
+    torch.save(obj, buf)
     return buf.getvalue()
 
 
-def _unpacked(data: bytes) -> dict[str, Any]:
-    return torch.load(io.BytesIO(data), weights_only=True)
+def _unpacked(data: bytes, weights_only: bool = True) -> Any:
+    return torch.load(io.BytesIO(data), weights_only=weights_only)
 
 
 def _release(*buffers: dict[str, torch.Tensor]) -> None:
@@ -73,15 +73,16 @@ def _release(*buffers: dict[str, torch.Tensor]) -> None:
 
 def _serve(
     conn: Any,
-    agent: Agent,
+    agent: bytes,
     cfg: Config,
     batch: dict[str, torch.Tensor],
     weights: dict[str, torch.Tensor],
     seed: int,
 ) -> None:
-    """The worker: `_answer` until told to stop, then let go of the shared buffers."""
+    """The worker: `_answer` for the `agent` (`_packed`) until told to stop, then let go of
+    the shared buffers."""
     try:
-        _answer(conn, agent, cfg, batch, weights, seed)
+        _answer(conn, _unpacked(agent, weights_only=False), cfg, batch, weights, seed)
     finally:
         _release(batch, weights)
 
@@ -170,7 +171,7 @@ class Learner:
             target=_serve,
             args=(
                 child,
-                copy.deepcopy(agent),
+                _packed(agent),
                 cfg,
                 self.batch,
                 self.weights,
