@@ -72,7 +72,10 @@ def _play_with_spy(variant: str, model: str, seed: int, moves: int, monkeypatch)
 
 
 @pytest.mark.parametrize(
-    ("variant", "seed"), [("sport", 4), pytest.param("online", 2, marks=pytest.mark.slow)]
+    # online's moves under the fast path are also held to the plain path's weights by
+    # test_belief_speed; its own batched-ask case is the long run's
+    ("variant", "seed"),
+    [("sport", 4), pytest.param("online", 2, marks=pytest.mark.long)],
 )
 def test_a_public_move_weighs_each_deal_as_the_model_asked_for_it_alone(variant, seed, monkeypatch):
     """One batched ask over the distinct private rows of the mover gives every world the
