@@ -19,10 +19,9 @@ from mafia_env.seating.policies import load_policy
 from mafia_env.variants import VARIANTS
 
 
-def _play_with_spy(variant: str, model: str, seed: int, moves: int, monkeypatch) -> int:
-    """Play `moves` moves of the rule bots; at every public move of another seat, check each
-    world's new weight against the model asked for that world's mover alone. Return the
-    worlds checked."""
+def _rule_table(variant: str, seed: int):
+    """A game of `variant` at its default size, and a function that plays its next move as
+    the rule bots play it."""
     rules = VARIANTS[variant]
     n = rules.default_players
     layout = ActionLayout(rules, n)
@@ -30,7 +29,19 @@ def _play_with_spy(variant: str, model: str, seed: int, moves: int, monkeypatch)
     g = Game(rules, n, seed)
     obs = VectorObserver(rules, n)
     obs.reset(g)
-    seat = next(s for s in range(n) if g.roles[s].label == "civilian")
+
+    def play() -> None:
+        g.apply(*layout.decoded[bot.act(obs.observe(g, g.actor), layout.shared_mask(g))])
+
+    return g, play
+
+
+def _play_with_spy(variant: str, model: str, seed: int, moves: int, monkeypatch) -> int:
+    """Play `moves` moves of the rule bots; at every public move of another seat, check each
+    world's new weight against the model asked for that world's mover alone. Return the
+    worlds checked."""
+    g, play = _rule_table(variant, seed)
+    seat = next(s for s in range(g.n) if g.roles[s].label == "civilian")
     t = BayesTracker(Tracker(g, seat), model)
     checked = [0]
     public = BayesTracker._public
@@ -66,7 +77,7 @@ def _play_with_spy(variant: str, model: str, seed: int, moves: int, monkeypatch)
     for _ in range(moves):
         if g.over:
             break
-        g.apply(*layout.decoded[bot.act(obs.observe(g, g.actor), layout.shared_mask(g))])
+        play()
         t.update()
     return checked[0]
 
@@ -91,13 +102,8 @@ def test_the_night_copy_gives_the_weights_of_the_full_copy(variant, seed, monkey
     apart, `_APART`; the checks, `_checks`) and the plain path (every move tried on a full
     copy) give the same weights, bit for bit (the executor, the hunt, the putana's block)."""
     rules = VARIANTS[variant]
-    n = rules.default_players
-    layout = ActionLayout(rules, n)
-    bot = load_policy("rule", variant=variant, num_players=n, seed=seed)
-    g = Game(rules, n, seed)
-    obs = VectorObserver(rules, n)
-    obs.reset(g)
-    seat = next(s for s in range(n) if g.roles[s].label == "civilian")
+    g, play = _rule_table(variant, seed)
+    seat = next(s for s in range(g.n) if g.roles[s].label == "civilian")
     calls = {"light": 0, "apart": 0, "checks": 0}
     light, apart, checks = bayes._night_copy, bayes._apart, bayes._checks
 
@@ -122,7 +128,7 @@ def test_the_night_copy_gives_the_weights_of_the_full_copy(variant, seed, monkey
     for name in ("light", "full"):
         runs[name] = BayesTracker(Tracker(g, seat), "rule", seed=seed)
     while not g.over and g.day < 3:
-        g.apply(*layout.decoded[bot.act(obs.observe(g, g.actor), layout.shared_mask(g))])
+        play()
         got = {}
         for name, t in runs.items():
             monkeypatch.setattr(bayes, "FAST", name == "light")
