@@ -18,6 +18,7 @@ from mafia_env.table.server import create_app
 from mafia_env.table.tables import Limits
 from mafia_env.table.words import MESSAGES, PAGE, message
 from tests.table.test_table import Player, ws_url
+from tests.table.test_table_night import VirtualClock
 from tests.table.test_table_security import from_address
 
 BODY = {"variant": "sport", "bot_delay": 0, "turn_timeout": None, "seed": 2}
@@ -50,6 +51,8 @@ def client(tmp_path):
 @pytest.mark.parametrize("lang", ["ru", "uk"])
 def test_a_seats_errors_come_in_its_language(client, lang):
     links = client.post("/api/tables", json={**BODY, "humans": [1, 2]}).json()
+    # two people: the night keeps its fixed schedule, on a clock that skips the waiting
+    client.app.state.tables.live[links["table"]].clock = VirtualClock()
     token = {s: link.split("token=")[1] for s, link in links["seats"].items()}
     with (
         client.websocket_connect(ws_url(links["table"], 1, token["1"]) + f"&lang={lang}") as a,
