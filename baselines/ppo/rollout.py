@@ -543,7 +543,7 @@ def train_against(
     gen = torch.Generator().manual_seed(seed)
     opp = Opponents(vec.n, vec.num_envs, rng, team=team, against=against)
     opp.add("target", target)
-    optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
     rollout = Rollout(vec, cfg.num_steps, opp)
     agent.train()
     bar = progress(updates, tag, "update")
