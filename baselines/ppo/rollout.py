@@ -249,8 +249,10 @@ class Actor:
             )
             return a.numpy(), logp.numpy(), self.agent.denorm(v).numpy()
         n = len(obs)
-        r, c = np.nonzero(obs)
-        vals = obs[r, c]
+        flat = obs.reshape(-1)
+        k = np.flatnonzero(flat)  # the nonzeros in row order: np.nonzero's, in one flat pass
+        r, c = np.divmod(k, obs.shape[1])
+        vals = flat[k]
         self.read.append((np.bincount(r, minlength=n), c, vals))
         h = torch.nn.functional.embedding_bag(
             torch.from_numpy(c),
