@@ -250,7 +250,9 @@ class Actor:
             return a.numpy(), logp.numpy(), self.agent.denorm(v).numpy()
         n = len(obs)
         flat = obs.reshape(-1)
-        k = np.flatnonzero(flat)  # the nonzeros in row order: np.nonzero's, in one flat pass
+        # the nonzeros in row order, np.nonzero's: in one flat pass over a mask (NumPy finds
+        # a bool array's nonzeros several times faster than a float array's)
+        k = np.flatnonzero(flat != 0)
         r, c = np.divmod(k, obs.shape[1])
         vals = flat[k]
         self.read.append((np.bincount(r, minlength=n), c, vals))
