@@ -101,7 +101,7 @@ def _answer(
     from baselines.ppo.rollout import ppo_update
 
     torch.set_num_threads(cfg.torch_threads)
-    optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
     rng = np.random.default_rng(seed)
     start_cpu = time.process_time()
     while True:

@@ -159,7 +159,7 @@ def train(
     B, T, n = cfg.num_envs, cfg.num_steps, vec.n
 
     agent = make_agent(cfg, vec.obs_size, vec.action_size)
-    optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
     # with ``pipeline: overlap`` the updates run in a second process while the next rollout
     # plays (`baselines.ppo.overlap`); it boots meanwhile, and stops when training does (on
     # errors and Ctrl-C too)

@@ -190,6 +190,32 @@ def test_the_updates_sparse_first_layer_is_the_dense_one(per_team):
     assert agent.sparse_rows(torch.ones(100, vec.obs_size)) is None  # not sparse
 
 
+@pytest.mark.filterwarnings("ignore:Sparse CSR tensor support is in beta")
+def test_the_first_layer_is_kept_by_column_and_its_rows_transpose(tmp_path):
+    """The first layer's weight is kept by input column (the layer's shape as a view): a saved
+    agent loads into a fresh one unchanged, the rollout's `Actor` copies it; a minibatch's
+    rows come with their exact transpose."""
+    from baselines.ppo.rollout import Actor
+
+    cfg = make_config({"variant": "sport", "hidden_size": 32})
+    vec = VectorMafia("sport", 64, seed=1)
+    obs, _, _ = vec.reset()
+    agent = make_agent(cfg, vec.obs_size, vec.action_size)
+    w = agent.trunk[0].weight
+    assert w.shape == (32, vec.obs_size) and w.stride() == (1, 32)
+    torch.save(agent.state_dict(), tmp_path / "a.pt")
+    other = make_agent(cfg, vec.obs_size, vec.action_size)
+    other.load_state_dict(torch.load(tmp_path / "a.pt"))
+    assert torch.equal(other.trunk[0].weight, w) and other.trunk[0].weight.stride() == (1, 32)
+    actor = Actor(agent)
+    assert actor.w1.data_ptr() != w.data_ptr() and torch.equal(actor.w1, w.t())
+    x = torch.from_numpy(obs)
+    idx = torch.tensor([5, 0, 63, 7, 7])
+    rows, rows_t, _ = agent.sparse_rows(x).take(idx)
+    assert torch.equal(rows.to_dense(), x[idx])
+    assert torch.equal(rows_t.to_dense(), x[idx].t())
+
+
 def test_ppo_policy_plays_only_legal_moves_in_real_games(tmp_path):
     cfg = smoke_config(tmp_path)
     vec = VectorMafia("sport", 32, seed=3)
