@@ -3,7 +3,9 @@ learner's moves it overrides: the shipped sport-10 filler's network plays rollou
 trainer's size against the rule bots and itself (half each), with and without the layer,
 in turns, on the same seeded games; CPU seconds of this process per rollout.
 
-    python results/robust/experiments/layer_cost.py [ROUNDS]
+    python results/robust/experiments/layer_cost.py [ROUNDS] [WEIGHTS]
+
+WEIGHTS: the network's checkpoint (default: the shipped sport-10 filler's).
 """
 
 from __future__ import annotations
@@ -41,11 +43,12 @@ def rollout_cpu(cfg, agent, layer: bool, seed: int) -> tuple[float, float, int]:
 
 def main(argv: list[str]) -> int:
     rounds = int(argv[0]) if argv else 3
+    weights = argv[1] if len(argv) > 1 else WEIGHTS
     torch.set_num_threads(1)
     cfg = load_config(CONFIG)
     vec = vector_env(cfg.variant, 1, cfg.num_players, **cfg.vec_knobs())
     agent = make_agent(cfg, vec.obs_size, vec.action_size)
-    load_weights(agent, read_checkpoint(WEIGHTS, cfg.variant, vec.n), WEIGHTS, True, vec.obs_layout)
+    load_weights(agent, read_checkpoint(weights, cfg.variant, vec.n), weights, True, vec.obs_layout)
     plain, layered, overs = [], [], []
     for i in range(rounds):
         plain.append(rollout_cpu(cfg, agent, False, 100 + i)[0])
