@@ -107,3 +107,26 @@ def test_no_layer_leaves_the_batch_as_it_was():
     r = Rollout(vec, 8, opp)
     r.collect(agent, torch.Generator().manual_seed(1))
     assert "chosen" not in r.batch(0.99, 0.95)
+
+
+def test_the_learners_frozen_copies_play_under_its_layer():
+    """League snapshots and the exploiters' target play under the layer; exploiters do not."""
+    from baselines.filler_talk import BeliefTalk
+    from baselines.ppo.checkpoint import PPOPolicy
+    from baselines.ppo.league import League
+
+    cfg = make_config(
+        {
+            "variant": "sport",
+            "hidden_size": 16,
+            "learner_layer": "belief_talk",
+            "league": {"fixed": ["random"], "self_play": 0.5},
+        }
+    )
+    vec = vector_env("sport", 2, None, seed=1)
+    agent = make_agent(cfg, vec.obs_size, vec.action_size)
+    league = League(cfg, vec.n, 2, np.random.default_rng(0), agent)
+    copy_of_learner = league.frozen(agent.state_dict(), 3)
+    assert isinstance(copy_of_learner, BeliefTalk)
+    assert isinstance(copy_of_learner.inner, PPOPolicy)
+    assert isinstance(league.frozen(agent.state_dict(), 3, learner=False), PPOPolicy)
