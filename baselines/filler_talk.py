@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from baselines.filler_talk_options import FALLBACKS, PARTS
 from baselines.rule.bot import RulePolicy
 from baselines.rule.posterior import L_AGAINST_ME, L_AGAINST_ME_CAP, L_NIGHT_DEAD, Posterior
 from baselines.rule.reading import SeenBatch
@@ -55,12 +56,6 @@ TIE = 0.03  # seats within this P(black) of the top suspect are drawn among
 ACCUSE_OVER = 0.1  # accuse the top suspect when his P(black) is this far above the prior
 VOUCH_UNDER = 0.1  # vouch for the most trusted seat when this far below the prior
 VOTE_MARGIN = 0.15  # overrule the network's ballot when a candidate is this much likelier
-# what a speech says where the reading has nothing clear (``guess``): an accusation of the
-# likeliest black seat, or a vouch for the most trusted one (an accusation tells a townsperson
-# that his accuser is likely black: the rule bots read it so)
-FALLBACKS = ("accuse", "vouch")
-# the parts of `BeliefTalk` a loader's options turn on or off
-PARTS = ("speech", "nominate", "vote", "mafia", "guess", "hide_talk", "others_talk", "blind_only")
 
 
 class BeliefTalk:

@@ -274,7 +274,7 @@ class Config:
                 f"learner_layer {self.learner_layer!r} runs with pipeline: sync only; got "
                 f"pipeline {self.pipeline!r}"
             )
-        from baselines.filler_talk import FALLBACKS, PARTS
+        from baselines.filler_talk_options import FALLBACKS, PARTS
 
         allowed = (*PARTS, "fallback")
         bad = sorted(k for k in opts if k not in allowed)
