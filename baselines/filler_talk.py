@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from baselines.filler_talk_options import FALLBACKS, PARTS
 from baselines.rule.bot import RulePolicy
 from baselines.rule.posterior import L_AGAINST_ME, L_AGAINST_ME_CAP, L_NIGHT_DEAD, Posterior
 from baselines.rule.reading import SeenBatch
@@ -55,12 +56,6 @@ TIE = 0.03  # seats within this P(black) of the top suspect are drawn among
 ACCUSE_OVER = 0.1  # accuse the top suspect when his P(black) is this far above the prior
 VOUCH_UNDER = 0.1  # vouch for the most trusted seat when this far below the prior
 VOTE_MARGIN = 0.15  # overrule the network's ballot when a candidate is this much likelier
-# what a speech says where the reading has nothing clear (``guess``): an accusation of the
-# likeliest black seat, or a vouch for the most trusted one (an accusation tells a townsperson
-# that his accuser is likely black: the rule bots read it so)
-FALLBACKS = ("accuse", "vouch")
-# the parts of `BeliefTalk` a loader's options turn on or off
-PARTS = ("speech", "nominate", "vote", "mafia", "guess", "hide_talk", "others_talk", "blind_only")
 
 
 class BeliefTalk:
@@ -151,6 +146,19 @@ class BeliefTalk:
             wanted |= set(VOTE_TURNS)
         codes = [i for i, nm in enumerate(names) if nm in wanted]
         rows = np.flatnonzero(np.isin(kind, codes) & (legal.sum(axis=1) > 1))
+        # only the rows where `_decide` may overrule the wrapped policy's move: a pass in a
+        # speech, a nomination, a ballot (the reading is the layer's cost: the rest skip it)
+        acts = self._acts(reader)
+        act = acts[out[rows]]
+        turn_names = np.array(names, dtype=object)[kind[rows]]
+        keep = np.zeros(rows.size, dtype=bool)
+        if self.speech:
+            keep |= np.isin(turn_names, SPEECH_TURNS) & (act == int(Act.PASS))
+        if self.nominate:
+            keep |= act == int(Act.NOMINATE)
+        if self.vote:
+            keep |= np.isin(turn_names, VOTE_TURNS) & (act == int(Act.VOTE))
+        rows = rows[keep]
         if not rows.size:
             return out
         b = reader.read(obs, legal, rows)
@@ -164,9 +172,18 @@ class BeliefTalk:
 
     # ------------------------------------------------------------ reading
 
+    def _acts(self, reader: RulePolicy) -> np.ndarray:
+        """Each action index's act (an int), for the reader's action layout."""
+        cache = self.__dict__.setdefault("_act_cache", {})
+        key = id(reader.layout)
+        if key not in cache:
+            cache[key] = np.array([int(a) for a, _, _ in reader.layout.decoded], dtype=np.int64)
+        return cache[key]
+
     def _readings(self, b: SeenBatch) -> tuple[np.ndarray | None, np.ndarray | None]:
         """P(black) [R, n] by each reader's own facts, and by the table's (public facts, the
-        reader taken for town: what a town player in his seat would believe)."""
+        reader taken for town: what a town player in his seat would believe); each only for
+        the rows `_decide` reads it in (NaN elsewhere)."""
         bot = b.bot
         post = Posterior(b)
         R, n = b.alive.shape
@@ -192,22 +209,46 @@ class BeliefTalk:
         pub_sheriff = np.where(sheriff_known == 1, 0, sheriff_known)  # a claim, not a fact
         pub_sheriff[rows, me] = np.where(sheriff_reader, 0, -1)
         args = dict(has_sheriff=bot.has_sheriff, out_ends=out_ends)
-        own = self._read(b, post.own_fix.astype(np.int64), sheriff_known, llr_own, args)
-        pub = self._read(b, pub_fix, pub_sheriff, llr, args)
+        # `_decide` reads the table's reading for a mafia seat (not of a town role), its own
+        # for the rest, and nothing for a mafia seat when ``mafia`` is off
+        town, mafia_team = bot.town_role[b.role].astype(bool), b.black.astype(bool)
+        uses_pub = ~town & mafia_team
+        skip = ~town & ~np.bool_(self.mafia)
+        own_rows = np.flatnonzero(~uses_pub & ~skip)
+        pub_rows = np.flatnonzero(uses_pub & ~skip)
+        own = self._read(b, post.own_fix.astype(np.int64), sheriff_known, llr_own, args, own_rows)
+        pub = self._read(b, pub_fix, pub_sheriff, llr, args, pub_rows)
         return own, pub
 
     def _read(
-        self, b: SeenBatch, fix: np.ndarray, sfix: np.ndarray, llr: np.ndarray, args: dict
-    ) -> np.ndarray | None:
+        self,
+        b: SeenBatch,
+        fix: np.ndarray,
+        sfix: np.ndarray,
+        llr: np.ndarray,
+        args: dict,
+        sel: np.ndarray,
+    ) -> np.ndarray:
+        """P(black) [R, n] of the rows `sel` (NaN in the others, and in a row whose facts
+        clash)."""
         k = b.bot.mafia_size
-        cl, bl, rd = b.claimant, b.claimed_black, b.claimed_red
+        out = np.full(b.alive.shape, np.nan)
+        if not sel.size:
+            return out
+        cl, bl, rd = b.claimant[sel], b.claimed_black[sel], b.claimed_red[sel]
+        fix, sfix, llr = fix[sel], sfix[sel], llr[sel]
+        args = {**args}
+        if args.get("out_ends") is not None:
+            args["out_ends"] = args["out_ends"][sel]
         try:
-            return read_claims(cl, bl, rd, k, fixed=fix, sheriff_fixed=sfix, llr=llr, **args).black
+            out[sel] = read_claims(
+                cl, bl, rd, k, fixed=fix, sheriff_fixed=sfix, llr=llr, **args
+            ).black
+            return out
         except ConfigError:
             pass
-        out = np.full(b.alive.shape, np.nan)  # row by row: a row whose facts clash is skipped
-        for i in range(b.R):
-            one = slice(i, i + 1)
+        for j, i in enumerate(sel):  # row by row: a row whose facts clash is skipped
+            one = slice(j, j + 1)
             extra = {**args}
             if extra.get("out_ends") is not None:
                 extra["out_ends"] = extra["out_ends"][one]

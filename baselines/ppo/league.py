@@ -33,7 +33,7 @@ from baselines.ppo.agent import Agent
 from baselines.ppo.checkpoint import PPOPolicy
 from baselines.ppo.evaluate import opponent_policy
 from baselines.ppo.ppo_config import Config
-from baselines.ppo.rollout import Opponents, train_against
+from baselines.ppo.rollout import Opponents, layered, train_against
 
 
 def pfsp_weights(winrates: dict[Any, float | None], power: float, floor: float) -> dict[Any, float]:
@@ -67,12 +67,14 @@ class League:
 
     # ------------------------------------------------------------------ members
 
-    def frozen(self, weights: dict[str, torch.Tensor], seed: int) -> PPOPolicy:
-        """A member playing `weights` (sampled moves, as the learner plays in training)."""
+    def frozen(self, weights: dict[str, torch.Tensor], seed: int, learner: bool = True) -> Any:
+        """A member playing `weights` (sampled moves, as the learner plays in training);
+        `learner`: a copy of the learner, under its layer (`Config.learner_layer`) if any."""
         agent = copy.deepcopy(self.template)
         agent.load_state_dict(weights)
         agent.eval()
-        return PPOPolicy.from_agent(agent, seed)
+        policy = PPOPolicy.from_agent(agent, seed)
+        return layered(self.cfg, policy, seed) if learner else policy
 
     def add_snapshot(self, name: str, weights: dict[str, torch.Tensor]) -> None:
         self.snapshots[name] = weights
@@ -84,7 +86,7 @@ class League:
 
     def add_exploiter(self, name: str, weights: dict[str, torch.Tensor]) -> None:
         self.exploiters[name] = weights
-        self.opp.add(name, self.frozen(weights, self.cfg.seed + 1000 + self.made))
+        self.opp.add(name, self.frozen(weights, self.cfg.seed + 1000 + self.made, False))
         while len(self.exploiters) > self.lc.max_exploiters:
             oldest = next(iter(self.exploiters))
             del self.exploiters[oldest]

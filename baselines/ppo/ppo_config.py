@@ -21,6 +21,7 @@ from mafia_env.yaml_config import (
 
 OPPONENT_KINDS = ("self", "pool", "rule", "random")  # the usual ones; any policy name also
 LEARNER_TEAMS = ("any", "town", "mafia")
+LEARNER_LAYERS = ("none", "belief_talk")  # Config.learner_layer
 DEFAULT_OPPONENTS = {"self": 0.4, "pool": 0.2, "rule": 0.4, "random": 0.0}
 
 
@@ -131,6 +132,16 @@ class Config:
     """updates between snapshots added to the pool"""
     league: LeagueConfig | None = None
     """league training (its own section; null: the fixed mixture of `opponents`)"""
+    learner_layer: Literal["none", "belief_talk"] = "none"
+    """a fixed layer over the learner's network in training: ``none``, the network plays
+    alone; ``belief_talk``, `baselines.filler_talk.BeliefTalk` (the learner's speech, day 1's
+    first nomination and blind votes from the claims reading, where it overrides the
+    network). The rows it overrides are left out of the policy loss (their values are still
+    learned), and the learner's frozen copies (snapshots, the exploiters' target) play under
+    it too. Sync pipeline only"""
+    learner_layer_options: dict[str, Any] = field(default_factory=dict)
+    """the layer's options (``belief_talk``: ``fallback: vouch``, ``speech``, ``nominate``,
+    ``vote``, ``mafia``, ... as `BeliefTalk` takes them)"""
 
     # Warm start: weights to begin from, or imitation
     init_weights: str | None = None
@@ -234,6 +245,7 @@ class Config:
                 "'opponents' weights must be non-negative numbers with a positive sum; "
                 f"got {self.opponents!r}"
             )
+        self.check_layer()
         if self.league is not None:
             if self.opponents != DEFAULT_OPPONENTS:
                 raise ConfigError(
@@ -246,6 +258,39 @@ class Config:
                     "league.fixed is empty and league.self_play < 1: name at least one "
                     "policy in league.fixed (rule, random, ppo, ...) or set self_play: 1"
                 )
+
+    def check_layer(self) -> None:
+        """Refuse a learner layer's options it does not take, and the overlap with a layer."""
+        opts = self.learner_layer_options
+        if self.learner_layer == "none":
+            if opts:
+                raise ConfigError(
+                    f"learner_layer_options {sorted(opts)} given, but learner_layer is none; "
+                    f"set learner_layer to one of: {', '.join(LEARNER_LAYERS[1:])}"
+                )
+            return
+        if self.pipeline != "sync":
+            raise ConfigError(
+                f"learner_layer {self.learner_layer!r} runs with pipeline: sync only; got "
+                f"pipeline {self.pipeline!r}"
+            )
+        from baselines.filler_talk_options import FALLBACKS, PARTS
+
+        allowed = (*PARTS, "fallback")
+        bad = sorted(k for k in opts if k not in allowed)
+        if bad:
+            raise ConfigError(
+                f"learner_layer_options {bad} are not options of {self.learner_layer}; "
+                f"allowed: {', '.join(allowed)}"
+            )
+        flags = sorted(k for k in PARTS if k in opts and not isinstance(opts[k], bool))
+        if flags:
+            raise ConfigError(f"learner_layer_options {flags} must be true or false")
+        if "fallback" in opts and opts["fallback"] not in FALLBACKS:
+            raise ConfigError(
+                f"learner_layer_options fallback {opts['fallback']!r} is not one of: "
+                f"{', '.join(FALLBACKS)}"
+            )
 
 
 def check_opponents(names: Any, special: tuple[str, ...], key: str) -> None:
@@ -290,6 +335,7 @@ def load_config(path: str | Path) -> Config:
 
 __all__ = [
     "DEFAULT_OPPONENTS",
+    "LEARNER_LAYERS",
     "LEARNER_TEAMS",
     "OPPONENT_KINDS",
     "Config",

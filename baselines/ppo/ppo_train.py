@@ -37,7 +37,7 @@ from baselines.ppo.evaluate import evaluate, opponent_policy
 from baselines.ppo.imitate import imitate
 from baselines.ppo.overlap import Learner
 from baselines.ppo.ppo_config import Config
-from baselines.ppo.rollout import Opponents, Rollout, ppo_update
+from baselines.ppo.rollout import Opponents, Rollout, layered, learner_layer, ppo_update
 from baselines.runs import claim_dir, fresh_dir
 from mafia_env.commands import progress
 from mafia_env.errors import ConfigError
@@ -61,7 +61,8 @@ class Mixture:
             if name == "self":
                 self.opp.add("self", None, w)
             elif name == "pool":
-                self.opp.add("pool", PPOPolicy.from_agent(self.pool_agent, cfg.seed), w)
+                pool = PPOPolicy.from_agent(self.pool_agent, cfg.seed)
+                self.opp.add("pool", layered(cfg, pool, cfg.seed), w)
             else:  # "rule" is logged as "random" where no rule bot is installed
                 policy, label = opponent_policy(name, cfg.variant, n, cfg.seed)
                 self.opp.add(label if label not in self.opp.players else name, policy, w)
@@ -257,7 +258,7 @@ def train(
             save_checkpoint(path, agent, cfg, vec, state)
 
         # TRY NOT TO MODIFY: start the game (the rollout keeps every game's acting seat each step)
-        rollout = Rollout(vec, T, opponents.opp)
+        rollout = Rollout(vec, T, opponents.opp, learner_layer(cfg))
         if start_update == 1 and cfg.eval_every:
             run_eval(0)
         if learner is not None:  # the weights and the optimizer as PPO begins

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import warnings
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -279,16 +280,66 @@ class Actor:
         return a, logp, out[:, self.actions] * self.std + self.mean
 
 
+class _Sampled:
+    """The actions the learner's network sampled for a step, as a policy: what a layer over
+    the learner wraps, so that it decides its overrides given the network's moves."""
+
+    observes = "vector"
+
+    def __init__(self, obs_options: dict[str, Any] | None):
+        self.obs_options = obs_options or None
+        self.actions = np.zeros(0, dtype=np.int64)
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return self.actions
+
+
+class LearnerLayer:
+    """A fixed policy layer over the learner's network in training (`Config.learner_layer`):
+    given a step's rows and the actions the network sampled for them, return the actions
+    played (the layer's where it overrides, the network's elsewhere)."""
+
+    def __init__(self, wrap: Callable[[Any], Any], obs_options: dict[str, Any] | None = None):
+        self.given = _Sampled(obs_options)
+        self.policy = wrap(self.given)
+
+    def __call__(self, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        self.given.actions = actions
+        return np.asarray(self.policy.act_batch(obs, masks), dtype=np.int64)
+
+
+def layered(cfg: Config, inner: Any, seed: int) -> Any:
+    """`inner` (a policy) under the config's learner layer (`Config.learner_layer`): the
+    layer the learner trains with, for its frozen copies (snapshots, an exploiter's target)
+    and for playing the trained network as it trained; `inner` itself with no layer."""
+    if cfg.learner_layer == "none":
+        return inner
+    from baselines.filler_talk import BeliefTalk
+
+    return BeliefTalk(cfg.game_spec(), inner, seed, **cfg.learner_layer_options)
+
+
+def learner_layer(cfg: Config) -> LearnerLayer | None:
+    """The layer over the learner's own seats in training (None: the network plays alone)."""
+    if cfg.learner_layer == "none":
+        return None
+    return LearnerLayer(lambda inner: layered(cfg, inner, cfg.seed + 7), cfg.obs_options())
+
+
 class Rollout:
     """`B` games in lockstep and the buffers of one rollout of `T` steps of each.
 
     Every step records every game's acting seat; ``learn[t, b]`` marks the learner's rows,
     the only ones the update reads. The games go on from one rollout to the next.
+
+    With a `layer` (`LearnerLayer`) the learner's rows play the layer's actions given the
+    network's samples; ``chosen[t, b]`` marks the rows where the network's sample was played,
+    the only ones the policy loss reads (`ppo_update`: the value loss reads every row).
     """
 
-    def __init__(self, vec: VectorMafia, T: int, opp: Opponents):
+    def __init__(self, vec: VectorMafia, T: int, opp: Opponents, layer: LearnerLayer | None = None):
         B, n = vec.num_envs, vec.n
-        self.vec, self.T, self.opp = vec, T, opp
+        self.vec, self.T, self.opp, self.layer = vec, T, opp, layer
         opp.spec = vec.spec  # members that do not read the belief piece get the plain prefix
         self.obs_buf = np.zeros((T, B, vec.obs_size), dtype=np.float32)
         self.mask_buf = np.zeros((T, B, vec.action_size), dtype=bool)
@@ -296,6 +347,9 @@ class Rollout:
         self.logp_buf = np.zeros((T, B), dtype=np.float32)
         self.val_buf = np.zeros((T, B), dtype=np.float32)
         self.learn_buf = np.zeros((T, B), dtype=bool)
+        if layer is not None:  # the network's samples, and whether each was played
+            self.net_buf = np.zeros((T, B), dtype=np.int64)
+            self.chosen_buf = np.zeros((T, B), dtype=bool)
         self.seat_buf = np.zeros((T, B), dtype=np.int64)
         self.done_buf = np.zeros((T, B), dtype=bool)
         self.rew_buf = np.zeros((T, B, n), dtype=np.float32)
@@ -332,6 +386,11 @@ class Rollout:
             li = np.flatnonzero(learn)
             if li.size:
                 a, logp, v = actor(obs[li], self.mask_buf[step, li], gen)
+                if self.layer is not None:
+                    played = self.layer(obs[li], self.mask_buf[step, li], a)
+                    self.net_buf[step, li] = a
+                    self.chosen_buf[step, li] = played == a
+                    a = played
                 actions[li] = a
                 self.logp_buf[step, li] = logp
                 self.val_buf[step, li] = v
@@ -379,6 +438,11 @@ class Rollout:
             "returns": (adv + self.val_buf).reshape(-1),
             "values": self.val_buf.reshape(-1),
         }
+        if self.layer is not None:
+            # the network's own samples (what its log-probabilities are of), and which of
+            # them were played: the policy loss reads those rows only
+            flat["actions"] = self.net_buf.reshape(-1)
+            flat["chosen"] = self.chosen_buf.reshape(-1)
         out = {k: torch.from_numpy(np.ascontiguousarray(v[sel])) for k, v in flat.items()}
         read = self.actor.read if self.actor is not None else []
         if read and sum(len(k) for k, _, _ in read) == len(out["actions"]):
@@ -431,6 +495,11 @@ def ppo_update(
     weighed by its probability under the proximal policy over the behaviour policy's: PPO's
     decoupled objective (Hilton et al., "Batch size-invariance for policy optimization"), so
     the lag does not use up the clip's range before the update moves.
+
+    ``data["chosen"]`` (optional, a bool per decision): the decisions the network's own sample
+    played (a layer over the learner overrode the others, `Rollout`). The policy loss, the
+    entropy bonus and the advantages' normalisation read those rows only; the value loss
+    reads every row. Without it every row is the network's.
     """
     b_returns, b_values = data["returns"], data["values"]
     if cfg.norm_value:  # value normalisation: the critic learns standardised returns
@@ -446,6 +515,7 @@ def ppo_update(
     # the minibatches' first layer reads the nonzero inputs only (a row is ~3% nonzero)
     sparse, obs = batch_rows(agent, data)
     old_logp, weight = data["logprobs"], None
+    chosen = data.get("chosen")
     if proximal:
         with torch.no_grad():
             every = None if sparse is None else sparse.take(torch.arange(batch_size))
@@ -477,14 +547,24 @@ def ppo_update(
                 clipfracs += [((ratio - 1.0).abs() > cfg.clip_coef).float().mean().item()]
 
             mb_adv = data["advantages"][mb]
-            if cfg.norm_adv:
+            own = None if chosen is None else chosen[mb].float()  # 1: the network's move
+            if cfg.norm_adv and own is None:
                 mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
+            elif cfg.norm_adv:  # over the network's moves only
+                k = own.sum().clamp(min=1)
+                m = (mb_adv * own).sum() / k
+                sd = (((mb_adv - m) * own).pow(2).sum() / (k - 1).clamp(min=1)).sqrt()
+                mb_adv = (mb_adv - m) / (sd + 1e-8)
 
             # Policy loss
             pg_loss1 = -mb_adv * ratio
             pg_loss2 = -mb_adv * torch.clamp(ratio, 1 - cfg.clip_coef, 1 + cfg.clip_coef)
             pg_loss = torch.max(pg_loss1, pg_loss2)
-            pg_loss = (pg_loss if weight is None else pg_loss * weight[mb]).mean()
+            pg_loss = pg_loss if weight is None else pg_loss * weight[mb]
+            if own is None:
+                pg_loss = pg_loss.mean()
+            else:  # a layer's moves teach the network nothing (their values still count)
+                pg_loss = (pg_loss * own).sum() / own.sum().clamp(min=1)
 
             # Value loss
             if cfg.clip_vloss:
@@ -497,7 +577,10 @@ def ppo_update(
             else:
                 v_loss = 0.5 * ((newvalue - b_returns_n[mb]) ** 2).mean()
 
-            entropy_loss = entropy.mean()
+            if own is None:
+                entropy_loss = entropy.mean()
+            else:
+                entropy_loss = (entropy * own).sum() / own.sum().clamp(min=1)
             loss = pg_loss - cfg.ent_coef * entropy_loss + v_loss * cfg.vf_coef
 
             optimizer.zero_grad()
@@ -567,4 +650,14 @@ def train_against(
     return opp.winrate("target")
 
 
-__all__ = ["SIDES", "Opponents", "Rollout", "ppo_update", "seat_gae", "train_against"]
+__all__ = [
+    "SIDES",
+    "LearnerLayer",
+    "Opponents",
+    "Rollout",
+    "layered",
+    "learner_layer",
+    "ppo_update",
+    "seat_gae",
+    "train_against",
+]

@@ -1,0 +1,13 @@
+"""The options of `baselines.filler_talk.BeliefTalk`, apart from it so that configs can check
+them without importing the policy (and the networks it wraps)."""
+
+from __future__ import annotations
+
+# what a speech says where the reading has nothing clear (``guess``): an accusation of the
+# likeliest black seat, or a vouch for the most trusted one (an accusation tells a townsperson
+# that his accuser is likely black: the rule bots read it so)
+FALLBACKS = ("accuse", "vouch")
+# the parts of `BeliefTalk` a loader's options turn on or off
+PARTS = ("speech", "nominate", "vote", "mafia", "guess", "hide_talk", "others_talk", "blind_only")
+
+__all__ = ["FALLBACKS", "PARTS"]
