@@ -6,7 +6,8 @@ shipped filler's run) and the table's talk figures:
         results/robust/experiments/talk_over-sport-10.json [OPTION=VALUE ...]
 
 OPTION=VALUE are `BeliefTalk`'s options (``vote=0``, ``fallback=vouch``; booleans as 0/1);
-the defaults: every part on, ``fallback=vouch``.
+the defaults: every part on, ``fallback=vouch``. ``deals=N`` plays N deals a cell instead of
+100 (the rule bots' arm is then played too, not taken from the shipped filler's run).
 """
 
 from __future__ import annotations
@@ -39,7 +40,10 @@ def options(pairs: list[str]) -> dict:
 def main(argv: list[str]) -> int:
     if len(argv) < 2:
         raise SystemExit(__doc__)
-    path, out, opts = argv[0], Path(argv[1]), options(argv[2:])
+    path, out = argv[0], Path(argv[1])
+    deals = [int(a.partition("=")[2]) for a in argv[2:] if a.startswith("deals=")]
+    opts = options([a for a in argv[2:] if not a.startswith("deals=")])
+    deals = deals[-1] if deals else 100
     if not Path(path).exists():
         raise ConfigError(f"no checkpoint at {path}")
 
@@ -50,11 +54,11 @@ def main(argv: list[str]) -> int:
     register_policy("talk_over", factory)
     table = measure("talk_over", "sport-10", 100)
     print({k: table[k] for k in ("content", "first_nominee_top", "day1_nominations")}, flush=True)
-    known = robust.read_known([SHIPPED], 100, "rule", LATEST)
+    known = robust.read_known([SHIPPED], 100, "rule", LATEST) if deals == 100 else None
     cells = robust.cells_of(
         [get_task("sport-10", LATEST)], robust.resolve_styles("all"), [robust.MIXES["full"]], None
     )
-    result = robust.run_robust("talk_over", cells, 100, known=known)
+    result = robust.run_robust("talk_over", cells, deals, known=known)
     result["talk_over"] = {"checkpoint": path, "options": opts, "table": table}
     out.write_text(json.dumps(result, indent=1))
     below = [c for c in result["cells"] if c["diff"]["hi"] < 0]
