@@ -58,6 +58,14 @@ VOUCH_UNDER = 0.1  # vouch for the most trusted seat when this far below the pri
 VOTE_MARGIN = 0.15  # overrule the network's ballot when a candidate is this much likelier
 
 
+def _within(layout: Any, moves: np.ndarray, act: Act) -> np.ndarray:
+    """Which of the action indices `moves` are `act`'s (its segment of the layout)."""
+    if act not in layout.offset:
+        return np.zeros(len(moves), dtype=bool)
+    off = layout.offset[act]
+    return (moves >= off) & (moves < off + layout.width[act])
+
+
 class BeliefTalk:
     """A policy whose day talk, nominations and votes come from the claims reading where the
     wrapped policy's are empty or blind (module docstring); the rest is the wrapped policy's."""
@@ -148,16 +156,15 @@ class BeliefTalk:
         rows = np.flatnonzero(np.isin(kind, codes) & (legal.sum(axis=1) > 1))
         # only the rows where `_decide` may overrule the wrapped policy's move: a pass in a
         # speech, a nomination, a ballot (the reading is the layer's cost: the rest skip it)
-        acts = self._acts(reader)
-        act = acts[out[rows]]
+        moves = out[rows]
         turn_names = np.array(names, dtype=object)[kind[rows]]
         keep = np.zeros(rows.size, dtype=bool)
         if self.speech:
-            keep |= np.isin(turn_names, SPEECH_TURNS) & (act == int(Act.PASS))
+            keep |= np.isin(turn_names, SPEECH_TURNS) & _within(reader.layout, moves, Act.PASS)
         if self.nominate:
-            keep |= act == int(Act.NOMINATE)
+            keep |= _within(reader.layout, moves, Act.NOMINATE)
         if self.vote:
-            keep |= np.isin(turn_names, VOTE_TURNS) & (act == int(Act.VOTE))
+            keep |= np.isin(turn_names, VOTE_TURNS) & _within(reader.layout, moves, Act.VOTE)
         rows = rows[keep]
         if not rows.size:
             return out
@@ -171,14 +178,6 @@ class BeliefTalk:
         return out
 
     # ------------------------------------------------------------ reading
-
-    def _acts(self, reader: RulePolicy) -> np.ndarray:
-        """Each action index's act (an int), for the reader's action layout."""
-        cache = self.__dict__.setdefault("_act_cache", {})
-        key = id(reader.layout)
-        if key not in cache:
-            cache[key] = np.array([int(a) for a, _, _ in reader.layout.decoded], dtype=np.int64)
-        return cache[key]
 
     def _readings(self, b: SeenBatch) -> tuple[np.ndarray | None, np.ndarray | None]:
         """P(black) [R, n] by each reader's own facts, and by the table's (public facts, the
