@@ -24,8 +24,8 @@ What the reader knows for sure (his own card, his teammates, his own checks, the
 to the table) comes in as hard facts (``fixed``, ``sheriff_fixed``), and anything else he
 reads from the table (votes, nominations: the caller's own evidence) as a log-likelihood ratio
 of "black" per seat (``llr``), added in every world. Exact: every world is listed (sport-10:
-C(10, 3) sets x 7 sheriffs = 840 worlds; city-13: C(13, 4) x 9 = 6,435), one matrix product
-per claimant for the batch.
+C(10, 3) sets x 7 sheriffs = 840 worlds; city-13: C(13, 4) x 9 = 6,435), two matrix products per
+caller for the batch.
 
 This reads what is on the table (the observation's claims and checks), not the moves that
 led there: it is a model of the claims, cheap enough to consult at every decision, where
@@ -67,6 +67,7 @@ SLIP = 0.02  # the real sheriff calls a check wrong
 # a mafia liar's call on a target: P(black | target town), P(black | target mafia)
 LIAR_CALLS = (0.85, 0.05)
 RANDOM_CALL = 0.5  # a town liar's call is black this often, whatever the target
+DIGITS = 12  # `read_claims` rounds its probabilities to this many decimals
 
 
 @dataclass
@@ -157,46 +158,58 @@ def read_claims(
     Bt, St = B.T, S.T  # [n, W]
     W = len(B)
     cl = claimants.astype(np.float64)
-    # claim counts by what the claimant is in each world
-    c_mafia = cl @ Bt  # [R, W]
-    c_sheriff = cl @ St
-    c_total = cl.sum(axis=1, keepdims=True)
-    c_town = c_total - c_mafia - c_sheriff
-    n_town = n - k - (1 if has_sheriff else 0)
-    # checks: each claimant's calls, read by what he is in the world
-    log_calls = np.zeros((R, W))
+    # Every term below is the log-likelihood of the claims and calls in a world, up to a
+    # constant per row (which the normalisation cancels), written as matrix products of
+    # per-row features with per-world features (`_world_features`): one for what each seat
+    # is, and one a caller for what his calls land on.
+    #
+    # Checks: a call says nothing of the world (noise) unless its caller claims; a claimant's
+    # calls read as the truth where he is the sheriff (a wrong call: a slip), as a liar's
+    # where he is of the mafia, as noise elsewhere. With bb, rb the black and red calls
+    # landing on black seats (nb, nr his black and red calls), relative to noise:
+    #   truth - noise = (ok - slip) * (bb - rb) + nr * ok + nb * slip - (nb + nr) * rnd
+    #   liar - noise = (lb_m - lb_t) * bb + (lr_m - lr_t) * rb + nb * lb_t + nr * lr_t - ...
+    # weighed by "the caller is the sheriff" or "of the mafia" in the world: the bb, rb terms
+    # are products of two seats' cards in a world, the rest of one seat's.
     lb_t, lb_m = math.log(LIAR_CALLS[0]), math.log(LIAR_CALLS[1])
     lr_t, lr_m = math.log(1 - LIAR_CALLS[0]), math.log(1 - LIAR_CALLS[1])
     ok, slip = math.log(1 - SLIP), math.log(SLIP)
     rnd = math.log(RANDOM_CALL)
-    for c in np.flatnonzero((black_calls.sum(axis=2) + red_calls.sum(axis=2)).any(axis=0)):
-        bc, rc = black_calls[:, c], red_calls[:, c]  # [R, n]
-        nb, nr = bc.sum(axis=1, keepdims=True), rc.sum(axis=1, keepdims=True)
-        bb = bc @ Bt  # black calls on black seats, [R, W]
-        rb = rc @ Bt
-        bt, rt = nb - bb, nr - rb
-        truth = (bb + rt) * ok + (bt + rb) * slip
-        liar = bb * lb_m + bt * lb_t + rb * lr_m + rt * lr_t
-        noise = (nb + nr) * rnd
-        is_mafia, is_sheriff = B[:, c][None], S[:, c][None]
-        ll = is_sheriff * truth + is_mafia * liar + (1 - is_mafia - is_sheriff) * noise
-        # only a claimant's calls are read as a sheriff's; calls without a claim are noise
-        log_calls += np.where(claimants[:, c : c + 1], ll, noise)
-    # the mixture over the models: log sum_m weight_m * P(claims | world, m)
+    nb, nr = black_calls.sum(axis=2), red_calls.sum(axis=2)  # [R, n]: per caller
+    noise = (nb + nr) * rnd
+    on_sheriff = cl * (nr * ok + nb * slip - noise)  # [R, n]: the caller is the sheriff
+    on_mafia = cl * (nb * lb_t + nr * lr_t - noise) + extra  # ... of the mafia (+ the llr)
+    pair_sheriff = (cl * (ok - slip))[:, :, None] * (black_calls - red_calls)  # [R, n, n]
+    pair_mafia = cl[:, :, None] * ((lb_m - lb_t) * black_calls + (lr_m - lr_t) * red_calls)
+    one, pairs = _world_features(n, k, has_sheriff)
+    base = np.concatenate([on_sheriff, on_mafia], axis=1) @ one  # [R, W]
+    for c in np.flatnonzero((cl[:, :, None] * (black_calls + red_calls)).any(axis=(0, 2))):
+        base += pair_sheriff[:, c] @ pairs[0, c] + pair_mafia[:, c] @ pairs[1, c]
+    # the mixture over the models, log sum_m weight_m * P(claims | world, m): a function of
+    # how many claimants the world makes mafia (0..k) and sheriff (0, 1), per row
+    c_mafia = (cl @ Bt).astype(np.intp)  # [R, W]
+    c_sheriff = (cl @ St).astype(np.intp) if has_sheriff else np.zeros((R, W), np.intp)
+    c_total = cl.sum(axis=1)[:, None, None]
+    n_town = n - k - (1 if has_sheriff else 0)
+    a = np.arange(k + 1, dtype=np.float64)[None, :, None]  # mafia claimants
+    s = np.arange(2, dtype=np.float64)[None, None, :]  # sheriff claimants
+    t = c_total - a - s  # town claimants
     per_model = []
     for m in models:
         lm = (
             math.log(m.weight)
-            + c_mafia * _log(m.mafia)
-            + (k - c_mafia) * _log(1 - m.mafia)
-            + c_town * _log(m.town)
-            + (n_town - c_town) * _log(1 - m.town)
+            + a * _log(m.mafia)
+            + (k - a) * _log(1 - m.mafia)
+            + t * _log(m.town)
+            + (n_town - t) * _log(1 - m.town)
         )
         if has_sheriff:
-            lm = lm + c_sheriff * _log(m.sheriff) + (1 - c_sheriff) * _log(1 - m.sheriff)
-        per_model.append(lm)
-    per = np.stack(per_model, axis=2)  # [R, W, M]
-    base = log_calls + extra @ Bt
+            lm = lm + s * _log(m.sheriff) + (1 - s) * _log(1 - m.sheriff)
+        per_model.append(np.broadcast_to(lm, (R, k + 1, 2)).reshape(R, 2 * (k + 1)))
+    per = np.stack(per_model, axis=2)  # [R, V, M]: V = the (mafia, sheriff) claimant counts
+    mix = np.logaddexp.reduce(per, axis=2)  # [R, V]
+    cls = c_mafia * 2 + c_sheriff  # [R, W]: each world's count class
+    logw = base + np.take_along_axis(mix, cls, axis=1)
     # hard facts
     bad = np.zeros((R, W), dtype=bool)
     bad |= ((fix == -1).astype(np.float64) @ Bt) > 0
@@ -210,17 +223,36 @@ def read_claims(
     if bad.all(axis=1).any():
         rows = np.flatnonzero(bad.all(axis=1)).tolist()
         raise ConfigError(f"read_claims: the hard facts of rows {rows} leave no world")
-    logj = np.where(bad[..., None], -np.inf, base[..., None] + per)  # [R, W, M]
-    top = logj.max(axis=(1, 2), keepdims=True)
-    j = np.exp(logj - top)
-    j /= j.sum(axis=(1, 2), keepdims=True)
-    w = j.sum(axis=2)  # [R, W]
+    logw[bad] = -np.inf
+    w = np.exp(logw - logw.max(axis=1, keepdims=True))
+    w /= w.sum(axis=1, keepdims=True)  # [R, W]
+    # each model's weight: sum over the worlds of w * P(m | the world's class)
+    V = per.shape[1]
+    by_class = np.bincount(
+        (np.arange(R)[:, None] * V + cls).ravel(), weights=w.ravel(), minlength=R * V
+    ).reshape(R, V)
+    given = np.exp(per - mix[..., None])  # [R, V, M]: P(m | class)
+    # rounded, so that seats the table treats alike read alike to the bit (the product's
+    # order of sums would tell them apart in the last bits, and a tie is a tie)
     return ClaimReading(
-        black=w @ B,
-        sheriff=w @ S,
-        models=j.sum(axis=1),
+        black=np.round(w @ B, DIGITS),
+        sheriff=np.round(w @ S, DIGITS),
+        models=np.round(np.einsum("rv,rvm->rm", by_class, given), DIGITS),
         names=tuple(m.name for m in models),
     )
+
+
+@cache
+def _world_features(n: int, k: int, has_sheriff: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Per world: [2n, W] is each seat the sheriff, of the mafia; [2, n, n, W] for each
+    (caller, target) pair, is the caller the sheriff and the target black, are both black.
+    `read_claims`'s row features times these give each world's log-likelihood."""
+    B, S = worlds(n, k, has_sheriff)
+    one = np.ascontiguousarray(np.concatenate([S, B], axis=1).T)
+    pairs = np.ascontiguousarray(np.stack([S.T[:, None] * B.T[None], B.T[:, None] * B.T[None]]))
+    for a in (one, pairs):
+        a.flags.writeable = False
+    return one, pairs
 
 
 def _log(p: float) -> float:
