@@ -8,6 +8,8 @@
 | `baselines.ppo.checkpoint` | save and read checkpoints; `PPOPolicy` plays one as a `Policy` |
 | `baselines.ppo.evaluate` | win rates per team against bots (`mafia_env.seating.play_games`) |
 | `baselines.ppo.imitate` | the behaviour-cloning warm start from the rule bots |
+| `baselines.ppo.layer` | the layer a network plays under (`learner_layer`), recorded in its file |
+| `baselines.ppo.stamp` | record, show or remove a checkpoint's layer (`python -m`) |
 
     python -m baselines.train --config configs/ppo/sport.yaml
 """

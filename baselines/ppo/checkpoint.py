@@ -3,7 +3,8 @@
 A checkpoint holds the weights, the run's config, the variant, the table size and the
 observation format it was trained on; `read_checkpoint` refuses one made for another variant,
 table size or observation format. `PPOPolicy` is a trained agent behind the `Policy`
-protocol.
+protocol; `load_checkpoint_policy` plays it under the layer its file records, if any
+(`baselines.ppo.layer`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 import torch
 
 from baselines.ppo.agent import Agent, CategoricalMasked, make_agent
+from baselines.ppo.layer import checkpoint_layer, with_layer
 from baselines.ppo.ppo_config import Config, make_config
 from baselines.shipped import shipped_checkpoint, shipped_files
 from mafia_env.actions import ActionLayout
@@ -438,12 +440,16 @@ def load_checkpoint_policy(
     seed: int = 0,
     deterministic: bool | None = None,
     spec: GameSpec | None = None,
-) -> PPOPolicy:
+    bare: bool = False,
+) -> Any:
     """`load_policy("path/to/file.pt", variant=...)`: refuse another variant or table size,
     and (given the table's `spec`) a layout it cannot read, naming both layouts.
 
     `deterministic` (None: as the run was evaluated, its config's ``greedy``) plays the most
-    probable legal action instead of a sample.
+    probable legal action instead of a sample. A checkpoint that records a layer
+    (`baselines.ppo.layer`: a run trained with ``learner_layer``) plays under it, with its
+    recorded options, at the table `spec` (else the variant's default rules), seeded from
+    `seed`: a `PPOPolicy` inside; `bare` plays the network alone.
     """
     if spec is not None:
         if spec.rules.name != variant:
@@ -454,10 +460,15 @@ def load_checkpoint_policy(
     if num_players is None:
         num_players = get_variant(variant).default_players
     ckpt = read_checkpoint(path, variant, num_players)
+    layer = None if bare else checkpoint_layer(ckpt, path)  # a bad record: a ConfigError, now
     if spec is not None:  # a layout it cannot read: a ConfigError, now (the pieces its
         opts = checkpoint_obs_options(ckpt)  # network reads and the table lacks: seat_obs adds)
         table_columns(ckpt, spec.with_obs(**opts) if opts else spec, path)
-    return PPOPolicy(ckpt, seed, deterministic, spec=spec)
+    net = PPOPolicy(ckpt, seed, deterministic, spec=spec)
+    if layer is None:
+        return net
+    table = spec if spec is not None else GameSpec.make(variant, num_players)
+    return with_layer(*layer, table, net, seed)
 
 
 def load_shipped_policy(
@@ -467,10 +478,12 @@ def load_shipped_policy(
     deterministic: bool | None = None,
     kind: str = "ppo",
     spec: GameSpec | None = None,
-) -> PPOPolicy:
+    bare: bool = False,
+) -> Any:
     """`load_policy("ppo" | "league", variant=...)`: the checkpoint shipped for the variant.
 
-    A table size of its own (``city-13.pt``) is preferred to the variant's default one.
+    A table size of its own (``city-13.pt``) is preferred to the variant's default one. As
+    `load_checkpoint_policy`, a file that records a layer plays under it (`bare`: alone).
     """
     path = shipped_checkpoint(variant, num_players, kind)
     if not path.exists():
@@ -481,7 +494,7 @@ def load_shipped_policy(
             + f" (looked for {path.name} in {path.parent}); shipped: "
             + (", ".join(shipped) or "none")
         )
-    return load_checkpoint_policy(path, variant, num_players, seed, deterministic, spec)
+    return load_checkpoint_policy(path, variant, num_players, seed, deterministic, spec, bare)
 
 
 __all__ = [

@@ -35,6 +35,7 @@ from baselines.ppo.checkpoint import PPOPolicy, load_weights, read_checkpoint, s
 from baselines.ppo.curve import draw_curve
 from baselines.ppo.evaluate import evaluate, opponent_policy
 from baselines.ppo.imitate import imitate
+from baselines.ppo.layer import config_record
 from baselines.ppo.overlap import Learner
 from baselines.ppo.ppo_config import Config
 from baselines.ppo.rollout import Opponents, Rollout, layered, learner_layer, ppo_update
@@ -220,11 +221,15 @@ def train(
         if eval_name != cfg.eval_opponent:
             log("no rule-based bots are installed: evaluating against random instead")
 
+        def as_played(seed: int) -> Any:
+            """The agent as it plays once saved: under the run's layer, if any (`layered`)."""
+            return layered(cfg, PPOPolicy.from_agent(agent, seed, cfg.greedy), seed)
+
         def run_eval(update: int) -> None:
             """Evaluate the agent against `eval_bot` as each team; log and keep the point."""
             agent.eval()
             res = evaluate(
-                PPOPolicy.from_agent(agent, cfg.seed + update, cfg.greedy),
+                as_played(cfg.seed + update),
                 eval_bot,
                 cfg.variant,
                 vec.n,
@@ -255,7 +260,7 @@ def train(
                 "curve": curve,
                 **opponents.state(),
             }
-            save_checkpoint(path, agent, cfg, vec, state)
+            save_checkpoint(path, agent, cfg, vec, {**state, **config_record(cfg)})
 
         # TRY NOT TO MODIFY: start the game (the rollout keeps every game's acting seat each step)
         rollout = Rollout(vec, T, opponents.opp, learner_layer(cfg))
@@ -343,13 +348,14 @@ def train(
         if learner is not None:
             learner.close()
 
-    save_checkpoint(run_dir / "agent.pt", agent, cfg, vec)  # weights only: small, to ship
+    # weights only: small, to ship; with the layer it plays under (`baselines.ppo.layer`)
+    save_checkpoint(run_dir / "agent.pt", agent, cfg, vec, config_record(cfg))
 
     # the final evaluation, beside the bots' own results against each other
     log(f"final evaluation: {cfg.final_eval_games} games a team vs {eval_name}, and theirs")
     agent.eval()
     final = evaluate(
-        PPOPolicy.from_agent(agent, cfg.seed, cfg.greedy),
+        as_played(cfg.seed),
         eval_bot,
         cfg.variant,
         vec.n,

@@ -311,12 +311,13 @@ class LearnerLayer:
 def layered(cfg: Config, inner: Any, seed: int) -> Any:
     """`inner` (a policy) under the config's learner layer (`Config.learner_layer`): the
     layer the learner trains with, for its frozen copies (snapshots, an exploiter's target)
-    and for playing the trained network as it trained; `inner` itself with no layer."""
+    and for playing the trained network as it trained (the trainer's evaluations); `inner`
+    itself with no layer."""
     if cfg.learner_layer == "none":
         return inner
-    from baselines.filler_talk import BeliefTalk
+    from baselines.ppo.layer import with_layer
 
-    return BeliefTalk(cfg.game_spec(), inner, seed, **cfg.learner_layer_options)
+    return with_layer(cfg.learner_layer, cfg.learner_layer_options, cfg.game_spec(), inner, seed)
 
 
 def learner_layer(cfg: Config) -> LearnerLayer | None:

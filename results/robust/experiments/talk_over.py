@@ -5,9 +5,13 @@ shipped filler's run) and the table's talk figures:
     python results/robust/experiments/talk_over.py runs/filler_talk_clone_sport_1/agent.pt \\
         results/robust/experiments/talk_over-sport-10.json [OPTION=VALUE ...]
 
-OPTION=VALUE are `BeliefTalk`'s options (``vote=0``, ``fallback=vouch``; booleans as 0/1);
-the defaults: every part on, ``fallback=vouch``. ``deals=N`` plays N deals a cell instead of
-100 (the rule bots' arm is then played too, not taken from the shipped filler's run).
+A checkpoint that records its layer (a run trained with ``learner_layer``, or a file stamped
+with ``python -m baselines.ppo.stamp``) plays under it as `load_policy` loads it, with the
+recorded options. OPTION=VALUE are `BeliefTalk`'s options (``vote=0``, ``fallback=vouch``;
+booleans as 0/1): given any, the bare network plays under `BeliefTalk` with those (the
+defaults: every part on, ``fallback=vouch``), whatever the file records; so does a file
+with no record. ``deals=N`` plays N deals a cell instead of 100 (the rule bots' arm is then
+played too, not taken from the shipped filler's run).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from pathlib import Path
 from baselines import robust
 from baselines.filler_table import measure
 from baselines.filler_talk import PARTS, BeliefTalk
+from baselines.ppo.checkpoint import read_checkpoint
+from baselines.ppo.layer import checkpoint_layer
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.policy import load_policy, register_policy
@@ -42,14 +48,22 @@ def main(argv: list[str]) -> int:
         raise SystemExit(__doc__)
     path, out = argv[0], Path(argv[1])
     deals = [int(a.partition("=")[2]) for a in argv[2:] if a.startswith("deals=")]
-    opts = options([a for a in argv[2:] if not a.startswith("deals=")])
+    given = [a for a in argv[2:] if not a.startswith("deals=")]
+    opts = options(given)
     deals = deals[-1] if deals else 100
     if not Path(path).exists():
         raise ConfigError(f"no checkpoint at {path}")
+    recorded = None if given else checkpoint_layer(read_checkpoint(path), path)
+    if recorded is not None:
+        print(f"{path} plays under its recorded layer {recorded[0]} {recorded[1]}", flush=True)
+        opts = recorded[1]
 
     def factory(variant="sport", num_players=None, seed=0, spec=None, **kw):
         table = spec if spec is not None else GameSpec.make(variant, num_players)
-        return BeliefTalk(table, load_policy(path, table, seed=seed, **kw), seed, **opts)
+        if recorded is not None:  # the loader wraps it as recorded
+            return load_policy(path, table, seed=seed, **kw)
+        net = load_policy(path, table, seed=seed, bare=True, **kw)
+        return BeliefTalk(table, net, seed, **opts)
 
     register_policy("talk_over", factory)
     table = measure("talk_over", "sport-10", 100)
@@ -59,7 +73,12 @@ def main(argv: list[str]) -> int:
         [get_task("sport-10", LATEST)], robust.resolve_styles("all"), [robust.MIXES["full"]], None
     )
     result = robust.run_robust("talk_over", cells, deals, known=known)
-    result["talk_over"] = {"checkpoint": path, "options": opts, "table": table}
+    result["talk_over"] = {
+        "checkpoint": path,
+        "options": opts,
+        "recorded": recorded is not None,  # the file's own layer (else the options given)
+        "table": table,
+    }
     out.write_text(json.dumps(result, indent=1))
     below = [c for c in result["cells"] if c["diff"]["hi"] < 0]
     print(f"{len(below)} of {len(result['cells'])} cells below; written {out}")

@@ -1,0 +1,428 @@
+"""`BeliefTalk`: a policy that speaks, nominates and votes from its reading of the claims,
+over another policy (a network) that plays the rest: the layer ``belief_talk`` of a PPO run
+(`Config.learner_layer`, recorded in its checkpoint: `baselines.ppo.layer`) and of the
+loaders ``filler_talk``, ``filler_vote`` and ``rule_talk`` (`baselines.filler_talk`).
+
+`BeliefTalk` wraps a policy (the shipped `filler` network) and takes over three of its day
+decisions, from the reading of the sheriff claims with liars in the model
+(`mafia_env.belief.claims.read_claims`: who is likely black, who is likely the real sheriff):
+
+- **Speech** (``speech``). Where the network ends a speech in which it said at most one act
+  (a nomination), the filler first says what it believes: the real sheriff claims (when a
+  check is black, another seat claims sheriff, or he is in danger) and reports his checks,
+  black first, then accuses the other claimants; a town seat accuses its top suspect (more
+  than `ACCUSE_OVER` above the prior), else vouches for the seat it trusts most (`VOUCH_UNDER`
+  below), else (``guess``) accuses the likeliest black seat drawn among those within `TIE`
+  (``fallback="vouch"``: vouches for the most trusted seat drawn so instead); a
+  mafia seat (``mafia``) does the same from the table's reading (what a town player in its
+  seat would believe). The network then goes on with the speech.
+- **Nomination** (``nominate``). The first nomination of day 1 is drawn among the seats
+  within `TIE` of the reading's top suspect (a flat reading on day 1: the first nominee
+  spreads over the seats); a town seat's later nomination goes to its top suspect where the
+  network's nominee is less likely black by more than `VOTE_MARGIN`.
+- **Vote** (``vote``). A town seat's ballot goes to the candidate it believes likeliest black
+  where the network's candidate is less likely by more than `VOTE_MARGIN`; with
+  ``blind_only``, only where the network's candidate was called black by a sheriff claimant
+  (the network follows a claimant the reading does not believe).
+
+Options for measuring the parts: ``others_talk`` off keeps only the real sheriff's talk;
+``hide_talk`` hides the table's accusations and vouches from the network. ``filler_talk`` is
+every part on; ``filler_vote`` is the ballots alone, ``blind_only``. Night turns, and
+everything else, are the network's. Seeded: the draws among equals come from the policy's own
+generator.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+
+from baselines.filler_talk_options import FALLBACKS, PARTS
+from baselines.rule.bot import RulePolicy
+from baselines.rule.posterior import L_AGAINST_ME, L_AGAINST_ME_CAP, L_NIGHT_DEAD, Posterior
+from baselines.rule.reading import SeenBatch
+from mafia_env.belief.claims import read_claims
+from mafia_env.engine.kinds import Act
+from mafia_env.engine.roles import Role
+from mafia_env.engine.spec import GameSpec
+from mafia_env.errors import ConfigError
+from mafia_env.policy import Policy, reseed
+
+SPEECH_TURNS = ("speech", "last_word", "tie_speech", "monologue")
+VOTE_TURNS = ("vote", "open_vote")
+NOMINATE_TURNS = ("naming",)  # a nomination round of its own (CLUB)
+TIE = 0.03  # seats within this P(black) of the top suspect are drawn among
+ACCUSE_OVER = 0.1  # accuse the top suspect when his P(black) is this far above the prior
+VOUCH_UNDER = 0.1  # vouch for the most trusted seat when this far below the prior
+VOTE_MARGIN = 0.15  # overrule the network's ballot when a candidate is this much likelier
+
+
+def _within(layout: Any, moves: np.ndarray, act: Act) -> np.ndarray:
+    """Which of the action indices `moves` are `act`'s (its segment of the layout)."""
+    if act not in layout.offset:
+        return np.zeros(len(moves), dtype=bool)
+    off = layout.offset[act]
+    return (moves >= off) & (moves < off + layout.width[act])
+
+
+class BeliefTalk:
+    """A policy whose day talk, nominations and votes come from the claims reading where the
+    wrapped policy's are empty or blind (module docstring); the rest is the wrapped policy's."""
+
+    observes = "vector"
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        inner: Policy,
+        seed: int = 0,
+        *,
+        speech: bool = True,
+        nominate: bool = True,
+        vote: bool = True,
+        mafia: bool = True,
+        guess: bool = True,
+        fallback: str = "accuse",
+        hide_talk: bool = False,
+        others_talk: bool = True,
+        blind_only: bool = False,
+    ):
+        self.spec = spec
+        self.inner = inner
+        self.reader = RulePolicy(spec=spec, seed=seed)
+        self.obs_options = getattr(inner, "obs_options", None)
+        self.speech, self.nominate, self.vote, self.mafia = speech, nominate, vote, mafia
+        self.guess = guess  # with nothing clear, say something anyway (`fallback`)
+        if fallback not in FALLBACKS:
+            raise ConfigError(
+                f"BeliefTalk fallback {fallback!r} is not one of: {', '.join(FALLBACKS)}"
+            )
+        self.fallback = fallback
+        # the wrapped policy does not see the table's accusations and vouches (its own
+        # conventions were learned where nobody said them)
+        self.hide_talk = hide_talk
+        self.others_talk = others_talk  # off: only the real sheriff's claim and reports
+        # on: overrule a ballot only where its candidate was called black by a claimant
+        self.blind_only = blind_only
+        lay = self.reader._pieces
+        self._hidden = [slice(lay[k][0], lay[k][1]) for k in ("accused", "vouched") if k in lay]
+        self.seed(seed)
+
+    def seed(self, seed: int) -> None:
+        """Restart the random streams (the wrapped policy's and the draws among equals)."""
+        self.rng = np.random.default_rng(seed + 104729)
+        reseed(self.inner, seed)
+
+    def __copy__(self) -> BeliefTalk:
+        other = object.__new__(BeliefTalk)
+        other.__dict__.update(self.__dict__)
+        other.inner = copy.copy(self.inner)
+        other.rng = np.random.default_rng(self.rng.integers(1 << 62))
+        return other
+
+    def act(self, obs: Any, mask: np.ndarray) -> int:
+        return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        seen = obs
+        if self.hide_talk and np.asarray(obs).shape[1] >= self.reader.obs_layout.size:
+            seen = np.array(obs, copy=True)
+            for sl in self._hidden:
+                seen[:, sl] = 0
+        out = np.array(self.inner.act_batch(seen, masks), dtype=np.int64)
+        obs, masks = np.asarray(obs), np.asarray(masks)
+        reader = self.reader
+        plain = reader.obs_layout.size
+        if obs.shape[1] > plain and self.obs_options:  # the belief piece, last: not read here
+            obs = obs[:, :plain]
+        try:
+            table, pair = reader._table(obs, masks)
+        except ConfigError:
+            return out  # a table this reader cannot read: the wrapped policy plays
+        if isinstance(table, RulePolicy):
+            reader, (obs, masks) = table, pair
+        legal = masks != 0
+        names = reader.turn_names
+        turn = obs[:, reader._pieces["my_turn"][0] : reader._pieces["my_turn"][1]]
+        has = turn.max(axis=1) > 0
+        kind = np.where(has, turn.argmax(axis=1), -1)
+        wanted = set()
+        if self.speech or self.nominate:
+            wanted |= set(SPEECH_TURNS) | set(NOMINATE_TURNS)
+        if self.vote:
+            wanted |= set(VOTE_TURNS)
+        codes = [i for i, nm in enumerate(names) if nm in wanted]
+        rows = np.flatnonzero(np.isin(kind, codes) & (legal.sum(axis=1) > 1))
+        # only the rows where `_decide` may overrule the wrapped policy's move: a pass in a
+        # speech, a nomination, a ballot (the reading is the layer's cost: the rest skip it)
+        moves = out[rows]
+        turn_names = np.array(names, dtype=object)[kind[rows]]
+        keep = np.zeros(rows.size, dtype=bool)
+        if self.speech:
+            keep |= np.isin(turn_names, SPEECH_TURNS) & _within(reader.layout, moves, Act.PASS)
+        if self.nominate:
+            keep |= _within(reader.layout, moves, Act.NOMINATE)
+        if self.vote:
+            keep |= np.isin(turn_names, VOTE_TURNS) & _within(reader.layout, moves, Act.VOTE)
+        rows = rows[keep]
+        if not rows.size:
+            return out
+        b = reader.read(obs, legal, rows)
+        black, public = self._readings(b)
+        if black is None:
+            return out
+        chosen = out[rows]
+        new = self._decide(b, black, public, chosen, [names[k] for k in kind[rows]])
+        out[rows] = new
+        return out
+
+    # ------------------------------------------------------------ reading
+
+    def _readings(self, b: SeenBatch) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """P(black) [R, n] by each reader's own facts, and by the table's (public facts, the
+        reader taken for town: what a town player in his seat would believe); each only for
+        the rows `_decide` reads it in (NaN elsewhere)."""
+        bot = b.bot
+        post = Posterior(b)
+        R, n = b.alive.shape
+        rows = b.rows
+        me = b.me
+        sheriff_known = np.zeros((R, n), dtype=np.int64)
+        sheriff_reader = b.role == bot.sheriff_kind
+        sheriff_known[rows, me] = np.where(sheriff_reader, 1, -1)
+        revealed = b.v["revealed"]
+        shown = revealed.any(axis=2)
+        shown_kind = revealed.argmax(axis=2)
+        if bot.has_sheriff:
+            sheriff_known[shown & (shown_kind == bot.sheriff_kind)] = 1
+            sheriff_known[shown & (shown_kind != bot.sheriff_kind)] = -1
+            sheriff_known[rows, me] = np.where(sheriff_reader, 1, -1)
+        llr = L_NIGHT_DEAD * b.night_dead.astype(np.float64)
+        town = bot.town_role[b.role]
+        against = b.votes[rows, :, me] + b.nominations[rows, :, me] + 2.0 * b.accused[rows, :, me]
+        llr_own = llr + (town[:, None] * L_AGAINST_ME) * np.minimum(against, L_AGAINST_ME_CAP)
+        out_ends = ~b.alive if bot.over_if_out else None
+        pub_fix = post.pub_fix.astype(np.int64).copy()
+        pub_fix[rows, me] = -1
+        pub_sheriff = np.where(sheriff_known == 1, 0, sheriff_known)  # a claim, not a fact
+        pub_sheriff[rows, me] = np.where(sheriff_reader, 0, -1)
+        args = dict(has_sheriff=bot.has_sheriff, out_ends=out_ends)
+        # `_decide` reads the table's reading for a mafia seat (not of a town role), its own
+        # for the rest, and nothing for a mafia seat when ``mafia`` is off
+        town, mafia_team = bot.town_role[b.role].astype(bool), b.black.astype(bool)
+        uses_pub = ~town & mafia_team
+        skip = ~town & ~np.bool_(self.mafia)
+        own_rows = np.flatnonzero(~uses_pub & ~skip)
+        pub_rows = np.flatnonzero(uses_pub & ~skip)
+        own = self._read(b, post.own_fix.astype(np.int64), sheriff_known, llr_own, args, own_rows)
+        pub = self._read(b, pub_fix, pub_sheriff, llr, args, pub_rows)
+        return own, pub
+
+    def _read(
+        self,
+        b: SeenBatch,
+        fix: np.ndarray,
+        sfix: np.ndarray,
+        llr: np.ndarray,
+        args: dict,
+        sel: np.ndarray,
+    ) -> np.ndarray:
+        """P(black) [R, n] of the rows `sel` (NaN in the others, and in a row whose facts
+        clash)."""
+        k = b.bot.mafia_size
+        out = np.full(b.alive.shape, np.nan)
+        if not sel.size:
+            return out
+        cl, bl, rd = b.claimant[sel], b.claimed_black[sel], b.claimed_red[sel]
+        fix, sfix, llr = fix[sel], sfix[sel], llr[sel]
+        args = {**args}
+        if args.get("out_ends") is not None:
+            args["out_ends"] = args["out_ends"][sel]
+        try:
+            out[sel] = read_claims(
+                cl, bl, rd, k, fixed=fix, sheriff_fixed=sfix, llr=llr, **args
+            ).black
+            return out
+        except ConfigError:
+            pass
+        for j, i in enumerate(sel):  # row by row: a row whose facts clash is skipped
+            one = slice(j, j + 1)
+            extra = {**args}
+            if extra.get("out_ends") is not None:
+                extra["out_ends"] = extra["out_ends"][one]
+            try:
+                out[i] = read_claims(
+                    cl[one],
+                    bl[one],
+                    rd[one],
+                    k,
+                    fixed=fix[one],
+                    sheriff_fixed=sfix[one],
+                    llr=llr[one],
+                    **extra,
+                ).black[0]
+            except ConfigError:
+                continue
+        return out
+
+    # ------------------------------------------------------------ deciding
+
+    def _index(self, b: SeenBatch, act: Act, seat: int, value: int = 0) -> int:
+        off = b.off(act)
+        return -1 if off < 0 else off + value * b.n + seat
+
+    def _ok(self, b: SeenBatch, i: int, index: int) -> bool:
+        return index >= 0 and bool(b.masks[i, index])
+
+    def _draw_top(self, p: np.ndarray, allowed: np.ndarray) -> int:
+        if not allowed.any():
+            return -1
+        x = np.where(allowed, p, -np.inf)
+        near = np.flatnonzero(allowed & (x >= x.max() - TIE))
+        return int(near[self.rng.integers(len(near))])
+
+    def _decide(
+        self,
+        b: SeenBatch,
+        black: np.ndarray,
+        public: np.ndarray,
+        chosen: np.ndarray,
+        turns: list[str],
+    ) -> np.ndarray:
+        bot = b.bot
+        out = chosen.copy()
+        decoded = bot.layout.decoded
+        prior = bot.mafia_size / max(b.n - 1, 1)
+        acts_left = b.v["acts_left"][:, 0]
+        k_acts = bot.rules.speech_acts
+        for i in range(b.R):
+            town = bool(bot.town_role[b.role[i]])
+            if not town and not self.mafia:
+                continue
+            mafia_team = bool(b.black[i])
+            own = black[i] if (black is not None and not np.isnan(black[i]).any()) else None
+            pub = public[i] if (public is not None and not np.isnan(public[i]).any()) else None
+            p = own if town or not mafia_team else pub
+            if p is None:
+                continue
+            act = decoded[chosen[i]][0] if chosen[i] >= 0 else None
+            me, alive = int(b.me[i]), b.alive[i]
+            others = alive.copy()
+            others[me] = False
+            if mafia_team:
+                others &= ~b.mate[i]
+            turn = turns[i]
+            said = round((1.0 - acts_left[i]) * k_acts)  # speech acts said in this speech
+            if self.speech and turn in SPEECH_TURNS and act is Act.PASS and said <= 1:
+                say = self._content(b, i, p, others, prior, town)
+                if say >= 0 and not (said == 1 and self._has_content_today(b, i)):
+                    out[i] = say
+                    continue
+            if self.nominate and act is Act.NOMINATE:
+                allowed = others & b.seg(Act.NOMINATE)[i]
+                first_day1 = b.day[i] <= 1 and not b.nominee[i].any()
+                mine = decoded[chosen[i]][1]
+                if first_day1:
+                    seat = self._draw_top(p, allowed)
+                elif town and allowed.any():
+                    best = int(np.argmax(np.where(allowed, p, -np.inf)))
+                    seat = best if p[best] - p[mine] > VOTE_MARGIN else -1
+                else:
+                    seat = -1
+                if seat >= 0:
+                    out[i] = self._index(b, Act.NOMINATE, seat)
+                continue
+            if self.vote and town and turn in VOTE_TURNS and act is Act.VOTE:
+                allowed = b.seg(Act.VOTE)[i]
+                if not allowed.any():
+                    continue
+                mine = decoded[chosen[i]][1]
+                best = int(np.argmax(np.where(allowed, p, -np.inf)))
+                called = bool((b.claimant[i] & b.claimed_black[i][:, mine]).any())
+                if (called or not self.blind_only) and p[best] - p[mine] > VOTE_MARGIN:
+                    out[i] = self._index(b, Act.VOTE, best)
+        return out
+
+    def _has_content_today(self, b: SeenBatch, i: int) -> bool:
+        """Whether the one act said in this speech may have been content (not a nomination
+        by the reader today: the observation counts acts, not which)."""
+        mine = b.nominations[i, int(b.me[i])] > 0
+        return not (b.nominee[i] & mine).any()
+
+    def _content(
+        self, b: SeenBatch, i: int, p: np.ndarray, others: np.ndarray, prior: float, town: bool
+    ) -> int:
+        """The first thing the reader of row `i` believes and has not said: an action index,
+        or -1."""
+        bot = b.bot
+        me = int(b.me[i])
+        if town and bot.has_sheriff and b.role[i] == bot.sheriff_kind:
+            blacks = b.checked_yes[i]
+            reds = b.checked_no[i]
+            other_claims = b.claimant[i] & b.alive[i]
+            other_claims[me] = False
+            danger = bool(b.nominee[i, me] or b.candidates[i, me] or b.called_me_black[i].any())
+            go = bool((blacks & b.alive[i]).any() or other_claims.any() or danger)
+            if go or b.me_claimant[i]:
+                idx = self._index(b, Act.CLAIM_ROLE, b.layout._role_index.get(Role.SHERIFF, -1))
+                if not b.me_claimant[i] and self._ok(b, i, idx):
+                    return idx
+                for seat in np.flatnonzero(blacks & ~b.my_black[i]):
+                    idx = self._index(b, Act.CLAIM_CHECK, int(seat), 1)
+                    if self._ok(b, i, idx):
+                        return idx
+                for seat in np.flatnonzero(reds & ~b.my_red[i]):
+                    idx = self._index(b, Act.CLAIM_CHECK, int(seat), 0)
+                    if self._ok(b, i, idx):
+                        return idx
+                for seat in np.flatnonzero(other_claims & ~b.my_accused[i]):
+                    idx = self._index(b, Act.ACCUSE, int(seat))
+                    if self._ok(b, i, idx):
+                        return idx
+        if not self.others_talk:
+            return -1
+        accusable = others & ~b.my_accused[i]
+        vouched = b.vouched[i, me] > 0
+        vouchable = others & ~vouched
+        order = np.argsort(-np.where(accusable, p, -np.inf), kind="stable")
+        for seat in order[: max(1, int(accusable.sum()))]:
+            if not accusable[seat] or p[seat] < prior + ACCUSE_OVER:
+                break
+            idx = self._index(b, Act.ACCUSE, int(seat))
+            if self._ok(b, i, idx):
+                return idx
+        if town:
+            trust = np.argsort(np.where(vouchable, p, np.inf), kind="stable")
+            for seat in trust[: max(1, int(vouchable.sum()))]:
+                if not vouchable[seat] or p[seat] > prior - VOUCH_UNDER:
+                    break
+                idx = self._index(b, Act.VOUCH, int(seat))
+                if self._ok(b, i, idx):
+                    return idx
+        # nothing clear: the likeliest black seat not yet accused, drawn among near equals
+        if not self.guess:
+            return -1
+        if self.fallback == "vouch":  # or the most trusted seat not yet vouched for
+            if b.off(Act.VOUCH) < 0:
+                return -1
+            seat = self._draw_top(-p, vouchable & b.seg(Act.VOUCH)[i])
+            return self._index(b, Act.VOUCH, seat) if seat >= 0 else -1
+        seat = self._draw_top(p, accusable & b.seg(Act.ACCUSE)[i]) if b.off(Act.ACCUSE) >= 0 else -1
+        if seat >= 0 and p[seat] >= prior - 1e-6:
+            return self._index(b, Act.ACCUSE, seat)
+        return -1
+
+
+__all__ = [
+    "ACCUSE_OVER",
+    "NOMINATE_TURNS",
+    "PARTS",
+    "SPEECH_TURNS",
+    "TIE",
+    "VOTE_MARGIN",
+    "VOTE_TURNS",
+    "VOUCH_UNDER",
+    "BeliefTalk",
+]
