@@ -108,8 +108,22 @@ def play_lockstep(
     infers a batch, not a row. A policy that draws at random draws in another order than
     one game at a time would: the figures of version 3 are this function's. `done(g, env)`
     is called as deal g (seed ``task.seed + g``) ends, its env not yet reset (per-deal
-    results: `baselines.robust`).
+    results: `baselines.robust`). It plays on one torch thread (`one_thread_here`): a network
+    infers small batches, where torch's pool only costs.
     """
+    with one_thread_here():
+        return _lockstep(task, seating, side, games, num_envs, tick, done)
+
+
+def _lockstep(
+    task: Task,
+    seating: Seating,
+    side: str,
+    games: int,
+    num_envs: int,
+    tick: Callable[[int], Any] | None,
+    done: Callable[[int, Any], Any] | None,
+) -> tuple[int, int]:
     knobs = task.play_knobs()
     envs = [
         mafia_env.raw_env(task.variant, task.num_players, **knobs)

@@ -65,7 +65,7 @@ import numpy as np
 
 import mafia_env
 from baselines import pins
-from baselines.benchmark import one_thread, one_thread_here, play_lockstep
+from baselines.benchmark import one_thread, play_lockstep
 from baselines.runs import free_file
 from mafia_env.commands import add_quiet, parse, parser, progress, run, showing_progress
 from mafia_env.engine.roles import TEAM_NAMES
@@ -504,10 +504,9 @@ def run_robust(
     bar = progress(len(jobs) * deals, "robust", "deal")
     if workers <= 1:
         done = []
-        with one_thread_here():  # a network infers small batches: its pool only costs
-            for job in jobs:
-                start = time.perf_counter()
-                done.append((play_arm(*job, tick=bar.update), time.perf_counter() - start))
+        for job in jobs:
+            start = time.perf_counter()
+            done.append((play_arm(*job, tick=bar.update), time.perf_counter() - start))
     else:
         fork = "fork" in multiprocessing.get_all_start_methods() and "torch" not in sys.modules
         ctx = multiprocessing.get_context("fork" if fork else "spawn")
