@@ -53,7 +53,15 @@ class League:
     def __init__(self, cfg: Config, n: int, B: int, rng: np.random.Generator, agent: Agent):
         assert cfg.league is not None
         self.cfg, self.lc, self.n = cfg, cfg.league, n
-        self.opp = Opponents(n, B, rng, team=cfg.learner_team, window=self.lc.winrate_window)
+        self.opp = Opponents(
+            n,
+            B,
+            rng,
+            team=cfg.learner_team,
+            window=self.lc.winrate_window,
+            mixed=cfg.mixed_tables,
+            share=cfg.mixed_share,
+        )
         self.template = copy.deepcopy(agent)  # the network shape frozen members are built in
         self.snapshots: dict[str, dict[str, torch.Tensor]] = {}
         self.exploiters: dict[str, dict[str, torch.Tensor]] = {}

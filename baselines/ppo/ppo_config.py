@@ -126,6 +126,13 @@ class Config:
     learner_team: Literal["any", "town", "mafia"] = "any"
     """the team the learner plays against an opponent: any (drawn per game), town, mafia;
     in imitation, the team whose decisions are recorded (the teacher's)"""
+    mixed_tables: Annotated[float, Range(ge=0, le=1)] = 0.0
+    """share of the games against an opponent (not self-play) where the learner holds only
+    `mixed_share` of its team's seats, drawn per game, and the opponent plays the rest of the
+    learner's team too: mixed tables, as the robustness benchmark's ``half-style``
+    (``half-rule`` where the opponent is the rule bots)"""
+    mixed_share: Annotated[float, Range(gt=0, lt=1)] = 0.5
+    """the learner's share of its team's seats at a mixed table (at least one seat)"""
     pool_size: PositiveInt = 8
     """earlier snapshots kept for the pool"""
     snapshot_every: PositiveInt = 10

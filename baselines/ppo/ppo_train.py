@@ -53,7 +53,9 @@ class Mixture:
 
     def __init__(self, cfg: Config, n: int, B: int, rng: np.random.Generator, agent: Agent):
         self.cfg, self.rng = cfg, rng
-        self.opp = Opponents(n, B, rng, team=cfg.learner_team)
+        self.opp = Opponents(
+            n, B, rng, team=cfg.learner_team, mixed=cfg.mixed_tables, share=cfg.mixed_share
+        )
         self.pool: list[dict[str, torch.Tensor]] = []  # earlier snapshots of the agent's weights
         self.pool_agent = copy.deepcopy(agent)
         for name, w in cfg.opponents.items():

@@ -14,6 +14,7 @@ current observation.
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections import deque
 from collections.abc import Callable
@@ -44,7 +45,10 @@ class Opponents:
     learner plays and ``learner_team[b]`` the team it is scored as (-1: self-play). Against
     a member the learner plays one team, `team` ("any": drawn per game), or with `against`
     every seat not of that team (the maniac's too). ``windows[(member, team)]`` holds the
-    learner's last results against the member (1: won).
+    learner's last results against the member (1: won). In a share `mixed` of the games
+    against a member (without `against`), the learner holds only `share` of its team's seats
+    (at least one, drawn per game) and the member plays the rest of the team too: a mixed
+    table, as the robustness benchmark's ``half-style`` (``half-rule`` against the rule bots).
     """
 
     def __init__(
@@ -55,8 +59,11 @@ class Opponents:
         team: str = "any",
         against: str | None = None,
         window: int = 500,
+        mixed: float = 0.0,
+        share: float = 0.5,
     ):
         self.rng, self.team, self.window = rng, team, window
+        self.mixed, self.share = mixed, share
         self.against = None if against is None else TEAM_NAMES.index(against)
         self.players: dict[str, Policy | None] = {}  # every member a game may still be playing
         self.weights: dict[str, float] = {}  # the members drawn from, by weight
@@ -116,7 +123,13 @@ class Opponents:
             else:
                 t = int(self.rng.integers(2))
             self.learner_team[b] = t
-            self.learner_seat[b] = teams == t
+            seats = teams == t
+            if self.mixed > 0 and self.rng.random() < self.mixed:  # a mixed table
+                own = np.flatnonzero(seats)
+                held = self.rng.choice(own, max(1, math.floor(self.share * len(own))), False)
+                seats = np.zeros_like(seats)
+                seats[held] = True
+            self.learner_seat[b] = seats
 
     def act(self, obs: np.ndarray, masks: np.ndarray, learn: np.ndarray, out: np.ndarray) -> None:
         """Write the members' actions into `out` for the rows the learner does not play."""

@@ -85,6 +85,60 @@ def test_a_member_the_learner_always_beats_is_drawn_rarely_but_not_never():
     assert opp.winrate("beaten") == 1.0 and opp.winrate("strong") == 0.5
 
 
+def test_mixed_tables_give_the_learner_a_share_of_its_team_and_the_member_the_rest():
+    member = object.__new__(type("P", (), {"observes": "vector"}))
+    teams = np.array([0] * 7 + [1] * 3)
+    plain = Opponents(10, 1, np.random.default_rng(0))
+    full = Opponents(10, 1, np.random.default_rng(0), mixed=0.0, share=0.5)
+    mixed = Opponents(10, 1, np.random.default_rng(0), mixed=0.5, share=0.5)
+    for o in (plain, full, mixed):
+        o.add("self", None, 1.0)
+        o.add("rule", member, 3.0)
+    held: dict[tuple[str, int], set[int]] = {}
+    for _ in range(2000):
+        plain.assign(0, teams)
+        full.assign(0, teams)
+        # no mixed tables: the same draws as before the option, seat for seat
+        assert (plain.game[0], plain.learner_team[0]) == (full.game[0], full.learner_team[0])
+        assert (plain.learner_seat[0] == full.learner_seat[0]).all()
+        mixed.assign(0, teams)
+        seats = mixed.learner_seat[0]
+        if mixed.game[0] == "self":
+            assert seats.all()  # self-play holds every seat
+            continue
+        team = int(mixed.learner_team[0])
+        assert not (seats & (teams != team)).any()  # only seats of its own team
+        held.setdefault((mixed.game[0], team), set()).add(int(seats.sum()))
+    # town (7 seats): all 7 or floor(3.5) = 3; mafia (3): all 3 or floor(1.5) = 1
+    assert held[("rule", 0)] == {7, 3} and held[("rule", 1)] == {3, 1}
+
+
+def test_a_mixed_table_rollout_lets_the_member_play_the_learners_mates(tmp_path):
+    from baselines.ppo import make_agent
+    from baselines.ppo.rollout import Rollout
+    from mafia_env.seat_obs import vector_env
+    from mafia_env.seating.policies import load_policy
+
+    vec = vector_env("sport", 4, seed=3)
+    cfg = tiny(tmp_path, league=None)
+    agent = make_agent(cfg, vec.obs_size, vec.action_size)
+    opp = Opponents(vec.n, vec.num_envs, np.random.default_rng(0), mixed=1.0, share=0.5)
+    opp.add("rule", load_policy("rule", "sport", vec.n, seed=0))
+    r = Rollout(vec, 48, opp)
+    r.collect(agent, torch.Generator().manual_seed(0))
+    learn, seat = r.learn_buf, r.seat_buf
+    assert learn.any() and not learn.all()
+    for b in range(vec.num_envs):  # the learner's rows are its held seats' turns, no others
+        turns = set(seat[learn[:, b], b].tolist())
+        assert turns and turns <= set(np.flatnonzero(opp.learner_seat[b]).tolist())
+
+
+@pytest.mark.parametrize("key, value", [("mixed_tables", 1.5), ("mixed_share", 1.0)])
+def test_bad_mixed_table_options_are_errors(tmp_path, key, value):
+    with pytest.raises(ConfigError, match=key):
+        tiny(tmp_path, **{key: value})
+
+
 def test_pfsp_by_side_plays_the_side_the_learner_loses_on(tmp_path):
     # the learner loses every game as town against random and wins every game as mafia: the
     # pair (random, town) is weighed as a hard one, (random, mafia) at the floor
