@@ -810,7 +810,7 @@ def mafia_kill(b: SeenBatch, rows: np.ndarray) -> Draws:
         don = b.bot.don_role
         mate_kind = np.minimum(b.mate_kind, len(don) - 1)
         dons = (b.is_me & don[b.role][:, None]) | (b.mate & don[mate_kind])
-        word = np.einsum("rd,rds->rs", dons.astype(np.float32), plan) > 0
+        word = (dons.astype(np.float32)[:, None, :] @ plan)[:, 0] > 0  # (einsum: slower)
         seat = word.argmax(axis=1)
         said = left & (b.day == 1) & word.any(axis=1) & town[b.rows, seat]
         choice = np.where(said, can(b, Act.NIGHT, seat), choice)
