@@ -86,14 +86,15 @@ def combine(parts: list[tuple[Draws, np.ndarray]], R: int) -> Draws:
     if len(parts) == 1:
         return parts[0][0]
     width = max(len(d.counts) for d, _ in parts)
-    zero = np.zeros(R, dtype=np.int64)
-    counts = [
-        sum((np.where(rows, d.counts[j], 0) for d, rows in parts if j < len(d.counts)), zero)
-        for j in range(width)
-    ]
+    counts = [np.zeros(R, dtype=np.int64) for _ in range(width)]
     sure = np.zeros(R, dtype=bool)
-    for d, rows in parts:
-        sure |= rows & d.sure
+    for d, rows in parts:  # (disjoint rows: each row's counts are its part's)
+        for c, part in zip(counts, d.counts, strict=False):
+            np.copyto(c, part, where=rows)
+        if d.sure is True:
+            sure |= rows
+        elif d.sure is not False:
+            sure |= rows & d.sure
 
     def choose(places: Places) -> np.ndarray:
         out = np.full(R, NONE, dtype=np.int64)
