@@ -50,7 +50,7 @@ class Draws:
         out = np.full(len(need), NONE, dtype=np.int64)
         for d, rows in self.parts:
             on = rows & need
-            if on.any():
+            if np.count_nonzero(on):
                 out = np.where(on, d.choose(places[: len(d.counts)]), out)
         return out
 
@@ -77,7 +77,7 @@ class Tie:
             if self._first is None:
                 self._first = np.where(self.count > 0, self.tied.argmax(axis=1), NONE)
             return self._first
-        k = (np.cumsum(self.tied, axis=1) > place[:, None]).argmax(axis=1)
+        k = (self.tied.cumsum(axis=1) > place[:, None]).argmax(axis=1)
         return np.where(self.count > 0, k, NONE)
 
 
@@ -120,13 +120,15 @@ def play(draws: Draws, b: SeenBatch, rng: np.random.Generator) -> np.ndarray:
         # a row that draws nothing falls back where its choice is none and it may not pass
         first = draws.choice(places, ~drawn)
         falls = ~drawn & ~pass_legal & (first < 0)
-        if falls.any():
+        if np.count_nonzero(falls):
             order = np.flatnonzero(falls | drawn).tolist()
     fallback = draw_in_order(draws, b, rng, places, drawn, order, passing) if order else {}
     if first is None:
         choice = draws.choose(places)
     else:
-        choice = np.where(drawn, draws.choice(places, drawn), first) if drawn.any() else first
+        choice = first
+        if np.count_nonzero(drawn):
+            choice = np.where(drawn, draws.choice(places, drawn), first)
     out = np.where(choice >= 0, choice, b.pass_idx)
     if fallback:
         out[list(fallback)] = list(fallback.values())

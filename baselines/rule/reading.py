@@ -355,6 +355,16 @@ class SeenBatch:
         return zlib.crc32(struct.pack("=qq", int(self.day[i]), salt), crc)
 
 
+# numpy's reductions called as ufunc methods: ``x.any(axis=1)``, ``x.max(axis=1)`` go through a
+# Python wrapper (numpy's ``_methods``) that costs about a third of the reduction at these
+# sizes; the same reduction, the same result. `any_of` takes bool arrays (``x.any`` casts
+# others to bool first). Whether a whole array has a set entry is ``np.count_nonzero(x)``,
+# a fifth of the cost of ``x.any()``.
+any_of = np.logical_or.reduce
+max_of = np.maximum.reduce
+min_of = np.minimum.reduce
+
+
 def one_hot(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return the index of the set entry of each one-hot row of `x` (its last axis; 0 where
     none is) and whether one is set: ``x.argmax(-1), x.any(-1)`` for one-hot rows of numbers
@@ -450,4 +460,15 @@ class Seen:
         return None if t < 0 else t
 
 
-__all__ = ["NONE", "Seen", "SeenBatch", "lazy", "one_hot", "row_dots", "row_sums"]
+__all__ = [
+    "NONE",
+    "Seen",
+    "SeenBatch",
+    "any_of",
+    "lazy",
+    "max_of",
+    "min_of",
+    "one_hot",
+    "row_dots",
+    "row_sums",
+]
