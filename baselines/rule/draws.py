@@ -51,7 +51,7 @@ class Draws:
         for d, rows in self.parts:
             on = rows & need
             if np.count_nonzero(on):
-                out = np.where(on, d.choose(places[: len(d.counts)]), out)
+                np.copyto(out, d.choose(places[: len(d.counts)]), where=on)
         return out
 
 
@@ -98,8 +98,8 @@ def combine(parts: list[tuple[Draws, np.ndarray]], R: int) -> Draws:
 
     def choose(places: Places) -> np.ndarray:
         out = np.full(R, NONE, dtype=np.int64)
-        for d, rows in parts:
-            out = np.where(rows, d.choose(places[: len(d.counts)]), out)
+        for d, rows in parts:  # (in place: np.where(rows, choice, out))
+            np.copyto(out, d.choose(places[: len(d.counts)]), where=rows)
         return out
 
     return Draws(counts, choose, sure, parts)

@@ -258,7 +258,7 @@ def claim_sheriff(b: SeenBatch, on: np.ndarray) -> np.ndarray:
 def nominate_ties(b: SeenBatch, scores: np.ndarray, floor: np.ndarray | float) -> np.ndarray:
     """The seats tied for the best score above `floor` (a number, or [R, 1]) that the reader
     may nominate; none where a seat of that score is up for the vote already."""
-    allowed = b.seg(Act.NOMINATE) & (scores > floor) & b.not_me
+    allowed = b.nominable & (scores > floor)
     x = np.where(allowed, scores, -np.inf)
     top = max_of(x, 1, keepdims=True)
     up = any_of(b.nominee & (scores >= top), 1, keepdims=True)  # the top suspect is up
@@ -318,7 +318,7 @@ def nominate_random(b: SeenBatch, floor: np.ndarray | float) -> np.ndarray:
     """Nominate ``random``: while nobody is up, any seat the reader may nominate (drawn);
     else the top suspect."""
     none_up = ~any_of(b.nominee, 1, keepdims=True)
-    anyone = b.seg(Act.NOMINATE) & b.not_me
+    anyone = b.nominable
     return np.where(none_up, anyone, nominate_ties(b, b.sus, floor))
 
 
@@ -326,7 +326,7 @@ def nominate_neighbour(b: SeenBatch, floor: np.ndarray | float) -> np.ndarray:
     """Nominate ``neighbour``: while nobody is up, the next seat after the reader (round
     the table) that he may nominate; else the top suspect."""
     none_up = ~any_of(b.nominee, 1, keepdims=True)
-    allowed = b.seg(Act.NOMINATE) & b.not_me
+    allowed = b.nominable
     after = (b.seats[None, :] - b.me[:, None]) % b.n  # 1: the next seat
     nxt = arg_first_max(-after.astype(float), allowed)
     mine = b.seats[None, :] == nxt[:, None]
@@ -773,7 +773,7 @@ def naming(b: SeenBatch, rows: np.ndarray) -> Draws:
     scores = b.sus
     if np.count_nonzero(need):
         scores = np.where(b.black[:, None], mafia_ranking(b, need), scores)
-    return pick(b, Act.NOMINATE, scores, b.seg(Act.NOMINATE) & ~b.is_me)
+    return pick(b, Act.NOMINATE, scores, b.nominable)
 
 
 def answer(b: SeenBatch, rows: np.ndarray) -> Draws:

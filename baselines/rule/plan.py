@@ -81,7 +81,7 @@ def mafia_ranking(b: SeenBatch, need: np.ndarray, night: bool = False) -> np.nda
         trail = (black_f[:, None, :] @ b.votes_noms)[:, 0]
         score -= 3.0 * np.minimum(trail, 1)
     score += public_noise(b, need, int(night))
-    score[black | ~b.alive] = -1e9
+    np.copyto(score, -1e9, where=b.team_or_dead)  # (score[mask] = -1e9, in place)
     return score
 
 
@@ -90,7 +90,7 @@ def mafia_day_scores(b: SeenBatch, need: np.ndarray) -> np.ndarray:
     suspicion, which costs them no suspicion of their own (voting against a trusted sheriff
     would expose them)."""
     score = b.sus + 0.1 * public_noise(b, need, 3)
-    score[b.team | ~b.alive] = -1e9
+    np.copyto(score, -1e9, where=b.team_or_dead)
     return score
 
 

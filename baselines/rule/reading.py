@@ -134,6 +134,11 @@ class SeenBatch:
         return self.bot.mafia_role[self.role]
 
     @lazy
+    def team_or_dead(self) -> np.ndarray:
+        """[R, n]: the reader's team and the dead (never the mafia's targets)."""
+        return self.team | ~self.alive
+
+    @lazy
     def mafia_of(self) -> np.ndarray:
         """[R, n]: the seats the reader knows to be of his mafia team."""
         return self.team & self.black[:, None]
@@ -330,6 +335,11 @@ class SeenBatch:
                 got = self.masks[:, off : off + self.n]
             self.__dict__[key] = got
         return got
+
+    @lazy
+    def nominable(self) -> np.ndarray:
+        """[R, n]: the seats the reader may nominate now, other than himself."""
+        return self.seg(Act.NOMINATE) & self.not_me
 
     def legal(self, idx: np.ndarray) -> np.ndarray:
         """Whether each action index ([R] or [R, k]; NONE: no choice) is legal in its row."""
