@@ -659,7 +659,10 @@ def ballot(
         doomed = arg_first_max(sus, options, order)
         with_town = ~any_of(town, 1) | (b.at(mafia, doomed) & (b.at(sus, doomed) >= STRONG))
         push = black & ~with_town
-        rank = mafia_day_scores(b, push) if np.count_nonzero(push) else sus
+        # the public noise orders the town candidates: a row with one needs none (its pick
+        # is that candidate whatever the scores)
+        tied = push & (town.sum(axis=1) > 1)
+        rank = mafia_day_scores(b, tied) if np.count_nonzero(tied) else sus
         pushed = arg_first_max(rank, town, order)
         if b.style.push != "town":
             framed = PUSHES[b.style.push](b, push)
