@@ -50,8 +50,8 @@ class Draws:
         out = np.full(len(need), NONE, dtype=np.int64)
         for d, rows in self.parts:
             on = rows & need
-            if on.any():
-                out = np.where(on, d.choose(places[: len(d.counts)]), out)
+            if np.count_nonzero(on):
+                np.copyto(out, d.choose(places[: len(d.counts)]), where=on)
         return out
 
 
@@ -77,7 +77,7 @@ class Tie:
             if self._first is None:
                 self._first = np.where(self.count > 0, self.tied.argmax(axis=1), NONE)
             return self._first
-        k = (np.cumsum(self.tied, axis=1) > place[:, None]).argmax(axis=1)
+        k = (self.tied.cumsum(axis=1) > place[:, None]).argmax(axis=1)
         return np.where(self.count > 0, k, NONE)
 
 
@@ -86,19 +86,20 @@ def combine(parts: list[tuple[Draws, np.ndarray]], R: int) -> Draws:
     if len(parts) == 1:
         return parts[0][0]
     width = max(len(d.counts) for d, _ in parts)
-    zero = np.zeros(R, dtype=np.int64)
-    counts = [
-        sum((np.where(rows, d.counts[j], 0) for d, rows in parts if j < len(d.counts)), zero)
-        for j in range(width)
-    ]
+    counts = [np.zeros(R, dtype=np.int64) for _ in range(width)]
     sure = np.zeros(R, dtype=bool)
-    for d, rows in parts:
-        sure |= rows & d.sure
+    for d, rows in parts:  # (disjoint rows: each row's counts are its part's)
+        for c, part in zip(counts, d.counts, strict=False):
+            np.copyto(c, part, where=rows)
+        if d.sure is True:
+            sure |= rows
+        elif d.sure is not False:
+            sure |= rows & d.sure
 
     def choose(places: Places) -> np.ndarray:
         out = np.full(R, NONE, dtype=np.int64)
-        for d, rows in parts:
-            out = np.where(rows, d.choose(places[: len(d.counts)]), out)
+        for d, rows in parts:  # (in place: np.where(rows, choice, out))
+            np.copyto(out, d.choose(places[: len(d.counts)]), where=rows)
         return out
 
     return Draws(counts, choose, sure, parts)
@@ -119,13 +120,15 @@ def play(draws: Draws, b: SeenBatch, rng: np.random.Generator) -> np.ndarray:
         # a row that draws nothing falls back where its choice is none and it may not pass
         first = draws.choice(places, ~drawn)
         falls = ~drawn & ~pass_legal & (first < 0)
-        if falls.any():
+        if np.count_nonzero(falls):
             order = np.flatnonzero(falls | drawn).tolist()
     fallback = draw_in_order(draws, b, rng, places, drawn, order, passing) if order else {}
     if first is None:
         choice = draws.choose(places)
     else:
-        choice = np.where(drawn, draws.choice(places, drawn), first) if drawn.any() else first
+        choice = first
+        if np.count_nonzero(drawn):
+            choice = np.where(drawn, draws.choice(places, drawn), first)
     out = np.where(choice >= 0, choice, b.pass_idx)
     if fallback:
         out[list(fallback)] = list(fallback.values())

@@ -21,7 +21,7 @@ import numpy as np
 from baselines.rule.draws import Draws, Places, Tie, combine, fixed
 from baselines.rule.plan import coin, mafia_day_scores, mafia_ranking, public_noise
 from baselines.rule.posterior import binary_entropy
-from baselines.rule.reading import NONE, SeenBatch, row_dots
+from baselines.rule.reading import NONE, SeenBatch, any_of, max_of, min_of, row_dots
 from baselines.rule.style import Style
 from baselines.rule.suspicion import STRONG, W_SHERIFF_RED
 from mafia_env.engine.kinds import Act
@@ -44,7 +44,7 @@ def first(x: np.ndarray) -> np.ndarray:
 
 def best_of(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
     """The allowed seats within 1e-9 of the best allowed score: the ties of a pick."""
-    top = np.where(allowed, scores, -np.inf).max(axis=1, keepdims=True)
+    top = max_of(np.where(allowed, scores, -np.inf), 1, keepdims=True)
     return allowed & (scores >= top - 1e-9)
 
 
@@ -57,7 +57,7 @@ def arg_first_max(
     if order is None:
         k = x.argmax(axis=1)
     else:
-        top = allowed & (x == x.max(axis=1)[:, None])
+        top = allowed & (x == max_of(x, 1)[:, None])
         k = np.where(top, order, np.iinfo(np.int64).max).argmin(axis=1)
     return np.where(allowed[np.arange(len(k)), k], k, NONE)
 
@@ -101,13 +101,13 @@ def pick(b: SeenBatch, act: Act, scores: np.ndarray, options: np.ndarray) -> Dra
 def others_or_all(b: SeenBatch, options: np.ndarray) -> np.ndarray:
     """The options other than the reader, or all of them where he is the only one."""
     others = options & b.not_me
-    return np.where(others.any(axis=1, keepdims=True), others, options)
+    return np.where(any_of(others, 1, keepdims=True), others, options)
 
 
 def fresh_or_all(b: SeenBatch, options: np.ndarray) -> np.ndarray:
     """The options not checked yet, or all of them where every one is."""
     fresh = options & ~(b.checked_yes | b.checked_no)
-    return np.where(fresh.any(axis=1, keepdims=True), fresh, options)
+    return np.where(any_of(fresh, 1, keepdims=True), fresh, options)
 
 
 def rounded(x: np.ndarray, places: int = 4) -> np.ndarray:
@@ -209,8 +209,8 @@ def noisy(b: SeenBatch, rows: np.ndarray, draws: Draws) -> Draws:
     on = rows & NOISES[b.style.noisy](b)
     acts = b.masks & on[:, None]
     acts[:, b.pass_idx] = False
-    on &= acts.any(axis=1)
-    if not on.any():
+    on &= any_of(acts, 1)
+    if not np.count_nonzero(on):
         return draws
     k = len(draws.counts)
     tie = Tie(acts)
@@ -258,10 +258,10 @@ def claim_sheriff(b: SeenBatch, on: np.ndarray) -> np.ndarray:
 def nominate_ties(b: SeenBatch, scores: np.ndarray, floor: np.ndarray | float) -> np.ndarray:
     """The seats tied for the best score above `floor` (a number, or [R, 1]) that the reader
     may nominate; none where a seat of that score is up for the vote already."""
-    allowed = b.seg(Act.NOMINATE) & (scores > floor) & b.not_me
+    allowed = b.nominable & (scores > floor)
     x = np.where(allowed, scores, -np.inf)
-    top = x.max(axis=1, keepdims=True)
-    up = (b.nominee & (scores >= top)).any(axis=1, keepdims=True)  # the top suspect is up
+    top = max_of(x, 1, keepdims=True)
+    up = any_of(b.nominee & (scores >= top), 1, keepdims=True)  # the top suspect is up
     return allowed & (x >= top - 1e-9) & ~up
 
 
@@ -277,14 +277,14 @@ def talk_normal(p: Plan) -> None:
     sus = b.sus
     strong = (sus >= STRONG) & ~b.my_accused & b.seg(Act.ACCUSE)
     p.pick(best_of(sus, b.alive & b.not_me), Act.ACCUSE, strong)
-    floor = np.where(b.nominee.any(axis=1, keepdims=True), 0.0, -1e8)
+    floor = np.where(any_of(b.nominee, 1, keepdims=True), 0.0, -1e8)
     p.pick(NOMINATES[b.style.nominate](b, floor), Act.NOMINATE)
 
 
 def talk_quiet(p: Plan) -> None:
     """Talk ``quiet``: no accusation; a nomination only while nobody is up for the vote."""
     b = p.b
-    none_up = ~b.nominee.any(axis=1, keepdims=True)
+    none_up = ~any_of(b.nominee, 1, keepdims=True)
     p.pick(NOMINATES[b.style.nominate](b, -1e8) & none_up, Act.NOMINATE)
 
 
@@ -302,7 +302,7 @@ def talk_talkative(p: Plan) -> None:
     my_vouched = b.vouched[b.rows, b.me]
     cleared = others & (sus < 0) & ~my_vouched & b.seg(Act.VOUCH)
     p.say(one(b, Act.VOUCH, arg_first_max(-sus, cleared)))
-    floor = np.where(b.nominee.any(axis=1, keepdims=True), 0.0, -1e8)
+    floor = np.where(any_of(b.nominee, 1, keepdims=True), 0.0, -1e8)
     p.pick(NOMINATES[b.style.nominate](b, floor), Act.NOMINATE)
 
 
@@ -317,16 +317,16 @@ def nominate_top(b: SeenBatch, floor: np.ndarray | float) -> np.ndarray:
 def nominate_random(b: SeenBatch, floor: np.ndarray | float) -> np.ndarray:
     """Nominate ``random``: while nobody is up, any seat the reader may nominate (drawn);
     else the top suspect."""
-    none_up = ~b.nominee.any(axis=1, keepdims=True)
-    anyone = b.seg(Act.NOMINATE) & b.not_me
+    none_up = ~any_of(b.nominee, 1, keepdims=True)
+    anyone = b.nominable
     return np.where(none_up, anyone, nominate_ties(b, b.sus, floor))
 
 
 def nominate_neighbour(b: SeenBatch, floor: np.ndarray | float) -> np.ndarray:
     """Nominate ``neighbour``: while nobody is up, the next seat after the reader (round
     the table) that he may nominate; else the top suspect."""
-    none_up = ~b.nominee.any(axis=1, keepdims=True)
-    allowed = b.seg(Act.NOMINATE) & b.not_me
+    none_up = ~any_of(b.nominee, 1, keepdims=True)
+    allowed = b.nominable
     after = (b.seats[None, :] - b.me[:, None]) % b.n  # 1: the next seat
     nxt = arg_first_max(-after.astype(float), allowed)
     mine = b.seats[None, :] == nxt[:, None]
@@ -348,11 +348,11 @@ def sheriff_speech(p: Plan) -> None:
         | b.turn_is("tie_speech")
         | (b.nominee | b.candidates)[b.rows, b.me]
         | b.me_claimant
-        | b.called_me_black.any(axis=1)  # a false sheriff calls me black
+        | any_of(b.called_me_black, 1)  # a false sheriff calls me black
         | SHERIFF_CLAIMS[b.style.sheriff_claim](b)
     )
-    go = on & (live_black.any(axis=1) | danger)
-    if go.any():
+    go = on & (any_of(live_black, 1) | danger)
+    if np.count_nonzero(go):
         gon = go[:, None]
         p.say(
             claim_sheriff(b, go),
@@ -362,7 +362,7 @@ def sheriff_speech(p: Plan) -> None:
             block(b, Act.CLAIM_CHECK, gon & b.checked_no & ~b.my_red, 0),
         )
     liars = on[:, None] & b.claimant & b.not_me & alive & ~b.my_accused
-    if liars.any():
+    if np.count_nonzero(liars):
         p.say(block(b, Act.ACCUSE, liars))
     p.pick(NOMINATES[b.style.nominate](b, 0.0), Act.NOMINATE)
 
@@ -374,7 +374,7 @@ def sheriff_claims_black(b: SeenBatch) -> np.ndarray:
 
 def sheriff_claims_counter(b: SeenBatch) -> np.ndarray:
     """Sheriff's claim ``counter``: also as soon as another live player claims sheriff."""
-    return (b.claimant & b.not_me & b.alive).any(axis=1)
+    return any_of(b.claimant & b.not_me & b.alive, 1)
 
 
 def sheriff_claims_open(b: SeenBatch) -> np.ndarray:
@@ -396,20 +396,20 @@ def mafia_speech(p: Plan) -> None:
     them."""
     b, on = p.b, p.on
     don = on & b.bot.don_role[b.role]
-    if don.any():
+    if np.count_nonzero(don):
         found = don[:, None] & b.checked_yes & b.alive & ~b.public_credible & ~b.my_accused
-        if found.any():
+        if np.count_nonzero(found):
             p.say(block(b, Act.ACCUSE, found))
     if b.bot.has_sheriff and b.bot.rules.claims:
         p.say(*counterclaim(b, on))
     said = on & b.turn_is("speech")
     framed = PUSHES[b.style.push](b, on)
-    if (framed >= 0).any():
+    if np.count_nonzero(framed >= 0):
         p.say(
             np.where(~b.at(b.my_accused, framed), one(b, Act.ACCUSE, framed), NONE),
             np.where(said, one(b, Act.NOMINATE, framed), NONE),
         )
-    if said.any():
+    if np.count_nonzero(said):
         scores = mafia_day_scores(b, said) + (b.against_me > 0)  # provoked: a public reason
         p.pick(nominate_ties(b, scores, 0.1) & said[:, None], Act.NOMINATE)
 
@@ -424,7 +424,7 @@ def push_frame(b: SeenBatch, rows: np.ndarray) -> np.ndarray:
     one they accused most so far, else one drawn from the public table (a sheriff claimant
     last: the plan's targets are shot, not framed)."""
     need = rows & b.black
-    if not need.any():
+    if not np.count_nonzero(need):
         return np.full(b.R, NONE, dtype=np.int64)
     team = b.team.astype(np.float32)
     accused = (team[:, None, :] @ b.accused.astype(np.float32))[:, 0]  # by the team, per seat
@@ -448,38 +448,38 @@ def counterclaim(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
     cols = []
     # the story goes on: call each sheriff claimant black, a check a night
     keep = on & b.me_claimant
-    if keep.any():
+    if np.count_nonzero(keep):
         keep &= b.my_black.sum(axis=1) < day - 1
         cols.append(block(b, Act.CLAIM_CHECK, keep[:, None] & claimant & ~team & ~b.my_black, 1))
     cols += FAKE_STORIES[b.style.fake_story](b, on)
     # a new story, by the member to speak, today
     style = b.style
     base = on & ~b.me_claimant & b.me_alive
-    start = base & ~(b.mate & claimant).any(axis=1) & (day >= 2)
+    start = base & ~any_of(b.mate & claimant, 1) & (day >= 2)
     live = team & alive
     lowest = first(live)
     claimer = FAKE_CLAIMERS[style.fake_claimer](b, lowest)
     own = FAKE_ROLES[style.fake_role](b)  # the role of the fake claim
     if own is Role.SHERIFF and style.fake_claimer != "all":
-        claimer &= ~(b.mate & claimant).any(axis=1)  # one story a team, where one claims
+        claimer &= ~any_of(b.mate & claimant, 1)  # one story a team, where one claims
     faking = base & (day >= FAKE_FROM[style.fake_from](b)) & claimer
-    if not (start.any() or faking.any()):
+    if not (np.count_nonzero(start) or np.count_nonzero(faking)):
         return cols
     target = np.full(b.R, NONE, dtype=np.int64)
     rivals = claimant & ~team & alive & b.public_credible
-    if (start & rivals.any(axis=1)).any():
+    if np.count_nonzero(start & any_of(rivals, 1)):
         calls_team = row_dots([b.claimed_black], [team])[0, 0] > 0  # [R, claimer]
         exposer = first(rivals & calls_team)
         exposed = team & b.claimed_black[b.rows, np.maximum(exposer, 0)]
         unexposed = live & ~exposed
-        speaker = np.where(unexposed.any(axis=1), first(unexposed), lowest)
+        speaker = np.where(any_of(unexposed, 1), first(unexposed), lowest)
         counter = start & (exposer >= 0) & (speaker == me)
     else:
         exposer = target
         counter = np.zeros(b.R, dtype=bool)
     if own is not Role.SHERIFF:  # another role's fake claim: its own story (`fake_claim`)
         return [*cols, *claim_role(b, counter, exposer, style), *fake_claim(b, faking, own)]
-    fake = faking & (exposer < 0) & ~(claimant & ~team).any(axis=1)
+    fake = faking & (exposer < 0) & ~any_of(claimant & ~team, 1)
     for i in np.flatnonzero(counter | fake).tolist():
         if counter[i]:
             if coin(b, i, 1) < style.counterclaim_p:
@@ -487,10 +487,10 @@ def counterclaim(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
         elif coin(b, i, 2) < style.fake_claim_p:
             target[i] = -2  # the mafia's top-ranked target, below
     ranked = target == -2
-    if ranked.any():
+    if np.count_nonzero(ranked):
         target = np.where(ranked, mafia_ranking(b, ranked).argmax(axis=1), target)
     told = target >= 0
-    if not told.any():
+    if not np.count_nonzero(told):
         return cols
     check = np.where(told & ~b.at(b.my_black, target), one(b, Act.CLAIM_CHECK, target, 1), NONE)
     return [*cols, claim_sheriff(b, told), check, one(b, Act.NOMINATE, target)]
@@ -505,12 +505,12 @@ def story_check(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
     """Fake story ``check``: a mafia sheriff claimant who has called nobody black yet calls
     the mafia's top target black (alike for every member), then nominates whom he called."""
     story = on & b.me_claimant & b.me_alive
-    if not story.any():
+    if not np.count_nonzero(story):
         return []
     called = b.my_black & ~b.team & b.alive
-    fresh = story & ~(b.my_black & ~b.team).any(axis=1)
+    fresh = story & ~any_of(b.my_black & ~b.team, 1)
     target = np.full(b.R, NONE, dtype=np.int64)
-    if fresh.any():
+    if np.count_nonzero(fresh):
         target = np.where(fresh, mafia_ranking(b, fresh).argmax(axis=1), NONE)
     check = np.where(fresh, one(b, Act.CLAIM_CHECK, target, 1), NONE)
     nominee = np.where(story & b.turn_is("speech"), one(b, Act.NOMINATE, first(called)), NONE)
@@ -527,7 +527,7 @@ def claim_role(
         if coin(b, i, 1) < style.counterclaim_p:
             target[i] = exposer[i]
     told = target >= 0
-    if not told.any():
+    if not np.count_nonzero(told):
         return []
     check = np.where(told & ~b.at(b.my_black, target), one(b, Act.CLAIM_CHECK, target, 1), NONE)
     return [claim_sheriff(b, told), check, one(b, Act.NOMINATE, target)]
@@ -542,7 +542,7 @@ def fake_claim(b: SeenBatch, faking: np.ndarray, role: Role) -> list[np.ndarray]
         return []
     kind = b.bot.roles.index(role)
     claimed = (b.claim_kind == kind) & b.alive
-    go = faking & ~claimed[b.rows, b.me] & ~(claimed & ~b.team).any(axis=1)
+    go = faking & ~claimed[b.rows, b.me] & ~any_of(claimed & ~b.team, 1)
     for i in np.flatnonzero(go).tolist():
         go[i] = coin(b, i, 2) < b.style.fake_claim_p
     return [np.where(go, off + index, NONE)]
@@ -557,7 +557,7 @@ def claimer_don(b: SeenBatch, lowest: np.ndarray) -> np.ndarray:
     """Fake claimer ``don``: the don, faking his checks (where no don is dealt or he is out:
     the lowest live member)."""
     don = b.bot.don_role
-    if not don.any():
+    if not np.count_nonzero(don):
         return lowest == b.me
     mate_kind = np.minimum(b.mate_kind, len(don) - 1)
     dons = (b.is_me & don[b.role][:, None]) | (b.mate & don[mate_kind])
@@ -650,25 +650,28 @@ def ballot(
     open count, `in_turn`, ``random`` votes ``top``); a mafia that frames (`Style.push`)
     votes the framed player where he is a candidate."""
     sus, n = b.sus, b.n
-    has = options.any(axis=1)
+    has = any_of(options, 1)
     out = np.full(b.R, NONE, dtype=np.int64)
     black = b.black & has & rows
-    if black.any():
+    if np.count_nonzero(black):
         mafia = b.mafia_of
         town = options & ~mafia
         doomed = arg_first_max(sus, options, order)
-        with_town = ~town.any(axis=1) | (b.at(mafia, doomed) & (b.at(sus, doomed) >= STRONG))
+        with_town = ~any_of(town, 1) | (b.at(mafia, doomed) & (b.at(sus, doomed) >= STRONG))
         push = black & ~with_town
-        rank = mafia_day_scores(b, push) if push.any() else sus
+        # the public noise orders the town candidates: a row with one needs none (its pick
+        # is that candidate whatever the scores)
+        tied = push & (town.sum(axis=1) > 1)
+        rank = mafia_day_scores(b, tied) if np.count_nonzero(tied) else sus
         pushed = arg_first_max(rank, town, order)
         if b.style.push != "town":
             framed = PUSHES[b.style.push](b, push)
             pushed = np.where((framed >= 0) & b.at(town, framed), framed, pushed)
         out = np.where(black, np.where(with_town, doomed, pushed), out)
     town_rows = ~b.black & has & rows
-    if town_rows.any():
+    if np.count_nonzero(town_rows):
         opt = others_or_all(b, options)
-        best = np.where(opt, sus, -np.inf).max(axis=1)
+        best = max_of(np.where(opt, sus, -np.inf), 1)
         habit = "top" if in_turn and b.style.ballot == "random" else b.style.ballot
         top = BALLOTS[habit](b, opt, best)
         got = np.where(top, b.nominee_pos, n + 1).argmin(axis=1)
@@ -692,7 +695,7 @@ def crowd(b: SeenBatch, options: np.ndarray) -> np.ndarray:
     """[R, n]: how hard the table pushes each candidate: its votes this round where ballots
     are seen as they are cast, else the table's accusations and black calls against it."""
     votes = b.votes_today.sum(axis=1)  # [R, candidate]
-    seen = (np.where(options, votes, 0) > 0).any(axis=1, keepdims=True)
+    seen = any_of(np.where(options, votes, 0) > 0, 1, keepdims=True)
     return np.where(seen, votes, b.attacks.sum(axis=1))
 
 
@@ -700,7 +703,7 @@ def ballot_bandwagon(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> np.
     """Ballot ``bandwagon``: the candidates the table pushes hardest (`crowd`); with no push
     at all, the most suspected."""
     got = crowd(b, options)
-    most = np.where(options, got, -1).max(axis=1)
+    most = max_of(np.where(options, got, -1), 1)
     leaders = options & (got >= most[:, None])
     return np.where((most > 0)[:, None], leaders, ballot_top(b, options, best))
 
@@ -710,17 +713,17 @@ def ballot_second(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> np.nda
     top = ballot_top(b, options, best)
     lead = np.where(top, b.nominee_pos, b.n + 1).argmin(axis=1)
     rest = options & (b.seats[None, :] != lead[:, None])
-    best2 = np.where(rest, b.sus, -np.inf).max(axis=1)
+    best2 = max_of(np.where(rest, b.sus, -np.inf), 1)
     second = rest & (b.sus >= (best2 - 1e-9)[:, None])
-    return np.where(rest.any(axis=1, keepdims=True), second, top)
+    return np.where(any_of(rest, 1, keepdims=True), second, top)
 
 
 def ballot_contrarian(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> np.ndarray:
     """Ballot ``contrarian``: against the table: the candidates it pushes least (`crowd`),
     the least suspected of them."""
     got = crowd(b, options)
-    fewest = options & (got <= np.where(options, got, np.inf).min(axis=1)[:, None])
-    low = np.where(fewest, b.sus, np.inf).min(axis=1)
+    fewest = options & (got <= min_of(np.where(options, got, np.inf), 1)[:, None])
+    low = min_of(np.where(fewest, b.sus, np.inf), 1)
     return fewest & (b.sus <= (low + 1e-9)[:, None])
 
 
@@ -747,7 +750,7 @@ def abstain_below_zero(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> n
 def abstain_cleared(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> np.ndarray:
     """Abstain ``posterior``: the posterior clears every candidate (a score below the prior
     is no alibi)."""
-    return np.where(options, rounded(b.own_p), -np.inf).max(axis=1) < CLEARED
+    return max_of(np.where(options, rounded(b.own_p), -np.inf), 1) < CLEARED
 
 
 ABSTAIN = {"suspicion": abstain_below_zero, "posterior": abstain_cleared}
@@ -758,10 +761,10 @@ def crash_vote(b: SeenBatch, rows: np.ndarray) -> Draws:
     reader is not among them); mafia: yes when no teammate is among them."""
     tied, sus = b.candidates, b.sus
     in_tie = b.at(tied, b.me)
-    hi = np.where(tied, sus, -np.inf).max(axis=1)
-    lo = np.where(tied, sus, np.inf).min(axis=1)
+    hi = max_of(np.where(tied, sus, -np.inf), 1)
+    lo = min_of(np.where(tied, sus, np.inf), 1)
     town_yes = ~in_tie & (hi > 0) & (lo > W_SHERIFF_RED)
-    yes = np.where(b.black, ~(tied & b.mafia_of).any(axis=1), town_yes)
+    yes = np.where(b.black, ~any_of(tied & b.mafia_of, 1), town_yes)
     y, no = b.off(Act.VOTE_YES), b.off(Act.VOTE_NO)
     idx = np.where(yes, y if y >= 0 else NONE, no if no >= 0 else NONE)
     return fixed(np.where(b.legal(idx), idx, NONE))
@@ -771,9 +774,9 @@ def naming(b: SeenBatch, rows: np.ndarray) -> Draws:
     """Nomination round: name the top suspect (mafia: their top-ranked town player)."""
     need = rows & b.black
     scores = b.sus
-    if need.any():
+    if np.count_nonzero(need):
         scores = np.where(b.black[:, None], mafia_ranking(b, need), scores)
-    return pick(b, Act.NOMINATE, scores, b.seg(Act.NOMINATE) & ~b.is_me)
+    return pick(b, Act.NOMINATE, scores, b.nominable)
 
 
 def answer(b: SeenBatch, rows: np.ndarray) -> Draws:
@@ -789,7 +792,7 @@ def answer(b: SeenBatch, rows: np.ndarray) -> Draws:
     civilian = roles.index(Role.CIVILIAN) if Role.CIVILIAN in roles else NONE - 1
     shown = np.where(shown < len(roles), shown, civilian)
     value = np.where(mine.argmax(axis=1) == shown, 0, 1)  # Answer: 0 yes, 1 no
-    choice = np.where((mine != 0).any(axis=1), off + value, NONE)
+    choice = np.where(any_of(mine != 0, 1), off + value, NONE)
     return fixed(np.where(b.legal(choice), choice, NONE))
 
 
@@ -804,19 +807,19 @@ def mafia_kill(b: SeenBatch, rows: np.ndarray) -> Draws:
     targets = b.seg(Act.NIGHT)
     town = targets & ~b.mafia_of
     choice = can(b, Act.NIGHT, first(targets))  # no town player to shoot: the first target
-    left = rows & town.any(axis=1)
+    left = rows & any_of(town, 1)
     plan = b.v.get("team_plan")  # SPORT-N3: the first night, the don's word at the meeting
-    if plan is not None and left.any():
+    if plan is not None and np.count_nonzero(left):
         don = b.bot.don_role
         mate_kind = np.minimum(b.mate_kind, len(don) - 1)
         dons = (b.is_me & don[b.role][:, None]) | (b.mate & don[mate_kind])
-        word = np.einsum("rd,rds->rs", dons.astype(np.float32), plan) > 0
+        word = (dons.astype(np.float32)[:, None, :] @ plan)[:, 0] > 0  # (einsum: slower)
         seat = word.argmax(axis=1)
-        said = left & (b.day == 1) & word.any(axis=1) & town[b.rows, seat]
+        said = left & (b.day == 1) & any_of(word, 1) & town[b.rows, seat]
         choice = np.where(said, can(b, Act.NIGHT, seat), choice)
         left &= ~said
     shots = b.v.get("team_shots")
-    if shots is not None and b.bot.rules.mafia_kill == "unanimous" and left.any():
+    if shots is not None and b.bot.rules.mafia_kill == "unanimous" and np.count_nonzero(left):
         aim = shots.argmax(axis=2)  # [R, mate]
         ok = b.mate & shots.any(axis=2) & np.take_along_axis(town, aim, axis=1)
         mate = first(ok)
@@ -824,7 +827,7 @@ def mafia_kill(b: SeenBatch, rows: np.ndarray) -> Draws:
         aimed = left & (mate >= 0)
         choice = np.where(aimed, can(b, Act.NIGHT, seat), choice)
         left &= ~aimed
-    if left.any():
+    if np.count_nonzero(left):
         rank = mafia_ranking(b, left, night=True)
         choice = np.where(left, can(b, Act.NIGHT, arg_first_max(rank, town)), choice)
     return fixed(choice)
@@ -853,7 +856,7 @@ CHECKS = {"suspicion": check_suspected, "information": check_informative}
 def don_check(b: SeenBatch, rows: np.ndarray) -> Draws:
     """Look for the sheriff among the town players not checked yet, by `Style.don_check`;
     once he is found (and alive), hold (pass, else the fallback)."""
-    found = (b.checked_yes & b.alive).any(axis=1)
+    found = any_of(b.checked_yes & b.alive, 1)
     options = fresh_or_all(b, b.seg(Act.NIGHT) & ~b.mafia_of) & ~found[:, None]
     return pick(b, Act.NIGHT, DON_CHECKS[b.style.don_check](b, options), options)
 

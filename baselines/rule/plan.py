@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from baselines.rule.reading import SeenBatch
+from baselines.rule.reading import SeenBatch, any_of
 
 
 def public_noise(b: SeenBatch, need: np.ndarray, salt: int) -> np.ndarray:
@@ -66,22 +66,22 @@ def mafia_ranking(b: SeenBatch, need: np.ndarray, night: bool = False) -> np.nda
     black = b.team
     black_f = black.astype(np.float32)
     claimants, cred = b.claimant, b.public_credible
-    covered = (claimants & black).any(axis=1)
+    covered = any_of(claimants & black, 1)
     score = np.where(claimants & ~black & ~covered[:, None], np.where(cred, 100.0, 5.0), 0.0)
     don = b.bot.don_role
     mate_kind = np.minimum(b.mate_kind, len(don) - 1)
     dons = (b.is_me & don[b.role][:, None]) | (b.mate & don[mate_kind])
-    if dons.any():  # (counts: exact in float32)
+    if np.count_nonzero(dons):  # (counts: exact in float32)
         score += 90.0 * (dons.astype(np.float32)[:, None, :] @ b.accused)[:, 0]
     score += 10.0 * b.team_attacks
     reds = claimants & ~black & cred  # players the town trusts: a credible claimant's reds
-    if reds.any():
+    if np.count_nonzero(reds):
         score += 5.0 * (reds.astype(np.float32)[:, None, :] @ b.claimed_red)[:, 0]
     if night:
         trail = (black_f[:, None, :] @ b.votes_noms)[:, 0]
         score -= 3.0 * np.minimum(trail, 1)
     score += public_noise(b, need, int(night))
-    score[black | ~b.alive] = -1e9
+    np.copyto(score, -1e9, where=b.team_or_dead)  # (score[mask] = -1e9, in place)
     return score
 
 
@@ -90,7 +90,7 @@ def mafia_day_scores(b: SeenBatch, need: np.ndarray) -> np.ndarray:
     suspicion, which costs them no suspicion of their own (voting against a trusted sheriff
     would expose them)."""
     score = b.sus + 0.1 * public_noise(b, need, 3)
-    score[b.team | ~b.alive] = -1e9
+    np.copyto(score, -1e9, where=b.team_or_dead)
     return score
 
 

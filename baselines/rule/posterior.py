@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from baselines.rule.reading import row_dots
+from baselines.rule.reading import any_of, max_of, row_dots
 from mafia_env.engine.events import Cause
 
 EPS = 0.05  # a town sheriff claimant who calls a check wrong, or a second town claimant
@@ -134,7 +134,7 @@ class Posterior:
         mate_black = mates & bot.mafia_role[b.mate_kind]
         own_fix[mate_black] = 1
         own_fix[mates & ~bot.mafia_role[b.mate_kind]] = -1
-        if reader_black.any():  # the mafia know their whole team (sets outside are out)
+        if np.count_nonzero(reader_black):  # the mafia know their whole team (sets outside are out)
             known = np.where(reader_black[:, None], own_fix == 1, False)
             full = known.sum(axis=1) >= k
             own_fix[full[:, None] & (own_fix == 0)] = -1
@@ -179,8 +179,8 @@ class Posterior:
             out = (~b.alive).astype(np.float32)
             bad |= out @ sets_t >= self.k
         # sheriff claimants: a town one calls the truth (log EPS per miscalled set), all at once
-        if claimants.any():
-            cols = np.flatnonzero(claimants.any(axis=0))  # the seats some row holds claimants
+        if np.count_nonzero(claimants):
+            cols = np.flatnonzero(any_of(claimants, 0))  # the seats some row holds claimants
             R, C, n = len(claimants), len(cols), claimants.shape[1]
             calls_black = b.claimed_black[:, cols].astype(np.float32).reshape(R * C, n)
             calls_red = b.claimed_red[:, cols].astype(np.float32).reshape(R * C, n)
@@ -200,11 +200,11 @@ class Posterior:
         town_claims = cl.sum(axis=1, keepdims=True) - cl @ sets_t
         logw += math.log(EPS) * np.maximum(town_claims - 1, 0)
         logw = np.where(bad, -np.inf, logw)
-        top = logw.max(axis=1, keepdims=True)
+        top = max_of(logw, 1, keepdims=True)
         none = ~np.isfinite(top[:, 0])
         if none.any():  # the facts contradict each other (a random table): drop the soft ones
             logw[none] = np.where(bad[none], -1e9, 0.0)
-            top[none] = logw[none].max(axis=1, keepdims=True)
+            top[none] = max_of(logw[none], 1, keepdims=True)
         w = np.exp(logw - top)
         w /= w.sum(axis=1, keepdims=True)
         return w @ sets, w

@@ -134,6 +134,11 @@ class SeenBatch:
         return self.bot.mafia_role[self.role]
 
     @lazy
+    def team_or_dead(self) -> np.ndarray:
+        """[R, n]: the reader's team and the dead (never the mafia's targets)."""
+        return self.team | ~self.alive
+
+    @lazy
     def mafia_of(self) -> np.ndarray:
         """[R, n]: the seats the reader knows to be of his mafia team."""
         return self.team & self.black[:, None]
@@ -331,6 +336,11 @@ class SeenBatch:
             self.__dict__[key] = got
         return got
 
+    @lazy
+    def nominable(self) -> np.ndarray:
+        """[R, n]: the seats the reader may nominate now, other than himself."""
+        return self.seg(Act.NOMINATE) & self.not_me
+
     def legal(self, idx: np.ndarray) -> np.ndarray:
         """Whether each action index ([R] or [R, k]; NONE: no choice) is legal in its row."""
         flat, base = self._flat
@@ -353,6 +363,16 @@ class SeenBatch:
             alive = zlib.crc32(v["alive"][i].tobytes())
             crc = crcs[i] = zlib.crc32(v["votes_before"][i].tobytes(), alive)
         return zlib.crc32(struct.pack("=qq", int(self.day[i]), salt), crc)
+
+
+# numpy's reductions called as ufunc methods: ``x.any(axis=1)``, ``x.max(axis=1)`` go through a
+# Python wrapper (numpy's ``_methods``) that costs about a third of the reduction at these
+# sizes; the same reduction, the same result. `any_of` takes bool arrays (``x.any`` casts
+# others to bool first). Whether a whole array has a set entry is ``np.count_nonzero(x)``,
+# a fifth of the cost of ``x.any()``.
+any_of = np.logical_or.reduce
+max_of = np.maximum.reduce
+min_of = np.minimum.reduce
 
 
 def one_hot(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -450,4 +470,15 @@ class Seen:
         return None if t < 0 else t
 
 
-__all__ = ["NONE", "Seen", "SeenBatch", "lazy", "one_hot", "row_dots", "row_sums"]
+__all__ = [
+    "NONE",
+    "Seen",
+    "SeenBatch",
+    "any_of",
+    "lazy",
+    "max_of",
+    "min_of",
+    "one_hot",
+    "row_dots",
+    "row_sums",
+]

@@ -16,7 +16,7 @@ from functools import cache
 import numpy as np
 
 from baselines.rule.posterior import Posterior
-from baselines.rule.reading import SeenBatch, row_dots, row_sums
+from baselines.rule.reading import SeenBatch, any_of, row_dots, row_sums
 
 # Weights of the town's reading of the table; a trusted sheriff's word outweighs behaviour.
 W_CHECKED = 100.0  # own check result (sheriff)
@@ -83,7 +83,7 @@ def town_suspicion(b: SeenBatch) -> tuple[np.ndarray, np.ndarray]:
     against_me = b.__dict__.setdefault("against_me", by_votes[3] + by_noms[3] + by_accuse[3] * 2.0)
     (voted,) = row_sums(b.votes_today)  # today's vote is over: who abstained?
     voters = b.alive if bot.rules.nominees_vote else b.alive & ~b.candidates
-    over = b.candidates.any(axis=1) & (voted > 0).any(axis=1)
+    over = any_of(b.candidates, 1) & any_of(voted > 0, 1)
     counting = b.v.get("counting")
     if counting is not None:  # an open count under way (CLUB-E7): not over yet
         over &= ~counting.any(axis=1)
