@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The talk-layer chain of configs/filler/sport-talk-layer*.yaml again under another seed:
+# from the seed-1 clone (runs/filler_talk_clone_sport_1/agent.pt), the first link with the
+# layer over both teams, then four links with it over the town only, each link 300 updates
+# (2.46M env steps) starting from the one before it. Each link's run writes
+# runs/<exp_name>_sport_<seed>/; a link whose agent.pt is there is skipped (the chain resumes).
+#   bash results/robust/experiments/talk_chain.sh SEED
+set -euo pipefail
+seed=${1:?usage: talk_chain.sh SEED}
+py=${PY:-.venv/bin/python}
+prev=runs/filler_talk_clone_sport_1/agent.pt
+for link in layer-clone layer-town layer-town-long layer-town-longer layer-town-6; do
+  name=filler_talk_${link//-/_}
+  out=runs/${name}_sport_${seed}
+  echo "[$(date -u +%H:%M:%S)] link $link from $prev -> $out"
+  if [ ! -f "$out/agent.pt" ]; then
+    $py -m baselines.train --config configs/filler/sport-talk-$link.yaml \
+      --set seed=$seed --set init_weights=$prev --force
+  fi
+  prev=$out/agent.pt
+done
+echo "[$(date -u +%H:%M:%S)] chain done: $prev"
