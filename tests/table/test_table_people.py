@@ -148,6 +148,12 @@ async def play(table: Table, choosers: dict, until=None, host=None, limit=60.0):
     while not done(table) and not table.task.done():
         assert time.monotonic() < deadline, "the table did not get there"
         await asyncio.sleep(0.001)
+    # the state that got there goes to every seat before the table stops: the first send of
+    # it halts the clock (`watch`), and the rest of its round of sends follows
+    grace = time.monotonic() + 1.0
+    while not stopped and not table.task.done() and time.monotonic() < grace:
+        await asyncio.sleep(0.001)
+    await asyncio.sleep(0.01)
     while not table.task.done():  # (asyncio.wait_for of Python 3.11 may swallow a cancel)
         table.task.cancel()
         await asyncio.sleep(0.001)
