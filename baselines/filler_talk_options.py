@@ -1,4 +1,4 @@
-"""The options of `baselines.filler_talk.BeliefTalk`, apart from it so that configs can check
+"""The options of `baselines.belief_talk.BeliefTalk`, apart from it so that configs can check
 them without importing the policy (and the networks it wraps)."""
 
 from __future__ import annotations

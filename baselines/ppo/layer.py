@@ -1,7 +1,7 @@
 """The fixed policy layer a network plays under, recorded in its checkpoint.
 
 A run with ``learner_layer`` (`Config.learner_layer`: ``belief_talk``) trains its network
-under a layer that decides some of the moves played (`baselines.filler_talk.BeliefTalk`).
+under a layer that decides some of the moves played (`baselines.belief_talk.BeliefTalk`).
 The trainer records that layer in the files it writes (``agent.pt``, ``checkpoint.pt``) under
 the key ``"layer"``: ``{"name": "belief_talk", "options": {"fallback": "vouch", ...}}``.
 Loaded as a policy (``load_policy("runs/x/agent.pt", ...)``, the shipped kinds, the

@@ -141,7 +141,7 @@ class Config:
     """league training (its own section; null: the fixed mixture of `opponents`)"""
     learner_layer: Literal["none", "belief_talk"] = "none"
     """a fixed layer over the learner's network in training: ``none``, the network plays
-    alone; ``belief_talk``, `baselines.filler_talk.BeliefTalk` (the learner's speech, day 1's
+    alone; ``belief_talk``, `baselines.belief_talk.BeliefTalk` (the learner's speech, day 1's
     first nomination and blind votes from the claims reading, where it overrides the
     network). The rows it overrides are left out of the policy loss (their values are still
     learned), and the learner's frozen copies (snapshots, the exploiters' target) play under

@@ -4,7 +4,7 @@ filler's run):
 
     python results/robust/experiments/talk_ablation.py speech,nominate vote_first 100 town
 
-Each name is a set of `baselines.filler_talk.BeliefTalk` options (`VARIANTS`), registered as
+Each name is a set of `baselines.belief_talk.BeliefTalk` options (`VARIANTS`), registered as
 a policy for the run; a line per cell: name, side, style, its win rate, the rule bots'.
 """
 

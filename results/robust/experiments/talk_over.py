@@ -1,4 +1,4 @@
-"""A network with `baselines.filler_talk.BeliefTalk`'s speech layer over it, measured on
+"""A network with `baselines.belief_talk.BeliefTalk`'s speech layer over it, measured on
 sport-10: every style of the zoo on full tables (paired with the rule bots' games of the
 shipped filler's run) and the table's talk figures:
 
@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 
 from baselines import robust
+from baselines.belief_talk import PARTS, BeliefTalk
 from baselines.filler_table import measure
-from baselines.filler_talk import PARTS, BeliefTalk
 from baselines.ppo.checkpoint import read_checkpoint
 from baselines.ppo.layer import checkpoint_layer
 from mafia_env.engine.spec import GameSpec
