@@ -25,6 +25,24 @@ decisions, from the reading of the sheriff claims with liars in the model
   ``blind_only``, only where the network's candidate was called black by a sheriff claimant
   (the network follows a claimant the reading does not believe).
 
+Options for a table of mixed players (each off by default; a network trained among its own
+copies keeps conventions that other players do not share, measured at the robustness
+benchmark's ``half-rule`` and ``half-style`` tables):
+
+- ``sheriff_first``: the real sheriff's claim (when he goes public, as above), his reports
+  and his accusations come before anything the network says in a speech, and he puts a live
+  black check up for the vote; otherwise a nominated sheriff whose network talks first is
+  voted out unclaimed.
+- ``meet``: a town ballot goes to the earliest nominee among the candidates the reading
+  holds within `VOTE_MARGIN` of its top suspect (the rule bots' habit: the town's votes
+  meet, and a bloc of three mafia ballots no longer decides between split town votes).
+- ``sparing``: once someone is up for the vote, a town seat nominates only a suspect (more
+  than `ACCUSE_OVER` above the prior) not up yet, else ends its speech: a needless
+  nomination makes its nominee suspect the nominator.
+- ``agree``: a mafia seat shoots the team's agreed target (SPORT-N3: the don's word at the
+  zero-night meeting on the first night, then the team's top-ranked town player, as the rule
+  bots shoot), so that a team of mixed players does not split its shots (SPORT-N4).
+
 Options for measuring the parts: ``others_talk`` off keeps only the real sheriff's talk;
 ``hide_talk`` hides the table's accusations and vouches from the network. ``filler_talk`` is
 every part on; ``filler_vote`` is the ballots alone, ``blind_only``. Night turns, and
@@ -88,6 +106,10 @@ class BeliefTalk:
         hide_talk: bool = False,
         others_talk: bool = True,
         blind_only: bool = False,
+        sheriff_first: bool = False,
+        meet: bool = False,
+        sparing: bool = False,
+        agree: bool = False,
     ):
         self.spec = spec
         self.inner = inner
@@ -106,6 +128,21 @@ class BeliefTalk:
         self.others_talk = others_talk  # off: only the real sheriff's claim and reports
         # on: overrule a ballot only where its candidate was called black by a claimant
         self.blind_only = blind_only
+        # on: the real sheriff's claim, reports and accusations come before anything the
+        # wrapped policy says in a speech (not only where it passes)
+        self.sheriff_first = sheriff_first
+        # on: a town ballot goes to the earliest nominee among the candidates the reading
+        # holds within `VOTE_MARGIN` of its top suspect (the rule bots' habit, so that the
+        # town's votes meet), not to the wrapped policy's pick among them
+        self.meet = meet
+        # on: once someone is up for the vote, a town seat nominates only a suspect (more
+        # than `ACCUSE_OVER` above the prior) who is not up yet, else ends its speech (the
+        # rule bots' habit: a nomination tells its nominee that the nominator is likely black)
+        self.sparing = sparing
+        # on: a mafia seat shoots the team's agreed target (SPORT-N3: on the first night the
+        # don's word at the meeting, then the team's top-ranked town player, as the rule bots
+        # do), so that a team of mixed players fires at one seat
+        self.agree = agree
         lay = self.reader._pieces
         self._hidden = [slice(lay[k][0], lay[k][1]) for k in ("accused", "vouched") if k in lay]
         self.seed(seed)
@@ -148,6 +185,10 @@ class BeliefTalk:
         turn = obs[:, reader._pieces["my_turn"][0] : reader._pieces["my_turn"][1]]
         has = turn.max(axis=1) > 0
         kind = np.where(has, turn.argmax(axis=1), -1)
+        if self.agree and "mafia_kill" in names:
+            night = np.flatnonzero((kind == names.index("mafia_kill")) & (legal.sum(axis=1) > 1))
+            if night.size:
+                out[night] = reader.act_batch(obs[night], masks[night])
         wanted = set()
         if self.speech or self.nominate:
             wanted |= set(SPEECH_TURNS) | set(NOMINATE_TURNS)
@@ -161,7 +202,11 @@ class BeliefTalk:
         turn_names = np.array(names, dtype=object)[kind[rows]]
         keep = np.zeros(rows.size, dtype=bool)
         if self.speech:
-            keep |= np.isin(turn_names, SPEECH_TURNS) & _within(reader.layout, moves, Act.PASS)
+            speech = np.isin(turn_names, SPEECH_TURNS)
+            keep |= speech & _within(reader.layout, moves, Act.PASS)
+            if self.sheriff_first and reader.has_sheriff:
+                role = obs[rows, reader._pieces["role"][0] : reader._pieces["role"][1]]
+                keep |= speech & (role.argmax(axis=1) == reader.sheriff_kind)
         if self.nominate:
             keep |= _within(reader.layout, moves, Act.NOMINATE)
         if self.vote:
@@ -315,6 +360,11 @@ class BeliefTalk:
                 others &= ~b.mate[i]
             turn = turns[i]
             said = round((1.0 - acts_left[i]) * k_acts)  # speech acts said in this speech
+            if self.speech and self.sheriff_first and turn in SPEECH_TURNS and town:
+                say = self._sheriff_content(b, i)
+                if say >= 0:
+                    out[i] = say
+                    continue
             if self.speech and turn in SPEECH_TURNS and act is Act.PASS and said <= 1:
                 say = self._content(b, i, p, others, prior, town)
                 if say >= 0 and not (said == 1 and self._has_content_today(b, i)):
@@ -326,6 +376,12 @@ class BeliefTalk:
                 mine = decoded[chosen[i]][1]
                 if first_day1:
                     seat = self._draw_top(p, allowed)
+                elif town and self.sparing and b.nominee[i].any():
+                    best = int(np.argmax(np.where(allowed, p, -np.inf)))
+                    suspect = allowed.any() and p[best] >= prior + ACCUSE_OVER
+                    seat = best if suspect and not b.nominee[i, best] else -1
+                    if seat < 0 and self._ok(b, i, b.off(Act.PASS)):
+                        out[i] = b.off(Act.PASS)
                 elif town and allowed.any():
                     best = int(np.argmax(np.where(allowed, p, -np.inf)))
                     seat = best if p[best] - p[mine] > VOTE_MARGIN else -1
@@ -340,6 +396,11 @@ class BeliefTalk:
                     continue
                 mine = decoded[chosen[i]][1]
                 best = int(np.argmax(np.where(allowed, p, -np.inf)))
+                if self.meet:
+                    near = allowed & (p >= p[best] - VOTE_MARGIN)
+                    seat = int(np.argmin(np.where(near, b.nominee_pos[i], b.n + 1)))
+                    out[i] = self._index(b, Act.VOTE, seat)
+                    continue
                 called = bool((b.claimant[i] & b.claimed_black[i][:, mine]).any())
                 if (called or not self.blind_only) and p[best] - p[mine] > VOTE_MARGIN:
                     out[i] = self._index(b, Act.VOTE, best)
@@ -351,36 +412,59 @@ class BeliefTalk:
         mine = b.nominations[i, int(b.me[i])] > 0
         return not (b.nominee[i] & mine).any()
 
+    def _sheriff_content(self, b: SeenBatch, i: int) -> int:
+        """Row `i`'s next sheriff act, where its reader is the real sheriff of a town role
+        (checked by the caller) and goes public (a live black check, another claimant, or
+        in danger): the claim, then the black checks, the red ones, an accusation of each
+        other claimant, each once; an action index, or -1."""
+        bot = b.bot
+        if not (bot.has_sheriff and b.role[i] == bot.sheriff_kind):
+            return -1
+        me = int(b.me[i])
+        blacks = b.checked_yes[i]
+        reds = b.checked_no[i]
+        other_claims = b.claimant[i] & b.alive[i]
+        other_claims[me] = False
+        danger = bool(b.nominee[i, me] or b.candidates[i, me] or b.called_me_black[i].any())
+        go = bool((blacks & b.alive[i]).any() or other_claims.any() or danger)
+        if not (go or b.me_claimant[i]):
+            return -1
+        idx = self._index(b, Act.CLAIM_ROLE, b.layout._role_index.get(Role.SHERIFF, -1))
+        if not b.me_claimant[i] and self._ok(b, i, idx):
+            return idx
+        live = blacks & b.alive[i]
+        for seat in np.flatnonzero(live & ~b.my_black[i]):  # the live black checks first
+            idx = self._index(b, Act.CLAIM_CHECK, int(seat), 1)
+            if self._ok(b, i, idx):
+                return idx
+        for seat in np.flatnonzero(blacks & ~b.my_black[i]):
+            idx = self._index(b, Act.CLAIM_CHECK, int(seat), 1)
+            if self._ok(b, i, idx):
+                return idx
+        if self.sheriff_first and live.any() and not (live & b.nominee[i]).any():
+            idx = self._index(b, Act.NOMINATE, int(np.flatnonzero(live)[0]))
+            if self._ok(b, i, idx):  # put a live black check up for the vote
+                return idx
+        for seat in np.flatnonzero(reds & ~b.my_red[i]):
+            idx = self._index(b, Act.CLAIM_CHECK, int(seat), 0)
+            if self._ok(b, i, idx):
+                return idx
+        for seat in np.flatnonzero(other_claims & ~b.my_accused[i]):
+            idx = self._index(b, Act.ACCUSE, int(seat))
+            if self._ok(b, i, idx):
+                return idx
+        return -1
+
     def _content(
         self, b: SeenBatch, i: int, p: np.ndarray, others: np.ndarray, prior: float, town: bool
     ) -> int:
         """The first thing the reader of row `i` believes and has not said: an action index,
         or -1."""
-        bot = b.bot
         me = int(b.me[i])
-        if town and bot.has_sheriff and b.role[i] == bot.sheriff_kind:
-            blacks = b.checked_yes[i]
-            reds = b.checked_no[i]
-            other_claims = b.claimant[i] & b.alive[i]
-            other_claims[me] = False
-            danger = bool(b.nominee[i, me] or b.candidates[i, me] or b.called_me_black[i].any())
-            go = bool((blacks & b.alive[i]).any() or other_claims.any() or danger)
-            if go or b.me_claimant[i]:
-                idx = self._index(b, Act.CLAIM_ROLE, b.layout._role_index.get(Role.SHERIFF, -1))
-                if not b.me_claimant[i] and self._ok(b, i, idx):
-                    return idx
-                for seat in np.flatnonzero(blacks & ~b.my_black[i]):
-                    idx = self._index(b, Act.CLAIM_CHECK, int(seat), 1)
-                    if self._ok(b, i, idx):
-                        return idx
-                for seat in np.flatnonzero(reds & ~b.my_red[i]):
-                    idx = self._index(b, Act.CLAIM_CHECK, int(seat), 0)
-                    if self._ok(b, i, idx):
-                        return idx
-                for seat in np.flatnonzero(other_claims & ~b.my_accused[i]):
-                    idx = self._index(b, Act.ACCUSE, int(seat))
-                    if self._ok(b, i, idx):
-                        return idx
+        if town:
+            say = self._sheriff_content(b, i)
+            if say >= 0:
+                return say
         if not self.others_talk:
             return -1
         accusable = others & ~b.my_accused[i]

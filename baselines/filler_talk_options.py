@@ -8,6 +8,19 @@ from __future__ import annotations
 # that his accuser is likely black: the rule bots read it so)
 FALLBACKS = ("accuse", "vouch")
 # the parts of `BeliefTalk` a loader's options turn on or off
-PARTS = ("speech", "nominate", "vote", "mafia", "guess", "hide_talk", "others_talk", "blind_only")
+PARTS = (
+    "speech",
+    "nominate",
+    "vote",
+    "mafia",
+    "guess",
+    "hide_talk",
+    "others_talk",
+    "blind_only",
+    "sheriff_first",
+    "meet",
+    "sparing",
+    "agree",
+)
 
 __all__ = ["FALLBACKS", "PARTS"]

@@ -1,0 +1,227 @@
+"""`BeliefTalk`'s options for a table of mixed players (``sheriff_first``, ``meet``,
+``sparing``, ``agree``): each checked against a scripted network that does the opposite, in
+whole games (the events) and on single decisions with the reading held flat."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mafia_env
+from baselines.belief_talk import BeliefTalk
+from baselines.robust import table_of
+from baselines.rule import RulePolicy
+from mafia_env.engine.events import Ev
+from mafia_env.engine.kinds import Act
+from mafia_env.engine.roles import Role
+from mafia_env.errors import ConfigError
+from mafia_env.match import Seating, play_game
+from mafia_env.policy import load_policy
+from mafia_env.tasks import LATEST, get_task
+
+TASK = get_task("sport-10", LATEST)
+SPEECH_ACTS = {int(e) for e in (Ev.CLAIM_ROLE, Ev.CLAIM_CHECK, Ev.ACCUSE, Ev.VOUCH, Ev.NOMINATE)}
+
+
+class Scripted:
+    """A stand-in network that talks its own way at a mixed table: in a speech it nominates
+    the last seat it may, then ends; it votes for the last candidate; at night it shoots (or
+    checks) the last seat it may, each member his own."""
+
+    observes = "vector"
+
+    def __init__(self, spec):
+        self.decoded = RulePolicy(spec=spec, seed=0).layout.decoded
+
+    def act_batch(self, obs, masks):
+        out = []
+        for mask in np.asarray(masks):
+            legal = np.flatnonzero(mask)
+            kinds = [self.decoded[i][0] for i in legal]
+            if Act.NOMINATE in kinds:
+                out.append(
+                    int(max(i for i, k in zip(legal, kinds, strict=True) if k is Act.NOMINATE))
+                )
+            elif Act.PASS in kinds and Act.VOTE not in kinds:
+                out.append(int(legal[kinds.index(Act.PASS)]))
+            else:
+                out.append(int(legal[-1]))
+        return np.array(out)
+
+    def act(self, obs, mask):
+        return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
+
+
+def layered(seed=1, **options):
+    spec = table_of(TASK)
+    opts = {"mafia": False, "fallback": "vouch", **options}
+    return BeliefTalk(spec, Scripted(spec), seed, **opts)
+
+
+def games(seating, count=12):
+    env = mafia_env.raw_env(TASK.variant, TASK.num_players, **TASK.play_knobs())
+    for g in range(count):
+        play_game(env, seating, seed=TASK.seed + g)
+        yield env.unwrapped.game
+
+
+def sheriff_openings(game):
+    """Each speech the sheriff began while nominated today before claiming sheriff: the kind
+    and value of his first act in it (None: he said nothing)."""
+    sheriff = [int(r) for r in game.roles].index(int(Role.SHERIFF))
+    nominated = claimed = False
+    out, opening = [], False
+    for kind, actor, target, value, _seen in game.events:
+        if kind == Ev.DAY:
+            nominated = False
+        elif kind == Ev.NOMINATE and target == sheriff:
+            nominated = True
+        elif kind == Ev.SPEAK and actor == sheriff and nominated and not claimed:
+            opening = True
+        elif opening and actor == sheriff and kind in SPEECH_ACTS | {int(Ev.END_SPEECH)}:
+            out.append(None if kind == Ev.END_SPEECH else (kind, value))
+            opening = False
+        if kind == Ev.CLAIM_ROLE and actor == sheriff and value == int(Role.SHERIFF):
+            claimed = True
+    return out
+
+
+def test_sheriff_first_claims_before_the_networks_talk_when_nominated():
+    rule = load_policy("rule", table_of(TASK), seed=2)
+    first = {}
+    for on in (True, False):
+        town = layered(sheriff_first=on)
+        seating = Seating(default=rule, teams={"town": town})
+        first[on] = [o for g in games(seating, 30) for o in sheriff_openings(g)]
+    claim = (int(Ev.CLAIM_ROLE), int(Role.SHERIFF))
+    assert first[True], "no sheriff was nominated before his speech in 30 games"
+    assert all(o == claim for o in first[True])
+    # off, the network's nomination comes first where it may nominate (the layer speaks
+    # only where the network passes)
+    assert sum(o[0] == int(Ev.NOMINATE) for o in first[False]) > len(first[False]) / 2
+
+
+def flat(talk):
+    """Hold `talk`'s reading flat: every seat as likely black as any other."""
+
+    def readings(b):
+        p = np.full(b.alive.shape, 0.3)
+        return p, p.copy()
+
+    talk._readings = readings
+    return talk
+
+
+def first_turn(kind_name, team, extra=lambda game, mask: True, seed_from=0):
+    """(obs, mask, game) at the first turn of `kind_name` for a seat of `team` (rule bots
+    play), where the mask allows more than one action and `extra(game, mask)` holds."""
+    spec = table_of(TASK)
+    rule = RulePolicy(spec=spec, seed=5)
+    names = rule.turn_names
+    lo, hi = rule._pieces["my_turn"][:2]
+    env = mafia_env.raw_env(TASK.variant, TASK.num_players, **TASK.play_knobs())
+    for seed in range(seed_from, seed_from + 20):
+        env.reset(seed=TASK.seed + seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            vec, mask = obs["observation"], obs["action_mask"]
+            game = env.unwrapped.game
+            seat = int(agent.split("_")[-1]) - 1
+            turn = vec[lo:hi]
+            if (
+                turn.max() > 0
+                and names[int(turn.argmax())] == kind_name
+                and mask.sum() > 1
+                and game.teams[seat] == team
+                and extra(game, mask)
+            ):
+                return vec, mask, game
+            env.step(int(rule.act(vec, mask)))
+    raise AssertionError(f"no {kind_name} turn found")
+
+
+def test_meet_votes_the_earliest_nominee_among_equals():
+    vec, mask, game = first_turn("vote", 0)  # a town ballot
+    decoded = RulePolicy(spec=table_of(TASK), seed=0).layout.decoded
+    votes = [i for i in np.flatnonzero(mask) if decoded[i][0] is Act.VOTE]
+    assert len(votes) >= 2
+    last_day = max(i for i, e in enumerate(game.events) if e[0] == Ev.DAY)
+    today = [e[2] for e in game.events[last_day:] if e[0] == Ev.NOMINATE]
+    earliest = next(s for s in today if any(decoded[i][1] == s for i in votes))
+    met = flat(layered(meet=True)).act(vec, mask)
+    assert decoded[met] == (Act.VOTE, earliest, -1)
+    plain = flat(layered(meet=False)).act(vec, mask)
+    assert decoded[plain][0] is Act.VOTE and plain == votes[-1]  # the network's own pick
+
+
+def test_sparing_passes_where_it_has_no_suspect_and_someone_is_up():
+    decoded = RulePolicy(spec=table_of(TASK), seed=0).layout.decoded
+
+    def someone_up(game, mask):
+        may = any(decoded[i][0] is Act.NOMINATE for i in np.flatnonzero(mask))
+        day = max(i for i, e in enumerate(game.events) if e[0] == Ev.DAY)
+        return may and any(e[0] == Ev.NOMINATE for e in game.events[day:])  # up today
+
+    vec, mask, _game = first_turn("speech", 0, someone_up)
+    inner = Scripted(table_of(TASK))
+    noms = [i for i in np.flatnonzero(mask) if decoded[i][0] is Act.NOMINATE]
+    assert noms
+    talk = flat(layered(sparing=True, speech=False))
+    talk.inner = _Nominate(inner, noms[0])
+    assert decoded[talk.act(vec, mask)][0] is Act.PASS
+    talk = flat(layered(sparing=False, speech=False))
+    talk.inner = _Nominate(inner, noms[0])
+    assert talk.act(vec, mask) == noms[0]
+
+
+class _Nominate:
+    observes = "vector"
+
+    def __init__(self, inner, index):
+        self.inner, self.index = inner, index
+
+    def act_batch(self, obs, masks):
+        return np.full(len(masks), self.index)
+
+
+def split_nights(game):
+    """How many nights the mafia's shots went to more than one seat."""
+    shots: dict[int, set] = {}
+    night = 0
+    for kind, _actor, target, value, _seen in game.events:
+        if kind == Ev.NIGHT:
+            night = value
+        elif kind == Ev.SHOT:
+            shots.setdefault(night, set()).add(target)
+    return sum(len(s) > 1 for s in shots.values())
+
+
+def test_agree_has_a_mixed_mafia_fire_at_one_seat():
+    rule = load_policy("rule", table_of(TASK), seed=2)
+    splits = {}
+    for on in (True, False):
+        mafia = layered(agree=on)
+
+        class Mixed(Seating):  # the scripted members on two seats of three, rule bots the rest
+            def players(self, game, _m=mafia):
+                out = super().players(game)
+                black = [s for s, t in enumerate(game.teams) if int(t) == 1]
+                for s in black[:2]:
+                    out[s] = _m
+                return out
+
+        splits[on] = sum(split_nights(g) for g in games(Mixed(default=rule), 12))
+    assert splits[True] == 0
+    assert splits[False] > 0
+
+
+def test_the_options_are_checked_by_name():
+    spec = table_of(TASK)
+    for name in ("sheriff_first", "meet", "sparing", "agree"):
+        p = load_policy("rule_talk", spec, seed=1, **{name: True})
+        assert getattr(p, name) is True
+    with pytest.raises(ConfigError, match="rule_talk takes no options"):
+        load_policy("rule_talk", spec, meeting=True)
