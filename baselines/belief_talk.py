@@ -33,9 +33,12 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   and his accusations come before anything the network says in a speech, and he puts a live
   black check up for the vote; otherwise a nominated sheriff whose network talks first is
   voted out unclaimed.
-- ``meet``: a town ballot goes to the earliest nominee among the candidates the reading
-  holds within `VOTE_MARGIN` of its top suspect (the rule bots' habit: the town's votes
-  meet, and a bloc of three mafia ballots no longer decides between split town votes).
+- ``meet``: among the candidates the claims reading holds within `VOTE_MARGIN` of its top
+  suspect, a town ballot goes where the rule town's would: the rule bots' top suspect, the
+  earliest nominee among equals (so the town's votes meet, and a bloc of three mafia
+  ballots no longer decides between split town votes; the rule bots' reading, not the
+  nomination order alone, so that a framed player nominated first is not the meeting
+  point).
 - ``sparing``: once someone is up for the vote, a town seat nominates only a suspect (more
   than `ACCUSE_OVER` above the prior) not up yet, else ends its speech: a needless
   nomination makes its nominee suspect the nominator.
@@ -131,9 +134,10 @@ class BeliefTalk:
         # on: the real sheriff's claim, reports and accusations come before anything the
         # wrapped policy says in a speech (not only where it passes)
         self.sheriff_first = sheriff_first
-        # on: a town ballot goes to the earliest nominee among the candidates the reading
-        # holds within `VOTE_MARGIN` of its top suspect (the rule bots' habit, so that the
-        # town's votes meet), not to the wrapped policy's pick among them
+        # on: a town ballot goes, among the candidates the reading holds within
+        # `VOTE_MARGIN` of its top suspect, where the rule town's would (its top suspect,
+        # the earliest nominee among equals: the town's votes meet), not to the wrapped
+        # policy's pick among them
         self.meet = meet
         # on: once someone is up for the vote, a town seat nominates only a suspect (more
         # than `ACCUSE_OVER` above the prior) who is not up yet, else ends its speech (the
@@ -398,6 +402,8 @@ class BeliefTalk:
                 best = int(np.argmax(np.where(allowed, p, -np.inf)))
                 if self.meet:
                     near = allowed & (p >= p[best] - VOTE_MARGIN)
+                    sus = np.where(near, b.sus[i], -np.inf)  # the rule bots' reading
+                    near &= sus >= sus.max() - 1e-9
                     seat = int(np.argmin(np.where(near, b.nominee_pos[i], b.n + 1)))
                     out[i] = self._index(b, Act.VOTE, seat)
                     continue

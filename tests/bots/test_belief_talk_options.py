@@ -143,18 +143,26 @@ def first_turn(kind_name, team, extra=lambda game, mask: True, seed_from=0):
     raise AssertionError(f"no {kind_name} turn found")
 
 
-def test_meet_votes_the_earliest_nominee_among_equals():
+def test_meet_votes_the_rule_bots_choice_among_the_readings_equals():
+    """With the claims reading flat, `meet` votes as the rule town would among the
+    candidates: its top suspect by the rule bots' reading, the earliest nominee among
+    equals, whatever the network picked."""
     vec, mask, game = first_turn("vote", 0)  # a town ballot
-    decoded = RulePolicy(spec=table_of(TASK), seed=0).layout.decoded
+    talk = flat(layered(meet=True))
+    decoded = talk.reader.layout.decoded
     votes = [i for i in np.flatnonzero(mask) if decoded[i][0] is Act.VOTE]
     assert len(votes) >= 2
     last_day = max(i for i, e in enumerate(game.events) if e[0] == Ev.DAY)
     today = [e[2] for e in game.events[last_day:] if e[0] == Ev.NOMINATE]
-    earliest = next(s for s in today if any(decoded[i][1] == s for i in votes))
-    met = flat(layered(meet=True)).act(vec, mask)
-    assert decoded[met] == (Act.VOTE, earliest, -1)
+    b = talk.reader.read(vec[None], mask[None] != 0, np.array([0]))
+    candidates = [decoded[i][1] for i in votes]
+    top = max(b.sus[0, c] for c in candidates)
+    expected = next(s for s in today if s in candidates and b.sus[0, s] >= top - 1e-9)
+    assert decoded[talk.act(vec, mask)] == (Act.VOTE, expected, -1)
     plain = flat(layered(meet=False)).act(vec, mask)
     assert decoded[plain][0] is Act.VOTE and plain == votes[-1]  # the network's own pick
+    rule = RulePolicy(spec=table_of(TASK), seed=0)
+    assert decoded[int(rule.act(vec, mask))] == (Act.VOTE, expected, -1)  # the rule town's
 
 
 def test_sparing_passes_where_it_has_no_suspect_and_someone_is_up():
