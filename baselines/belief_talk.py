@@ -39,10 +39,9 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   ballots no longer decides between split town votes; the rule bots' reading, not the
   nomination order alone, so that a framed player nominated first is not the meeting
   point).
-- ``sparing``: once someone is up for the vote, a town seat nominates only a suspect not up
-  yet (the claims reading's, more than `ACCUSE_OVER` above the prior, else the rule bots'
-  top suspect where they suspect anyone), else ends its speech: a needless nomination makes
-  its nominee suspect the nominator.
+- ``sparing``: once someone is up for the vote, a town seat nominates only a suspect (more
+  than `ACCUSE_OVER` above the prior) not up yet, else ends its speech: a needless
+  nomination makes its nominee suspect the nominator.
 - ``agree``: a mafia seat shoots the team's agreed target (SPORT-N3: the don's word at the
   zero-night meeting on the first night, then the team's top-ranked town player, as the rule
   bots shoot), so that a team of mixed players does not split its shots (SPORT-N4).
@@ -140,10 +139,9 @@ class BeliefTalk:
         # the earliest nominee among equals: the town's votes meet), not to the wrapped
         # policy's pick among them
         self.meet = meet
-        # on: once someone is up for the vote, a town seat nominates only a suspect who is
-        # not up yet (the reading's, more than `ACCUSE_OVER` above the prior, else the rule
-        # bots'), else ends its speech (the rule bots' habit: a nomination tells its nominee
-        # that the nominator is likely black)
+        # on: once someone is up for the vote, a town seat nominates only a suspect (more
+        # than `ACCUSE_OVER` above the prior) who is not up yet, else ends its speech (the
+        # rule bots' habit: a nomination tells its nominee that the nominator is likely black)
         self.sparing = sparing
         # on: a mafia seat shoots the team's agreed target (SPORT-N3: on the first night the
         # don's word at the meeting, then the team's top-ranked town player, as the rule bots
@@ -386,10 +384,6 @@ class BeliefTalk:
                     best = int(np.argmax(np.where(allowed, p, -np.inf)))
                     suspect = allowed.any() and p[best] >= prior + ACCUSE_OVER
                     seat = best if suspect and not b.nominee[i, best] else -1
-                    if seat < 0 and allowed.any():  # else the rule bots' suspect
-                        sus = np.where(allowed, b.sus[i], -np.inf)
-                        top = int(np.argmax(sus))
-                        seat = top if sus[top] > 0 and not b.nominee[i, top] else -1
                     if seat < 0 and self._ok(b, i, b.off(Act.PASS)):
                         out[i] = b.off(Act.PASS)
                 elif town and allowed.any():
