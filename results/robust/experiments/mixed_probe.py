@@ -80,14 +80,21 @@ def town(c: collections.Counter, game, held: set) -> None:
             c[f"{half} ballots on mafia"] += teams[target] == "mafia"
 
 
-def mafia(c: collections.Counter, game, held: set) -> None:
+def night_shots(events) -> dict[int, set]:
+    """Each night's set of seats the mafia shot at (one seat: a kill or a miss by another
+    rule; more: a split, a miss under SPORT-N4)."""
     shots: dict[int, set] = {}
     night = 0
-    for kind, _actor, target, value, _seen in game.events:
+    for kind, _actor, target, value, _seen in events:
         if kind == Ev.NIGHT:
             night = value
         elif kind == Ev.SHOT:
             shots.setdefault(night, set()).add(target)
+    return shots
+
+
+def mafia(c: collections.Counter, game, held: set) -> None:
+    shots = night_shots(game.events)
     c["nights shot"] += len(shots)
     c["nights split"] += sum(len(s) > 1 for s in shots.values())
 
