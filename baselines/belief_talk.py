@@ -421,8 +421,9 @@ class BeliefTalk:
     def _sheriff_content(self, b: SeenBatch, i: int) -> int:
         """Row `i`'s next sheriff act, where its reader is the real sheriff of a town role
         (checked by the caller) and goes public (a live black check, another claimant, or
-        in danger): the claim, then the black checks, the red ones, an accusation of each
-        other claimant, each once; an action index, or -1."""
+        in danger): the claim, then the black checks (with ``sheriff_first``, the live ones
+        first, then a live black check put up for the vote), the red ones, an accusation of
+        each other claimant, each once; an action index, or -1."""
         bot = b.bot
         if not (bot.has_sheriff and b.role[i] == bot.sheriff_kind):
             return -1
@@ -439,10 +440,11 @@ class BeliefTalk:
         if not b.me_claimant[i] and self._ok(b, i, idx):
             return idx
         live = blacks & b.alive[i]
-        for seat in np.flatnonzero(live & ~b.my_black[i]):  # the live black checks first
-            idx = self._index(b, Act.CLAIM_CHECK, int(seat), 1)
-            if self._ok(b, i, idx):
-                return idx
+        if self.sheriff_first:  # the live black checks first (the vote's business)
+            for seat in np.flatnonzero(live & ~b.my_black[i]):
+                idx = self._index(b, Act.CLAIM_CHECK, int(seat), 1)
+                if self._ok(b, i, idx):
+                    return idx
         for seat in np.flatnonzero(blacks & ~b.my_black[i]):
             idx = self._index(b, Act.CLAIM_CHECK, int(seat), 1)
             if self._ok(b, i, idx):
