@@ -41,7 +41,6 @@ import numpy as np
 import mafia_env
 from baselines import pins
 from baselines.runs import free_file
-from baselines.shipped import shipped_checkpoint
 from baselines.stats import wilson
 from mafia_env.commands import add_quiet, parse, parser, progress, run, showing_progress
 from mafia_env.engine.spec import GameSpec
@@ -65,8 +64,10 @@ def play_side(
     """Play `games` games with `policy_name` on every seat of `side`; return the tally.
     `tick(1)` is called as each game ends (a progress bar)."""
     table = GameSpec.make(task.variant, task.num_players, **task.play_knobs())  # its rules
-    learner = load_policy(policy_name, table, seed=task.seed)
-    other = load_policy(opponent, table, seed=task.seed + 1)
+    # a shipped bot that a later version retrained plays the version's own file
+    mine, theirs = pins.load_options(task, policy_name), pins.load_options(task, opponent)
+    learner = load_policy(policy_name, table, seed=task.seed, **mine)
+    other = load_policy(opponent, table, seed=task.seed + 1, **theirs)
     seating = Seating(other, teams={side: learner})
     if task.version >= 3 and all(observes(p) == "vector" for p in (learner, other)):
         wins, draws = play_lockstep(task, seating, side, games, tick=tick)
@@ -184,7 +185,7 @@ def _lockstep(
 def check_opponents(task: Task) -> None:
     """Refuse a task whose shipped opponents are not the files it was pinned to."""
     for opp in (o for o in task.opponents if o in pins.SHIPPED_OPPONENTS):
-        path = shipped_checkpoint(task.variant, task.num_players, kind=opp)
+        path = pins.shipped_file(task, opp)
         got = hashlib.sha256(path.read_bytes()).hexdigest()[:16] if path.exists() else None
         pin = pins.pin(task, opp)
         table = pins.table_name(task)

@@ -83,13 +83,18 @@ def load_filler(
     **options: Any,
 ) -> Policy:
     """``filler``: the seat-filler shipped for the variant and table size, the table's default
-    bot: ``baselines/checkpoints/filler/V-N.pt``, else ``filler/V.pt`` (`SIDES` applied)."""
+    bot: ``baselines/checkpoints/filler/V-N.pt``, else ``filler/V.pt`` (`SIDES` applied). A
+    file that records a layer plays under it (sport-10's: `baselines.belief_talk`); option
+    ``bare`` plays the network alone, ``file`` an earlier version's file (`baselines.pins`)."""
+    from pathlib import Path
+
     from baselines.ppo.checkpoint import load_shipped_policy
     from baselines.rule import RulePolicy
     from baselines.shipped import shipped_checkpoint
 
     net = load_shipped_policy(variant, num_players, seed, kind="filler", spec=spec, **options)
-    sides = SIDES.get(shipped_checkpoint(variant, num_players, "filler").stem)
+    file = options.get("file") or shipped_checkpoint(variant, num_players, "filler")
+    sides = SIDES.get(Path(file).stem)
     if not sides:
         return net
     table = spec if spec is not None else GameSpec.make(variant, num_players)

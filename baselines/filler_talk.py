@@ -1,7 +1,8 @@
-"""``filler_talk``, ``filler_vote`` and ``rule_talk``: the shipped seat-filler (or the rule
-bots) under `baselines.belief_talk.BeliefTalk`, speaking, nominating and voting from its
-reading of the claims. Experimental, not the shipped ``filler``: on sport-10 the talk costs
-the network most of its wins (``results/robust/README.md``).
+"""``filler_talk``, ``filler_vote`` and ``rule_talk``: the shipped seat-filler's network (or
+the rule bots) under `baselines.belief_talk.BeliefTalk`, speaking, nominating and voting from
+its reading of the claims. Experiments: over a network not trained under the layer the talk
+costs it most of its wins (``results/robust/README.md``); sport-10's ``filler`` from task
+version 5 was trained under it, and its file records the layer it plays under.
 """
 
 from __future__ import annotations
@@ -31,13 +32,15 @@ def load_filler_talk(
     spec: GameSpec | None = None,
     **options: Any,
 ) -> Policy:
-    """``filler_talk``: the shipped `filler` of the table, wrapped in `BeliefTalk`. Options
-    ``speech``, ``nominate``, ``vote``, ``mafia`` (booleans) turn each part off."""
+    """``filler_talk``: the network of the table's shipped `filler` (bare: without the layer its
+    file may record), wrapped in `BeliefTalk` with these options. Options ``speech``,
+    ``nominate``, ``vote``, ``mafia`` (booleans) turn each part off; ``file`` wraps an earlier
+    version's filler (`baselines.pins.RETIRED`)."""
     from baselines.filler import load_filler
 
     parts = _parts(options)
     table = spec if spec is not None else GameSpec.make(variant, num_players)
-    inner = load_filler(variant, num_players, seed, spec=spec, **options)
+    inner = load_filler(variant, num_players, seed, spec=spec, bare=True, **options)
     return BeliefTalk(table, inner, seed, **parts)
 
 

@@ -9,13 +9,18 @@ SHA-256 (``sha256sum FILE | cut -c1-16``), per task version, task and opponent, 
 `digest(task)` is the pinned digest of a task: its definition and its pins, hashed as
 `Task.digest()` hashed them when the pins lived in the task (so every digest pinned by the
 tests and stored in ``results/`` keeps its value). A file retrained means a new task version,
-its pins here, its digests in the tests and new reference results.
+its pins here, its digests in the tests and new reference results; the file an earlier
+version pinned stays shipped, in its kind's folder under ``v<version>/`` (`RETIRED`), and the
+earlier version keeps playing it (`shipped_file`, `load_options`).
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict
+from pathlib import Path
+from typing import Any
 
+from baselines.shipped import SHIPPED, shipped_checkpoint
 from mafia_env.tasks import Task, fields_digest
 
 # opponents that load a file shipped with baselines (baselines.shipped.SHIPPED_FOLDERS)
@@ -65,7 +70,26 @@ PINS_V4: dict[str, dict[str, str]] = {
     )
 }
 
-PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {2: PINS_V2, 3: PINS_V3, 4: PINS_V4}
+# THE PIN TABLE of version 5: version 4's, with sport-10's seat-filler retrained (issue 45:
+# configs/filler/sport-talk-layer-table.yaml, two links from sport-talk-layer-town-6; it plays
+# under the talk layer its file records). Version 4 keeps its file: `RETIRED`.
+PINS_V5: dict[str, dict[str, str]] = {
+    **PINS_V4,
+    "sport-10": {**PINS_V4["sport-10"], "filler": "8a47446b63da531b"},  # filler/sport.pt
+}
+
+PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
+    2: PINS_V2,
+    3: PINS_V3,
+    4: PINS_V4,
+    5: PINS_V5,
+}
+
+# The files of earlier versions that a later one retrained: version -> task -> opponent -> the
+# file (under baselines/checkpoints) that the version pinned and keeps playing.
+RETIRED: dict[int, dict[str, dict[str, str]]] = {
+    4: {"sport-10": {"filler": "filler/v4/sport.pt"}},
+}
 
 
 def table_name(task: Task) -> str:
@@ -81,6 +105,22 @@ def pins(task: Task) -> dict[str, str]:
 def pin(task: Task, opponent: str) -> str:
     """Return the pinned SHA-256 prefix of a shipped opponent's file ("" if none)."""
     return pins(task).get(opponent, "")
+
+
+def shipped_file(task: Task, kind: str) -> Path:
+    """Return the file of the shipped bot `kind` that `task` plays: its version's retired file
+    where a later version retrained it (`RETIRED`), else the one shipped now."""
+    retired = RETIRED.get(task.version, {}).get(task.name, {}).get(kind)
+    if retired:
+        return SHIPPED / retired
+    return shipped_checkpoint(task.variant, task.num_players, kind)
+
+
+def load_options(task: Task, name: str) -> dict[str, Any]:
+    """Return the options that make ``load_policy(name, ...)`` load `task`'s own file of a
+    shipped bot: ``{"file": ...}`` where `task`'s version plays a retired file, else {}."""
+    retired = RETIRED.get(task.version, {}).get(task.name, {}).get(str(name))
+    return {"file": SHIPPED / retired} if retired else {}
 
 
 def digest(task: Task) -> str:
@@ -103,9 +143,13 @@ __all__ = [
     "PINS_V2",
     "PINS_V3",
     "PINS_V4",
+    "PINS_V5",
+    "RETIRED",
     "SHIPPED_OPPONENTS",
     "digest",
+    "load_options",
     "pin",
     "pins",
+    "shipped_file",
     "table_name",
 ]

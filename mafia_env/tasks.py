@@ -18,7 +18,10 @@ earlier ones, which stay playable under the rules they were defined with:
   mafia awake together there, ...), which its pinned files were trained for;
 - version 4: the seat-filler ``filler`` (issue 28: `baselines.filler`, one network per task)
   as a fifth opponent; the tables, seeds, games and rules of version 3 (the filler's files
-  were trained for those rules too), so a pair that version 3 has is the same games here.
+  were trained for those rules too), so a pair that version 3 has is the same games here;
+- version 5: version 4 with sport-10's seat-filler retrained (issue 45: trained against the
+  zoo's styles and at mixed tables, speaking from its reading of the claims); every other
+  pinned file is version 4's, so every pair not against sport-10's filler is the same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -35,7 +38,7 @@ from mafia_env.engine.eras import earlier_rules, reading_rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
-TASK_ERAS = {2: 1, 3: 2, 4: 3}  # task version -> the era its games are played in
+TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3}  # task version -> the era its games are played in
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -71,7 +74,8 @@ class Task:
         A task keeps the rules it was defined under, so its scores stay comparable: version 2
         the rules before the seeds were read again (issue 16), version 3 the rules before their
         second reading (issue 25) changed some variants' defaults; version 4 names version 3's
-        rules in its own knobs, and plays the rules before the third reading (issue 47).
+        rules in its own knobs, and plays the rules before the third reading (issue 47), as
+        version 5 does.
         """
         return {**task_knobs(self.variant, self.version), **dict(self.knobs)}
 
@@ -132,7 +136,17 @@ OPPONENTS_V4 = ("rule", "random", "ppo", "league", "filler")
 # knobs, so the definition (and its digest) says so.
 TASKS_V4: dict[str, Task] = _tables(4, OPPONENTS_V4, era=2)
 
-TASKS_BY_VERSION: dict[int, dict[str, Task]] = {2: TASKS_V2, 3: TASKS_V3, 4: TASKS_V4}
+# ---------------------------------------------------------------- version 5
+# Version 4's tables, opponents and rules; the filler's file of sport-10 is another
+# (`baselines.pins.PINS_V5`), so its pinned digest is another.
+TASKS_V5: dict[str, Task] = _tables(5, OPPONENTS_V4, era=2)
+
+TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
+    2: TASKS_V2,
+    3: TASKS_V3,
+    4: TASKS_V4,
+    5: TASKS_V5,
+}
 
 
 # ---------------------------------------------------------------- tiny tasks
@@ -235,6 +249,7 @@ __all__ = [
     "TASKS_V2",
     "TASKS_V3",
     "TASKS_V4",
+    "TASKS_V5",
     "TASK_ERAS",
     "TINY_TASKS",
     "Task",

@@ -21,8 +21,10 @@ kept, so one task can be played again alone. ``--reuse FILES`` (with ``--run``) 
 pairs that results of an earlier task version played where they are the same games
 (`reusable`): the same table, rules, seeds and games per pair, and the opponent the same
 pinned file. Each such row says ``"from_version"``; the headline is computed over all pairs.
-The learner is trusted to be the one the earlier result played: a policy whose file changed
-since (a retrained checkpoint) must not be given with its old results.
+A shipped bot as the learner (``filler``, ``ppo``, ``league``) is reused only where both
+versions pin its file alike; any other learner is trusted to be the one the earlier result
+played: a policy whose file changed since (a retrained checkpoint) must not be given with its
+old results.
 """
 
 from __future__ import annotations
@@ -85,6 +87,8 @@ def reusable(
         if task is None or r.get("version") == task.version or not r.get("standard"):
             continue
         earlier = get_task(r["task"], r["version"])
+        if pins.pin(earlier, r["policy"]) != pins.pin(task, r["policy"]):
+            continue  # a shipped learner that was retrained since: other games
         if r.get("digest") != pins.digest(earlier) or r.get("games_per_pair") != task.games:
             raise ConfigError(
                 f"a {r['policy']} result of {r['task']} version {r['version']} has digest "

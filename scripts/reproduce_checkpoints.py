@@ -4,15 +4,17 @@
     python scripts/reproduce_checkpoints.py sport.pt          # one file (about 25 minutes)
     python scripts/reproduce_checkpoints.py league/sport.pt   # a league seat-filler
     python scripts/reproduce_checkpoints.py league_v2/club.pt   # a belief seat-filler
-    python scripts/reproduce_checkpoints.py filler/sport.pt   # the table's seat-filler
+    python scripts/reproduce_checkpoints.py filler/city-13.pt  # the table's seat-filler
     python scripts/reproduce_checkpoints.py filler/club.pt    # two stages: clone, then league
+    python scripts/reproduce_checkpoints.py filler/sport.pt   # eight runs (about 90 minutes)
     python scripts/reproduce_checkpoints.py --all             # every file (a few hours)
     python scripts/reproduce_checkpoints.py --list            # the commands, without running
 
 Each run is `python -m baselines.train` with the variant's config and the overrides below; its
-weights-only `agent.pt` is then copied over the shipped file. A file made in two runs (`FIRST`:
-a clone, then league play from it) runs the first into `<run dir>/first` and starts the
-second from its `agent.pt` (`init_weights`). Runs are CPU-only and seeded:
+weights-only `agent.pt` is then copied over the shipped file. A file made in several runs
+(`FIRST`: a clone, then league play from it, or a chain of them) runs the earlier ones into
+`<run dir>/first`, `<run dir>/first2`, ... and starts each run from the one before it's
+`agent.pt` (`init_weights`). Runs are CPU-only and seeded:
 at the commit baselines/checkpoints/README.md names for a file, a rerun retraces it (up to
 floating-point differences between machines).
 """
@@ -58,17 +60,35 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     # the belief seat-fillers (issue 28): begun from the league files above, widened
     "league_v2/club.pt": ("configs/league_v2/club.yaml", []),
     # the seat-fillers (issue 28): cloned from the best answer to each opponent, per task
-    "filler/sport.pt": ("configs/filler/sport.yaml", []),
+    "filler/v4/sport.pt": ("configs/filler/sport.yaml", []),  # tasks version 4's
     "filler/city-13.pt": ("configs/filler/city.yaml", []),
     "filler/club.pt": ("configs/filler/club.yaml", []),
     "filler/online.pt": ("configs/filler/online.yaml", []),
     "filler/forum.pt": ("configs/filler/forum.yaml", []),
     "filler/minimal.pt": ("configs/filler/minimal.yaml", []),
+    # sport-10's seat-filler of tasks version 5 (issue 45): the second link under the talk
+    # layer's options for tables of mixed players
+    "filler/sport.pt": (
+        "configs/filler/sport-talk-layer-table.yaml",
+        ["exp_name=filler_talk_layer_table2"],
+    ),
 }
 
-# shipped file -> the run its run starts from (config, --set overrides)
-FIRST: dict[str, tuple[str, list[str]]] = {
-    "filler/club.pt": ("configs/filler/club-clone.yaml", []),
+# shipped file -> the runs before its run, in order, each from the one before it
+# (config, --set overrides)
+FIRST: dict[str, list[tuple[str, list[str]]]] = {
+    "filler/club.pt": [("configs/filler/club-clone.yaml", [])],
+    # the talk clone, five links under the talk layer, the first link of the table's options
+    # (results/robust/experiments/table_chain.sh runs the same chain)
+    "filler/sport.pt": [
+        ("configs/filler/sport-talk.yaml", []),
+        ("configs/filler/sport-talk-layer-clone.yaml", []),
+        ("configs/filler/sport-talk-layer-town.yaml", []),
+        ("configs/filler/sport-talk-layer-town-long.yaml", []),
+        ("configs/filler/sport-talk-layer-town-longer.yaml", []),
+        ("configs/filler/sport-talk-layer-town-6.yaml", []),
+        ("configs/filler/sport-talk-layer-table.yaml", []),
+    ],
 }
 
 
@@ -82,17 +102,17 @@ def train_command(config: str, sets: list[str], run_dir: Path) -> list[str]:
 
 def commands(name: str, run_dir: Path) -> list[list[str]]:
     """The runs that make `name`, in order; the last one's agent.pt is the file."""
-    config, sets = RUNS[name]
-    if name not in FIRST:
-        return [train_command(config, sets, run_dir)]
-    first_config, first_sets = FIRST[name]
-    first_dir = run_dir / "first"
-    first = with_overrides(load_config(ROOT / first_config), first_sets)
-    start = first_dir / first.run_name() / "agent.pt"
-    return [
-        train_command(first_config, first_sets, first_dir),
-        train_command(config, [*sets, f"init_weights={start}"], run_dir),
-    ]
+    runs = [*FIRST.get(name, []), RUNS[name]]
+    cmds: list[list[str]] = []
+    start: Path | None = None
+    for i, (config, sets) in enumerate(runs):
+        last = i == len(runs) - 1
+        folder = run_dir if last else run_dir / ("first" if i == 0 else f"first{i + 1}")
+        if start is not None:
+            sets = [*sets, f"init_weights={start}"]
+        cmds.append(train_command(config, sets, folder))
+        start = folder / with_overrides(load_config(ROOT / config), sets).run_name() / "agent.pt"
+    return cmds
 
 
 def main() -> int:

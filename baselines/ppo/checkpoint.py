@@ -479,12 +479,17 @@ def load_shipped_policy(
     kind: str = "ppo",
     spec: GameSpec | None = None,
     bare: bool = False,
+    file: str | Path | None = None,
 ) -> Any:
     """`load_policy("ppo" | "league", variant=...)`: the checkpoint shipped for the variant.
 
     A table size of its own (``city-13.pt``) is preferred to the variant's default one. As
     `load_checkpoint_policy`, a file that records a layer plays under it (`bare`: alone).
+    `file` plays another file of the kind in its place: one an earlier benchmark version
+    pinned, where a later one ships a retrained file (`baselines.pins.RETIRED`).
     """
+    if file is not None:
+        return load_checkpoint_policy(file, variant, num_players, seed, deterministic, spec, bare)
     path = shipped_checkpoint(variant, num_players, kind)
     if not path.exists():
         shipped = shipped_files(kind)

@@ -5,8 +5,8 @@
     python scripts/docs/charts.py --check  # exit 1 if a chart is older than its result files
 
 - ``task-<task>.png``: per task, the win rate of each policy's side against each opponent
-  (tasks version 4: results/v4/*.json), with Wilson 95% intervals;
-- ``headlines.png``: every policy's headline on every task (results/v4/*.json);
+  (the latest tasks version: results/vN/*.json), with Wilson 95% intervals;
+- ``headlines.png``: every policy's headline on every task (results/vN/*.json);
 - ``exploitability.png``: every policy's exploitability on every task, the standard attacker's
   runs (results/exploit/filler/*.json), hatched where the attacker's check failed.
 

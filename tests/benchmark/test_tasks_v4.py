@@ -19,7 +19,6 @@ from mafia_env.engine.rules import earlier_rules
 from mafia_env.errors import ConfigError
 from mafia_env.tasks import (
     LATEST,
-    TASKS,
     TASKS_BY_VERSION,
     TASKS_V3,
     TASKS_V4,
@@ -45,7 +44,7 @@ FILES = {"sport-10": "sport", "city-13": "city-13", "club-10": "club", "online-1
 
 
 def test_version_4_definitions_are_pinned():
-    assert LATEST == 4 and TASKS is TASKS_V4 and TASKS_BY_VERSION[4] is TASKS_V4
+    assert LATEST >= 4 and TASKS_BY_VERSION[4] is TASKS_V4  # the latest: test_tasks_v5.py
     assert {name: pins.digest(task) for name, task in TASKS_V4.items()} == PINNED_V4
     assert list(TASKS_V4) == list(TASKS_V3)
     for name, task in TASKS_V4.items():
@@ -65,9 +64,15 @@ def test_version_4_definitions_are_pinned():
 
 
 def test_the_filler_pins_are_the_shipped_files():
+    """Version 4's filler files stay shipped: sport-10's, retrained for version 5, under
+    filler/v4/ (`pins.RETIRED`), the others where they were."""
     for name, task in TASKS_V4.items():
-        path = shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
+        path = pins.shipped_file(task, "filler")
         assert path.name == f"{FILES[name]}.pt"
+        retired = name == "sport-10"
+        assert (path.parent.name == "v4") is retired
+        if not retired:
+            assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
         got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
         pin = pins.pin(task, "filler")
         assert got == pin, f"{path} is {got}, pinned {pin}"
@@ -75,13 +80,12 @@ def test_the_filler_pins_are_the_shipped_files():
 
 def test_earlier_versions_stay_as_they_were():
     for name in TASKS_V4:
-        assert get_task(name) is TASKS_V4[name]
         assert get_task(name, 4) is TASKS_V4[name]
         assert get_task(name, 3) is TASKS_V3[name]
         assert get_task(name, 3).version == 3 and "filler" not in get_task(name, 3).opponents
         assert get_task(name, 2).opponents == ("rule", "random", "ppo")
-    with pytest.raises(ConfigError, match=r"no benchmark tasks of version 5; versions: 2, 3, 4"):
-        get_task("sport-10", 5)
+    with pytest.raises(ConfigError, match=r"no benchmark tasks of version 9; versions: 2, 3, 4"):
+        get_task("sport-10", 9)
 
 
 def test_version_4_loads_and_plays_against_the_filler():
@@ -99,11 +103,11 @@ def test_version_4_loads_and_plays_against_the_filler():
 def test_another_filler_file_is_refused_clearly(tmp_path, monkeypatch):
     """A filler file that is not the pinned one: the error names the file, both digests, and
     how to fix it (restore it, or a new version with the new pin)."""
-    folder = tmp_path / "filler"
-    folder.mkdir()
+    folder = tmp_path / "filler" / "v4"  # version 4's sport-10 filler (`pins.RETIRED`)
+    folder.mkdir(parents=True)
     real = shipped.SHIPPED_FOLDERS["filler"]
     shutil.copy(real / "club.pt", folder / "sport.pt")  # a real checkpoint, the wrong one
-    monkeypatch.setitem(shipped.SHIPPED_FOLDERS, "filler", folder)
+    monkeypatch.setattr(pins, "SHIPPED", tmp_path)
     got = hashlib.sha256((folder / "sport.pt").read_bytes()).hexdigest()[:16]
     task = TASKS_V4["sport-10"]
     with pytest.raises(ConfigError) as e:

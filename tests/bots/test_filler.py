@@ -14,6 +14,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from baselines.belief_talk import BeliefTalk  # noqa: E402
 from baselines.filler import BySide  # noqa: E402
 from baselines.ppo import PPOPolicy, read_checkpoint  # noqa: E402
 from baselines.shipped import shipped_checkpoint, shipped_files  # noqa: E402
@@ -56,8 +57,10 @@ def test_the_filler_plays_its_task(name):
     assert ckpt["obs_options"] == ({"belief": "deduction"} if reads else {})
     spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
     policy = load_policy("filler", spec, seed=1)
-    net = policy.default if isinstance(policy, BySide) else policy  # city-13: BySide
-    assert isinstance(net, PPOPolicy) and (name == "city-13") == (policy is not net)
+    # city-13: BySide; sport-10 (tasks v5): the talk layer its file records
+    net = policy.default if isinstance(policy, BySide) else getattr(policy, "inner", policy)
+    assert isinstance(net, PPOPolicy) and (name in ("city-13", "sport-10")) == (policy is not net)
+    assert isinstance(policy, BeliefTalk) == (name == "sport-10")
     # lockstep, town against the rule bots' mafia: the games end
     seating = Seating(load_policy("rule", spec, seed=3), teams={"town": policy})
     counts = play_games(task.variant, task.num_players, seating, 2, seed=2, knobs=task.play_knobs())
@@ -90,8 +93,13 @@ def test_the_table_seats_the_filler_by_default():
     config = TableConfig(variant="sport", humans=(1,))
     assert shelf.settle(config, 10) is config
     bots = shelf.seat_bots(config, 10, seed=3)
-    assert all(isinstance(b, PPOPolicy) for b in bots.values())
-    assert bots[1].agent is bots[2].agent  # one network for every seat
+    # sport's filler plays under the talk layer its file records (tasks v5), each seat its own
+    assert all(isinstance(b, BeliefTalk) and isinstance(b.inner, PPOPolicy) for b in bots.values())
+    assert bots[1].inner.agent is bots[2].inner.agent  # one network for every seat
+    assert bots[1] is not bots[2] and bots[1].inner is not bots[2].inner
+    club = shelf.seat_bots(TableConfig(variant="club", humans=(1,)), 10, seed=3)
+    assert all(isinstance(b, PPOPolicy) for b in club.values())
+    assert club[1].agent is club[2].agent
     # where no filler is shipped (another table size) the league bot, then rule, sit
     assert shelf.settle(TableConfig(variant="sport"), 8).default_bot == "rule"
 

@@ -350,6 +350,8 @@ def test_a_wheel_carries_every_config_and_the_results_the_code_reads(tmp_path):
     for rel in ("mafia_env/variants/sport.yaml", "mafia_env/table/static/index.html"):
         assert (tmp_path / rel).is_file(), rel
     assert (tmp_path / "baselines" / "checkpoints" / "filler" / "sport.pt").is_file()
+    # tasks version 4's sport-10 filler (`baselines.pins.RETIRED`), which version 4 plays
+    assert (tmp_path / "baselines" / "checkpoints" / "filler" / "v4" / "sport.pt").is_file()
     manifest = (ROOT / "MANIFEST.in").read_text()  # an sdist carries them for its wheel
     assert "recursive-include configs *.yaml" in manifest and "results/v3/*.json" in manifest
 
@@ -450,7 +452,7 @@ def test_exploit_task_has_choices_and_a_clear_error(capsys):
 
     assert main(["--policy", "rule", "--task", "sport-9", "--steps", "1"]) == 2
     err = capsys.readouterr().err
-    assert "no task 'sport-9' in version 4; tasks: sport-10" in err
+    assert "no task 'sport-9' in version 5; tasks: sport-10" in err
 
 
 def test_a_benchmark_with_games_is_marked_non_standard():

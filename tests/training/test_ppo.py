@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -411,6 +412,8 @@ def test_every_shipped_checkpoint_has_a_reproducing_command():
         if len(runs) == 2:  # the second run starts from the first's weights
             first_dir = runs[0].split("run_dir=")[1]
             assert f"init_weights={first_dir}/" in runs[1]
+        for before, run in itertools.pairwise(runs):  # a chain: each from the one before it
+            assert f"init_weights={before.split('run_dir=')[1]}/" in run
 
 
 # Greedy moves of each shipped checkpoint over 40 lockstep steps of 16 seeded games (the

@@ -1,0 +1,134 @@
+"""Benchmark tasks of version 5 (issue 45 item 4): sport-10's seat-filler retrained and shipped
+as ``filler``; version 4 keeps playing the file it pinned."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+import baselines.shipped as shipped
+from baselines import pins
+from baselines.belief_talk import BeliefTalk
+from baselines.pins import PINS_V4, PINS_V5
+from mafia_env.engine.spec import GameSpec
+from mafia_env.errors import ConfigError
+from mafia_env.seating.policies import load_policy
+from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V4, TASKS_V5, get_task
+from tests.benchmark.test_benchmark import _script
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Version 5: version 4's tables, seeds, games, opponents and rules; the digests with their pins
+# (`baselines.pins.digest`), sport-10's with its new filler file.
+PINNED_V5 = {
+    "sport-10": "528d23949fc306f3",
+    "city-13": "7d581c94315a308c",
+    "club-10": "66785e5eb86c6fd3",
+    "online-10": "ac9d231edb2cae8a",
+    "forum-10": "203ff0157d3e7faa",
+    "minimal-10": "0912232a3f1eaa2c",
+}
+# the options sport-10's filler file records for its layer (baselines.belief_talk)
+TALK = dict(fallback="vouch", mafia=False, sheriff_first=True, meet=True, sparing=True, agree=True)
+
+
+def test_version_5_definitions_are_pinned():
+    assert LATEST == 5 and TASKS is TASKS_V5 and TASKS_BY_VERSION[5] is TASKS_V5
+    assert {name: pins.digest(task) for name, task in TASKS_V5.items()} == PINNED_V5
+    assert list(TASKS_V5) == list(TASKS_V4)
+    for name, task in TASKS_V5.items():
+        v4 = TASKS_V4[name]
+        assert task.version == 5
+        same = ("variant", "num_players", "sides", "opponents", "games", "seed", "knobs")
+        assert [getattr(task, f) for f in same] == [getattr(v4, f) for f in same]
+        assert task.play_knobs() == v4.play_knobs()  # the rules of version 4
+        for opp in pins.SHIPPED_OPPONENTS:
+            same_file = name != "sport-10" or opp != "filler"
+            assert (pins.pin(task, opp) == pins.pin(v4, opp) == PINS_V4[name][opp]) is same_file
+        assert pins.pin(task, "filler") == PINS_V5[name]["filler"]
+        assert pins.digest(task) != pins.digest(v4)  # another version
+        assert get_task(name) is task and get_task(name, 5) is task
+    with pytest.raises(ConfigError, match=r"no benchmark tasks of version 6; versions: 2, 3, 4, 5"):
+        get_task("sport-10", 6)
+
+
+def test_the_filler_pins_are_the_shipped_files():
+    for task in TASKS_V5.values():
+        path = pins.shipped_file(task, "filler")
+        assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
+        got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        assert got == pins.pin(task, "filler"), f"{path} is {got}"
+        assert pins.load_options(task, "filler") == {}
+    old = TASKS_V4["sport-10"]
+    assert pins.load_options(old, "filler") == {"file": shipped.SHIPPED / "filler/v4/sport.pt"}
+    assert pins.load_options(old, "rule") == pins.load_options(TASKS_V4["club-10"], "filler") == {}
+
+
+def test_sport_filler_plays_under_its_talk_layer_and_version_4_plays_its_own_file():
+    """The shipped file records the talk layer it was trained under: ``filler`` plays it with
+    the recorded options; ``filler_talk`` wraps the bare network; version 4's task plays the
+    network it pinned, bare (`pins.RETIRED`)."""
+    pytest.importorskip("torch")
+    from baselines.ppo.checkpoint import PPOPolicy
+
+    spec = GameSpec.make("sport", 10, **TASKS_V5["sport-10"].play_knobs())
+    filler = load_policy("filler", spec, seed=1)
+    assert isinstance(filler, BeliefTalk) and isinstance(filler.inner, PPOPolicy)
+    assert {k: getattr(filler, k) for k in TALK} == TALK
+    talk = load_policy("filler_talk", spec, seed=1)
+    assert isinstance(talk, BeliefTalk) and isinstance(talk.inner, PPOPolicy)  # not two layers
+    old = load_policy("filler", spec, seed=1, **pins.load_options(TASKS_V4["sport-10"], "filler"))
+    assert isinstance(old, PPOPolicy)
+
+
+def test_a_retrained_learner_is_not_reused():
+    """`scripts/reference_table.py --reuse`: a pair of version 4 is version 5's where the
+    opponent's and the learner's files are pinned alike; sport-10's filler was retrained, so
+    its pairs as the learner and as the opponent are played again."""
+    script = _script()
+    rows = [{"side": s, "opponent": o, "games": 500, "win_rate": 0.5}
+            for s in ("town", "mafia") for o in TASKS_V4["sport-10"].opponents]  # fmt: skip
+    results = [
+        {"task": t, "version": 4, "policy": p, "standard": True, "games_per_pair": 500,
+         "digest": pins.digest(TASKS_V4[t]), "rows": rows, "headline": 0.5}
+        for p in ("filler", "rule") for t in ("sport-10", "club-10")
+    ]  # fmt: skip
+    known = script.reusable(results, [TASKS_V5["sport-10"], TASKS_V5["club-10"]])
+    assert not any(p == "filler" and t == "sport-10" for p, t, _, _ in known)
+    assert not any(t == "sport-10" and o == "filler" for _, t, _, o in known)
+    assert ("filler", "club-10", "town", "filler") in known
+    assert ("rule", "sport-10", "mafia", "league") in known
+    assert len(known) == 10 + 10 + 8  # club-10: both; sport-10: the rule bots, not vs filler
+
+
+def test_results_v5_are_the_pinned_tasks():
+    """The shipped results of version 5: every task, every pair, 500 games, the digests; only
+    pairs that version 4 played alike come from it."""
+    for policy in ("random", "rule", "ppo", "league", "filler"):
+        results = json.loads((ROOT / "results" / "v5" / f"{policy}.json").read_text())
+        assert [r["task"] for r in results] == list(TASKS_V5)
+        for r in results:
+            task = TASKS_V5[r["task"]]
+            assert (r["version"], r["digest"], r["policy"]) == (5, pins.digest(task), policy)
+            assert r["standard"] and r["games_per_pair"] == 500
+            pairs = [(x["side"], x["opponent"]) for x in r["rows"]]
+            assert pairs == [(s, o) for s in task.sides for o in task.opponents]
+            assert all(x["games"] == 500 for x in r["rows"])
+            assert r["headline"] == sum(x["win_rate"] for x in r["rows"]) / len(r["rows"])
+            for x in r["rows"]:
+                new = task.name == "sport-10" and "filler" in (policy, x["opponent"])
+                assert ("from_version" not in x) if new else (x.get("from_version") in (3, 4))
+
+
+def test_benchmark_refuses_a_version_5_task_without_its_filler(tmp_path, monkeypatch):
+    folder = tmp_path / "filler"
+    folder.mkdir()
+    monkeypatch.setitem(shipped.SHIPPED_FOLDERS, "filler", folder)
+    from baselines.benchmark import check_opponents
+
+    with pytest.raises(ConfigError, match=r"sport.pt, which is not installed"):
+        check_opponents(dataclasses.replace(TASKS_V5["sport-10"], opponents=("filler",)))
