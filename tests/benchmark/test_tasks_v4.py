@@ -182,18 +182,28 @@ def test_save_keeps_the_other_tasks_results(tmp_path):
     ]
 
 
-def test_results_v4_are_the_pinned_tasks():
-    """The shipped results of version 4: every task, every pair, 500 games, the digests."""
+def shipped_results(version: int) -> list[tuple[str, dict]]:
+    """The shipped results of a task version (results/vN), each checked: every task, every
+    pair, 500 games, the version's digests, the headline the rows' mean; (policy, result)."""
+    tasks = TASKS_BY_VERSION[version]
+    out = []
     for policy in ("random", "rule", "ppo", "league", "filler"):
-        results = json.loads((ROOT / "results" / "v4" / f"{policy}.json").read_text())
-        assert [r["task"] for r in results] == list(TASKS_V4)
+        results = json.loads((ROOT / "results" / f"v{version}" / f"{policy}.json").read_text())
+        assert [r["task"] for r in results] == list(tasks)
         for r in results:
-            task = TASKS_V4[r["task"]]
-            assert (r["version"], r["digest"], r["policy"]) == (4, pins.digest(task), policy)
+            task = tasks[r["task"]]
+            assert (r["version"], r["digest"], r["policy"]) == (version, pins.digest(task), policy)
             assert r["standard"] and r["games_per_pair"] == 500
             pairs = [(x["side"], x["opponent"]) for x in r["rows"]]
             assert pairs == [(s, o) for s in task.sides for o in task.opponents]
             assert all(x["games"] == 500 for x in r["rows"])
             assert r["headline"] == sum(x["win_rate"] for x in r["rows"]) / len(r["rows"])
-            # only the pairs version 3 also has may come from it
-            assert all(x["opponent"] != "filler" for x in r["rows"] if "from_version" in x)
+            out.append((policy, r))
+    return out
+
+
+def test_results_v4_are_the_pinned_tasks():
+    """The shipped results of version 4: every task, every pair, 500 games, the digests."""
+    for _, r in shipped_results(4):
+        # only the pairs version 3 also has may come from it
+        assert all(x["opponent"] != "filler" for x in r["rows"] if "from_version" in x)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
-from pathlib import Path
 
 import pytest
 
@@ -19,8 +17,7 @@ from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
 from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V4, TASKS_V5, get_task
 from tests.benchmark.test_benchmark import _script
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.benchmark.test_tasks_v4 import shipped_results
 
 # Version 5: version 4's tables, seeds, games, opponents and rules; the digests with their pins
 # (`baselines.pins.digest`), sport-10's with its new filler file.
@@ -108,20 +105,10 @@ def test_a_retrained_learner_is_not_reused():
 def test_results_v5_are_the_pinned_tasks():
     """The shipped results of version 5: every task, every pair, 500 games, the digests; only
     pairs that version 4 played alike come from it."""
-    for policy in ("random", "rule", "ppo", "league", "filler"):
-        results = json.loads((ROOT / "results" / "v5" / f"{policy}.json").read_text())
-        assert [r["task"] for r in results] == list(TASKS_V5)
-        for r in results:
-            task = TASKS_V5[r["task"]]
-            assert (r["version"], r["digest"], r["policy"]) == (5, pins.digest(task), policy)
-            assert r["standard"] and r["games_per_pair"] == 500
-            pairs = [(x["side"], x["opponent"]) for x in r["rows"]]
-            assert pairs == [(s, o) for s in task.sides for o in task.opponents]
-            assert all(x["games"] == 500 for x in r["rows"])
-            assert r["headline"] == sum(x["win_rate"] for x in r["rows"]) / len(r["rows"])
-            for x in r["rows"]:
-                new = task.name == "sport-10" and "filler" in (policy, x["opponent"])
-                assert ("from_version" not in x) if new else (x.get("from_version") in (3, 4))
+    for policy, r in shipped_results(5):
+        for x in r["rows"]:
+            new = r["task"] == "sport-10" and "filler" in (policy, x["opponent"])
+            assert ("from_version" not in x) if new else (x.get("from_version") == 4)
 
 
 def test_benchmark_refuses_a_version_5_task_without_its_filler(tmp_path, monkeypatch):
