@@ -70,14 +70,21 @@ def first_nominee(events: list[tuple]) -> int | None:
     return None
 
 
-def measure(policy: str, task_name: str, deals: int, others: str | None = None) -> dict:
-    """Play `deals` deals of the task with `policy` seated; return the table's figures."""
+def measure(
+    policy: str, task_name: str, deals: int, others: str | None = None, **options: Any
+) -> dict:
+    """Play `deals` deals of the task with `policy` seated (loaded with `options`); return the
+    table's figures."""
     task = get_task(task_name, LATEST)
     spec = table_of(task)
     n = spec.n
     mine = set(range(n)) if others is None else set(range(0, n, 2))
     seats = {
-        s + 1: load_policy(policy if s in mine else others, spec, seed=task.seed + s)
+        s + 1: (
+            load_policy(policy, spec, seed=task.seed + s, **options)
+            if s in mine
+            else load_policy(others, spec, seed=task.seed + s)
+        )
         for s in range(n)
     }
     seating = Seating(seats=seats)

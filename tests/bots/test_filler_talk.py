@@ -60,9 +60,11 @@ def test_filler_talk_plays_every_task(name):
 
 
 def test_filler_vote_changes_only_ballots():
+    """Over version 4's network, which votes for the player a fake sheriff calls black (the
+    filler of version 5, trained under the talk layer, gives it no ballot to overrule)."""
     task = get_task("sport-10", LATEST)
     spec = table_of(task)
-    talk = load_policy("filler_vote", spec, seed=1)
+    talk = load_policy("filler_vote", spec, seed=1, file=SHIPPED / "filler" / "v4" / "sport.pt")
     inner = Recorder(talk.inner)
     talk.inner = inner
     outer = Recorder(talk)
@@ -107,15 +109,16 @@ def test_speeches_and_first_nominee_read_the_events():
 
 def test_the_shipped_filler_fails_the_table_criteria_and_filler_talk_meets_them():
     """Version 4's sport-10 filler (the network alone, now filler/v4/sport.pt) fails the issue's
-    table criteria; under the talk layer it meets them, and so does the filler shipped since,
-    which plays under the layer its file records."""
-    plain = measure(str(SHIPPED / "filler" / "v4" / "sport.pt"), "sport-10", 20)
-    talk = measure("filler_talk", "sport-10", 20)
+    table criteria; under the talk layer (`filler_talk` over that file) it meets them, and so
+    does the filler shipped since, which plays under the layer its file records."""
+    v4 = SHIPPED / "filler" / "v4" / "sport.pt"
+    plain = measure(str(v4), "sport-10", 20)
+    talk = measure("filler_talk", "sport-10", 20, file=v4)
     assert plain["content"] < 0.5 and plain["first_nominee_top"] > 0.4
     assert talk["content"] >= 0.5
     assert talk["first_nominee_top"] <= 0.4
     assert talk["day1_nominations"] >= 15
-    shipped = measure("filler", "sport-10", 20)
+    shipped = measure("filler", "sport-10", 100)  # 20 deals are too few for the share: 0.45
     assert shipped["content"] >= 0.5 and shipped["first_nominee_top"] <= 0.4
     assert shipped["day1_nominations"] >= 15
 
