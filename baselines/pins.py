@@ -107,20 +107,23 @@ def pin(task: Task, opponent: str) -> str:
     return pins(task).get(opponent, "")
 
 
+def _retired(task: Task, kind: str) -> Path | None:
+    """The retired file of the shipped bot `kind` that `task`'s version plays (`RETIRED`)."""
+    rel = RETIRED.get(task.version, {}).get(task.name, {}).get(str(kind))
+    return SHIPPED / rel if rel else None
+
+
 def shipped_file(task: Task, kind: str) -> Path:
     """Return the file of the shipped bot `kind` that `task` plays: its version's retired file
     where a later version retrained it (`RETIRED`), else the one shipped now."""
-    retired = RETIRED.get(task.version, {}).get(task.name, {}).get(kind)
-    if retired:
-        return SHIPPED / retired
-    return shipped_checkpoint(task.variant, task.num_players, kind)
+    return _retired(task, kind) or shipped_checkpoint(task.variant, task.num_players, kind)
 
 
 def load_options(task: Task, name: str) -> dict[str, Any]:
     """Return the options that make ``load_policy(name, ...)`` load `task`'s own file of a
     shipped bot: ``{"file": ...}`` where `task`'s version plays a retired file, else {}."""
-    retired = RETIRED.get(task.version, {}).get(task.name, {}).get(str(name))
-    return {"file": SHIPPED / retired} if retired else {}
+    retired = _retired(task, name)
+    return {"file": retired} if retired else {}
 
 
 def digest(task: Task) -> str:
