@@ -29,10 +29,14 @@ SERIAL_FILES = $(shell grep -rl --include='test_*.py' 'mark\.serial' tests)
 PYTEST := -m pytest -q -n $(or $(PYTEST_WORKERS),auto) --dist loadgroup
 MKDOCS := NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict
 
-# pip compiles what it installs one file at a time; the installs below skip that
-# (--no-compile) and $(COMPILE) compiles the whole venv on every core after them (pip, too,
-# passes over the few files that do not compile on this Python: hence the `|| true`)
-COMPILE = $(PY) -m compileall -qq -j 0 "$$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" || true
+# Python caches what it compiles (__pycache__) as it first imports it, unless
+# PYTHONDONTWRITEBYTECODE is set, as some machines' images set it: then every test worker and
+# every subprocess of the tests compiled the package and its libraries again (the suite took a
+# fifth longer; an AgileRL import 16 s instead of 7). The recipes here let Python keep its
+# caches, so pip installs with --no-compile: it would compile all of the 18,000 files of the
+# test venv one by one (compiling them all on every core took 72 CPU seconds), where the
+# tests import a few thousand of them and cache those on the way
+unexport PYTHONDONTWRITEBYTECODE
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -42,14 +46,12 @@ $(PY):
 # the main job: the package with its training extra
 $(VENV)/.run: pyproject.toml | $(PY)
 	$(PY) -m pip install -q --no-compile -e '.[train,dev]'
-	$(COMPILE)
 	touch $@
 
 # the tests: every extra (the table, Ray RLlib, the recipes' libraries, language models,
 # OpenSpiel, the docs' tools) and, where apt can, Debian's chromium
 $(VENV)/.test: pyproject.toml | $(PY)
 	$(PY) -m pip install -q --no-compile -e '.[train,table,rllib,recipes,llm,openspiel,docs,dev]'
-	$(COMPILE)
 	touch $(VENV)/.docs
 	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
@@ -62,20 +64,24 @@ $(VENV)/.docs: pyproject.toml | $(PY)
 	touch $@
 
 # the Tianshou recipe's venv (tests/training/test_recipes.py finds it; TIANSHOU_PYTHON overrides);
-# --no-compile: two test runs import a little of what it installs (compiling it all costs more)
+# --no-compile: two test runs import a little of what it installs (compiling it all costs more),
+# and one import of that little caches it
 $(TS_VENV)/.test: pyproject.toml
 	python3 -m venv $(TS_VENV)
 	$(TS_PY) -m pip install -q --upgrade pip
 	$(TS_PY) -m pip install -q --no-compile torch==2.13.0
 	$(TS_PY) -m pip install -q --no-compile -e '.[tianshou]'
+	$(TS_PY) -c 'import tianshou.algorithm, tianshou.data, tianshou.env, mafia_env'
 	touch $@
 
-# the AgileRL recipe's venv (AGILERL_PYTHON overrides): AgileRL pins its own pettingzoo
+# the AgileRL recipe's venv (AGILERL_PYTHON overrides): AgileRL pins its own pettingzoo; one
+# import caches what the tests import of it
 $(AG_VENV)/.test: pyproject.toml
 	python3 -m venv $(AG_VENV)
 	$(AG_PY) -m pip install -q --upgrade pip
 	$(AG_PY) -m pip install -q --no-compile torch==2.13.0
 	$(AG_PY) -m pip install -q --no-compile -e '.[agilerl]'
+	$(AG_PY) -c 'import agilerl.algorithms, agilerl.vector.pz_async_vec_env, mafia_env'
 	touch $@
 
 # the core venv: no torch, no extra; --upgrade-strategy eager takes the newest numpy,

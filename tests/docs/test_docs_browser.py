@@ -23,6 +23,9 @@ sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("mkdocs")
 pytest.importorskip("mkdocs_gen_files")
 
+# one worker builds the site and runs every test of it (each worker built its own: 12-15 s)
+pytestmark = pytest.mark.xdist_group("docs_browser")
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]

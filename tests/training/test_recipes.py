@@ -159,21 +159,31 @@ def python_with(module: str, venv: str, variable: str) -> str | None:
     return None
 
 
-def run_with(module: str, venv: str, variable: str, *args: str) -> str:
+def run_with(module: str, venv: str, variable: str, *args: str, **env: str) -> str:
+    import os
     import subprocess
 
     python = python_with(module, venv, variable)
     if python is None:
         pytest.skip(f"{module} is not installed (make test builds {venv})")
     done = subprocess.run(
-        [python, *args], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+        [python, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={**os.environ, **env},
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
 
 
 def run_tianshou(*args: str) -> str:
-    return run_with("tianshou", ".venv-tianshou", "TIANSHOU_PYTHON", *args)
+    # Tianshou's replay buffer compiles its index kernels with Numba on first use: about 7 of
+    # the 11 s of the recipe's smoke run, for a few hundred transitions that its plain Python
+    # functions (the same code) index as fast; the recipe's own runs keep the compiled ones
+    return run_with("tianshou", ".venv-tianshou", "TIANSHOU_PYTHON", *args, NUMBA_DISABLE_JIT="1")
 
 
 def test_tianshou_seeds_the_aec_env():
