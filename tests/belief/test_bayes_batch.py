@@ -88,6 +88,7 @@ def _play_with_spy(variant: str, model: str, seed: int, moves: int, monkeypatch)
     ("variant", "seed"),
     [("sport", 4), pytest.param("online", 2, marks=pytest.mark.long)],
 )
+@pytest.mark.slow
 def test_a_public_move_weighs_each_deal_as_the_model_asked_for_it_alone(variant, seed, monkeypatch):
     """One batched ask over the distinct private rows of the mover gives every world the
     log-probability the model gives its own mover's observation, asked alone."""
@@ -97,6 +98,7 @@ def test_a_public_move_weighs_each_deal_as_the_model_asked_for_it_alone(variant,
 @pytest.mark.parametrize(
     ("variant", "seed"), [pytest.param("forum", 3, marks=pytest.mark.slow), ("city", 1)]
 )
+@pytest.mark.slow
 def test_the_night_copy_gives_the_weights_of_the_full_copy(variant, seed, monkeypatch):
     """The night's shortcuts (the light copy of a trial move, `_alone`; the moves known
     apart, `_APART`; the checks, `_checks`) and the plain path (every move tried on a full

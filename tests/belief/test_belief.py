@@ -69,6 +69,7 @@ def test_swap_deal_sets_every_field_a_deal_sets():
 
 
 @pytest.mark.parametrize(("variant", "n"), SMALL)
+@pytest.mark.slow
 def test_deduction_is_the_brute_force_support(variant, n):
     """Every deal and every hidden history of a small table: the deals under which the seat
     sees exactly its events and options are the ones deduction keeps."""

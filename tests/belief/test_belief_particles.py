@@ -107,6 +107,7 @@ def test_particles_never_give_the_truth_weight_zero(monkeypatch, seed, seat):
 @pytest.mark.parametrize(
     ("seed", "seat"), [(2, 3), pytest.param(7, 1, marks=[pytest.mark.slow, pytest.mark.long])]
 )
+@pytest.mark.slow
 def test_particles_follow_the_exact_posterior(monkeypatch, seed, seat):
     """The same sport-10 game followed exactly (1,512 deals listed) and by particles: after
     each segment the particles keep more than one deal wherever the exact posterior puts
@@ -211,6 +212,7 @@ def _play_city8(monkeypatch, seeds) -> tuple[list[bool], int]:
     return calls, errors
 
 
+@pytest.mark.slow
 def test_particles_recover_when_none_reproduces_a_segment(monkeypatch):
     """Where no particle reproduces a segment (a forfeit names the whole mafia: one city-10
     civilian tracker in 120 of random play raised BeliefError at 2,048 particles), deals that

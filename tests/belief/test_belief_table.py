@@ -49,6 +49,7 @@ def _mover(g: Game, policy: str, seed: int):
 
 @pytest.mark.parametrize("variant, n, knobs", CASES)
 @pytest.mark.parametrize("policy", ["random", "rule"])
+@pytest.mark.slow
 def test_every_seats_piece_is_its_own_trackers(variant, n, knobs, policy):
     if knobs and policy != "random":
         pytest.skip("the rule bots play the variant's own table")

@@ -52,6 +52,7 @@ def test_every_policy_plays_every_seat_of_every_deal(tmp_path):
             assert sorted(x[s] for x in seats) == ["model", "random", "rule"]
 
 
+@pytest.mark.slow
 def test_an_arena_run_reports_rates_ratings_model_use_records_and_pages(tmp_path):
     with ChatServer(well_formed, seed=2) as server:
         cfg = config(server.url, tmp_path)

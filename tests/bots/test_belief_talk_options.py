@@ -86,6 +86,7 @@ def sheriff_openings(game):
     return out
 
 
+@pytest.mark.slow
 def test_sheriff_first_claims_before_the_networks_talk_when_nominated():
     rule = load_policy("rule", table_of(TASK), seed=2)
     first = {}

@@ -107,6 +107,7 @@ def test_speeches_and_first_nominee_read_the_events():
     assert first_nominee(events[:1]) is None
 
 
+@pytest.mark.slow
 def test_the_shipped_filler_fails_the_table_criteria_and_filler_talk_meets_them():
     """Version 4's sport-10 filler (the network alone, now filler/v4/sport.pt) fails the issue's
     table criteria; under the talk layer (`filler_talk` over that file) it meets them, and so

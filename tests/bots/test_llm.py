@@ -66,6 +66,7 @@ def test_the_model_talks_in_its_speeches_and_the_talk_is_public(server):
     assert f'says: "{game.talk[0][2]}".' in story
 
 
+@pytest.mark.slow
 def test_bad_replies_are_counted_and_fall_back_to_the_rule_bot():
     with ChatServer(messy(), seed=3) as s:
         model = llm(s.url, "sport", retries=1)

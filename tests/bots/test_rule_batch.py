@@ -279,6 +279,7 @@ def _openblas_dynamic() -> bool:
     platform.machine() not in ("x86_64", "AMD64") or not _openblas_dynamic(),
     reason="OpenBLAS's x86 kernels (OPENBLAS_CORETYPE)",
 )
+@pytest.mark.slow
 def test_recorded_games_do_not_depend_on_the_blas_kernel():
     """The recorded games are the same under OpenBLAS's AVX2 (Haswell) and AVX (Sandybridge)
     float32 kernels: their sums differ in the last bits, and a pick that broke a tie of equal

@@ -59,6 +59,7 @@ def test_pyproject_names_every_style_as_an_entry_point():
 
 
 @pytest.mark.parametrize("variant,n", TABLES)
+@pytest.mark.slow
 def test_every_style_decides_a_batch_as_its_rows_one_by_one(variant, n):
     """Every style, in every variant: legal moves, and a batch decides as its rows do one by
     one (the draws among equals, the noise's coin among them, in row order)."""

@@ -240,6 +240,7 @@ def test_a_second_run_takes_a_new_folder_and_force_empties_the_first(tmp_path):
     free_file(tmp_path / "r.json", force=True)
 
 
+@pytest.mark.slow
 def test_training_twice_keeps_both_runs_and_draws_a_learning_curve(tmp_path):
     pytest.importorskip("torch")
     pytest.importorskip("matplotlib")
@@ -314,6 +315,7 @@ def test_resuming_a_checkpoint_outside_a_run_writes_a_run_folder(tmp_path):
     assert resumed["global_step"] == 1024
 
 
+@pytest.mark.slow
 def test_reproducing_a_checkpoint_reruns_into_the_same_folder():
     pytest.importorskip("torch")
     out = subprocess.run(

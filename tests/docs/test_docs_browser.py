@@ -23,9 +23,6 @@ sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("mkdocs")
 pytest.importorskip("mkdocs_gen_files")
 
-# one worker builds the site and runs every test of it (each worker built its own: 12-15 s)
-pytestmark = pytest.mark.xdist_group("docs_browser")
-
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
@@ -47,6 +44,8 @@ PAGES = [
 
 pytestmark = [
     pytest.mark.slow,
+    # one worker builds the site and runs every test of it (each worker built its own: 12-15 s)
+    pytest.mark.xdist_group("docs_browser"),
     pytest.mark.skipif(
         not CHROMIUM.exists(),
         reason="Debian's chromium is not installed at /usr/bin/chromium "

@@ -158,6 +158,7 @@ def drive_b(b: Game, view: TextView, watcher: int, day_inputs, victims):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.slow
 def test_no_leak_same_public_history_same_text(variant):
     """COMMON-2: two deals a watcher cannot tell apart give it the same text, word for word.
 

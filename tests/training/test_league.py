@@ -171,6 +171,7 @@ def test_pfsp_by_side_plays_the_side_the_learner_loses_on(tmp_path):
     assert pooled.opp.town_share == {}  # pooled: the side is drawn evenly
 
 
+@pytest.mark.slow
 def test_league_run_logs_members_adds_exploiters_and_resumes(tmp_path):
     cfg = tiny(tmp_path)
     lines: list[str] = []

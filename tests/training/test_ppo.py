@@ -229,6 +229,7 @@ def test_ppo_policy_plays_only_legal_moves_in_real_games(tmp_path):
     assert masks[0, policy.act(obs[0], masks[0])] == 1
 
 
+@pytest.mark.slow
 def test_smoke_training_run_and_checkpoint_round_trip(tmp_path):
     """A few thousand steps train, log, evaluate, and write a checkpoint that loads back."""
     cfg = smoke_config(tmp_path)
@@ -355,6 +356,7 @@ def agreement(policy, teacher, decisions: int = 2000) -> float:
     return same / total
 
 
+@pytest.mark.slow
 def test_imitation_clones_the_rule_bots(tmp_path):
     """Behaviour cloning makes the greedy policy pick the bots' moves on games it never saw."""
     cfg = smoke_config(tmp_path, imitate_steps=30_000, imitate_epochs=4, hidden_size=64)
@@ -371,6 +373,7 @@ def test_imitation_clones_the_rule_bots(tmp_path):
     assert agent.get_value(x).abs().mean() > 0.01
 
 
+@pytest.mark.slow
 def test_train_with_imitation_and_greedy_checkpoint(tmp_path):
     """imitate_steps clones before PPO (the step-0 evaluation sees the clone); a greedy run's
     checkpoint loads as a greedy bot."""
@@ -392,6 +395,7 @@ def test_train_with_imitation_and_greedy_checkpoint(tmp_path):
     np.testing.assert_array_equal(first, policy.act_batch(obs, masks))
 
 
+@pytest.mark.slow
 def test_every_shipped_checkpoint_has_a_reproducing_command():
     import subprocess
     import sys

@@ -87,6 +87,7 @@ def test_overlapped_training_runs_and_checkpoints(tmp_path):
     assert not learners()
 
 
+@pytest.mark.slow
 def test_interrupted_training_stops_the_learner(tmp_path, monkeypatch):
     """Ctrl-C (or any error) in the trainer's loop stops the learner process with it."""
     collect, calls = Rollout.collect, []
@@ -128,6 +129,7 @@ def small_learner_data(vec: VectorMafia) -> dict[str, torch.Tensor]:
     return data
 
 
+@pytest.mark.slow
 def test_an_error_in_the_learner_is_raised_with_its_traceback():
     learner, data = small_learner()
     with learner:
@@ -143,6 +145,7 @@ def test_an_error_in_the_learner_is_raised_with_its_traceback():
     assert not learner.proc.is_alive()
 
 
+@pytest.mark.slow
 def test_a_closed_learner_lets_go_of_its_shared_buffers():
     from torch.multiprocessing.reductions import shared_cache
 
@@ -161,6 +164,7 @@ def test_a_closed_learner_lets_go_of_its_shared_buffers():
         learner.submit(data, 1e-3)
 
 
+@pytest.mark.slow
 def test_a_learner_that_dies_is_reported():
     learner, data = small_learner()
     with learner:

@@ -186,6 +186,7 @@ def run_tianshou(*args: str) -> str:
     return run_with("tianshou", ".venv-tianshou", "TIANSHOU_PYTHON", *args, NUMBA_DISABLE_JIT="1")
 
 
+@pytest.mark.slow
 def test_tianshou_seeds_the_aec_env():
     """Tianshou's tic-tac-toe recipe calls DummyVectorEnv(...).seed(0) on PettingZooEnv."""
     out = run_tianshou(

@@ -30,6 +30,7 @@ def deal(state, rng: random.Random) -> None:
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.slow
 def test_random_sim_test_with_serialization(variant):
     pyspiel.random_sim_test(load(variant), num_sims=1, serialize=True, verbose=False)
 

@@ -58,6 +58,7 @@ def _check_outcome(env) -> None:
 
 
 @pytest.mark.parametrize("variant", ALL)
+@pytest.mark.slow
 def test_random_legal_play(variant):
     """Random legal play over every table size: every game ends, the acting agent's mask is
     never empty and its observation lies in [0, 1]; winners and rewards agree; the maniac's
