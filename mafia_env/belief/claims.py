@@ -155,8 +155,6 @@ def read_claims(
     if not models:
         raise ConfigError("read_claims: the mixture names no model")
     B, S = worlds(n, k, has_sheriff)  # [W, n]
-    Bt, St = B.T, S.T  # [n, W]
-    W = len(B)
     cl = claimants.astype(np.float64)
     # Every term below is the log-likelihood of the claims and calls in a world, up to a
     # constant per row (which the normalisation cancels), written as matrix products of
@@ -186,14 +184,54 @@ def read_claims(
     for c in np.flatnonzero((cl[:, :, None] * (black_calls + red_calls)).any(axis=(0, 2))):
         base += pair_sheriff[:, c] @ pairs[0, c] + pair_mafia[:, c] @ pairs[1, c]
     # the mixture over the models, log sum_m weight_m * P(claims | world, m): a function of
-    # how many claimants the world makes mafia (0..k) and sheriff (0, 1), per row
-    c_mafia = (cl @ Bt).astype(np.intp)  # [R, W]
-    c_sheriff = (cl @ St).astype(np.intp) if has_sheriff else np.zeros((R, W), np.intp)
-    c_total = cl.sum(axis=1)[:, None, None]
+    # how many claimants the row has and the world makes mafia (0..k) and sheriff (0, 1)
+    mix, given = _mixture(n, k, has_sheriff, models)  # [n + 1, V], [n + 1, V, M]
+    total = cl.sum(axis=1).astype(np.intp)  # [R]: the row's claimants
+    mix, given = mix[total], given[total]  # [R, V], [R, V, M]
+    V = mix.shape[1]
+    # each world's count class (its mafia claimants * 2 + its sheriff claimants), as an
+    # index into the rows' `mix` laid end to end
+    cls = (cl @ _count_features(n, k, has_sheriff)).astype(np.intp)  # [R, W]
+    logw = base + mix.ravel()[cls + (np.arange(R) * V)[:, None]]
+    # hard facts: a world is out where a seat known black is not black in it, or one known
+    # not black is (and so for the sheriff): one product, of whole numbers (exact)
+    fact, want = _facts(fix, sfix if has_sheriff else None, n)
+    bad = (fact @ _fact_features(n, k, has_sheriff)) != want
+    if out_ends is not None:
+        out = _as(out_ends, (R, n), np.float64, "out_ends")
+        bad |= (out @ B.T) >= k if k > 0 else False
+    if bad.all(axis=1).any():
+        rows = np.flatnonzero(bad.all(axis=1)).tolist()
+        raise ConfigError(f"read_claims: the hard facts of rows {rows} leave no world")
+    logw[bad] = -np.inf
+    w = np.exp(logw - logw.max(axis=1, keepdims=True))
+    w /= w.sum(axis=1, keepdims=True)  # [R, W]
+    # each model's weight: sum over the worlds of w * P(m | the world's class)
+    by_class = np.bincount(
+        (np.arange(R)[:, None] * V + cls).ravel(), weights=w.ravel(), minlength=R * V
+    ).reshape(R, V)
+    # rounded, so that seats the table treats alike read alike to the bit (the product's
+    # order of sums would tell them apart in the last bits, and a tie is a tie)
+    return ClaimReading(
+        black=np.round(w @ B, DIGITS),
+        sheriff=np.round(w @ S, DIGITS),
+        models=np.round(np.einsum("rv,rvm->rm", by_class, given), DIGITS),
+        names=tuple(m.name for m in models),
+    )
+
+
+@cache
+def _mixture(
+    n: int, k: int, has_sheriff: bool, models: tuple[ClaimModel, ...]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The mixture's log-likelihood of a table's claims by how many seats claimed (0..n) and
+    how many of them a world makes mafia (0..k) and the sheriff (0, 1), its log-sum over the
+    models: mix [n + 1, V] (V = 2 (k + 1): mafia claimants * 2 + sheriff claimants); and
+    each model's share of it, P(m | the counts): given [n + 1, V, M]. Read-only."""
     n_town = n - k - (1 if has_sheriff else 0)
     a = np.arange(k + 1, dtype=np.float64)[None, :, None]  # mafia claimants
     s = np.arange(2, dtype=np.float64)[None, None, :]  # sheriff claimants
-    t = c_total - a - s  # town claimants
+    t = np.arange(n + 1, dtype=np.float64)[:, None, None] - a - s  # town claimants
     per_model = []
     for m in models:
         lm = (
@@ -205,41 +243,48 @@ def read_claims(
         )
         if has_sheriff:
             lm = lm + s * _log(m.sheriff) + (1 - s) * _log(1 - m.sheriff)
-        per_model.append(np.broadcast_to(lm, (R, k + 1, 2)).reshape(R, 2 * (k + 1)))
-    per = np.stack(per_model, axis=2)  # [R, V, M]: V = the (mafia, sheriff) claimant counts
-    mix = np.logaddexp.reduce(per, axis=2)  # [R, V]
-    cls = c_mafia * 2 + c_sheriff  # [R, W]: each world's count class
-    logw = base + np.take_along_axis(mix, cls, axis=1)
-    # hard facts
-    bad = np.zeros((R, W), dtype=bool)
-    bad |= ((fix == -1).astype(np.float64) @ Bt) > 0
-    bad |= ((fix == 1).astype(np.float64) @ Bt) < (fix == 1).sum(axis=1, keepdims=True)
-    if has_sheriff:
-        bad |= ((sfix == -1).astype(np.float64) @ St) > 0
-        bad |= ((sfix == 1).astype(np.float64) @ St) < (sfix == 1).sum(axis=1, keepdims=True)
-    if out_ends is not None:
-        out = _as(out_ends, (R, n), np.float64, "out_ends")
-        bad |= (out @ Bt) >= k if k > 0 else False
-    if bad.all(axis=1).any():
-        rows = np.flatnonzero(bad.all(axis=1)).tolist()
-        raise ConfigError(f"read_claims: the hard facts of rows {rows} leave no world")
-    logw[bad] = -np.inf
-    w = np.exp(logw - logw.max(axis=1, keepdims=True))
-    w /= w.sum(axis=1, keepdims=True)  # [R, W]
-    # each model's weight: sum over the worlds of w * P(m | the world's class)
-    V = per.shape[1]
-    by_class = np.bincount(
-        (np.arange(R)[:, None] * V + cls).ravel(), weights=w.ravel(), minlength=R * V
-    ).reshape(R, V)
-    given = np.exp(per - mix[..., None])  # [R, V, M]: P(m | class)
-    # rounded, so that seats the table treats alike read alike to the bit (the product's
-    # order of sums would tell them apart in the last bits, and a tie is a tie)
-    return ClaimReading(
-        black=np.round(w @ B, DIGITS),
-        sheriff=np.round(w @ S, DIGITS),
-        models=np.round(np.einsum("rv,rvm->rm", by_class, given), DIGITS),
-        names=tuple(m.name for m in models),
-    )
+        per_model.append(np.broadcast_to(lm, (n + 1, k + 1, 2)).reshape(n + 1, 2 * (k + 1)))
+    per = np.stack(per_model, axis=2)
+    mix = np.logaddexp.reduce(per, axis=2)
+    given = np.exp(per - mix[..., None])
+    for x in (mix, given):
+        x.flags.writeable = False
+    return mix, given
+
+
+@cache
+def _count_features(n: int, k: int, has_sheriff: bool) -> np.ndarray:
+    """[n, W]: a claimant's share of each world's count class (2 where the world makes him
+    mafia, 1 where it makes him the sheriff). Read-only."""
+    B, S = worlds(n, k, has_sheriff)
+    out = np.ascontiguousarray(2.0 * B.T + (S.T if has_sheriff else 0.0))
+    out.flags.writeable = False
+    return out
+
+
+def _facts(fix: np.ndarray, sfix: np.ndarray | None, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The hard facts as row features for `_fact_features`, and the count of a world that
+    keeps them all. A seat known to be black (+1) counts 1 where a world makes it black, one
+    known not to be (-1) counts -(n + 1): a world's count is at most the number of seats known
+    black, and reaches it only where the world keeps every fact. The sheriff's facts alike,
+    added: each part is at most its own target, so the sum reaches the sum of the targets
+    only where both do. Whole numbers: exact in float64."""
+    f = (fix == 1).astype(np.float64) - (n + 1) * (fix == -1)
+    want = (fix == 1).sum(axis=1, keepdims=True).astype(np.float64)
+    if sfix is not None:
+        f = np.concatenate([f, (sfix == 1).astype(np.float64) - (n + 1) * (sfix == -1)], axis=1)
+        want = want + (sfix == 1).sum(axis=1, keepdims=True)
+    return f, want
+
+
+@cache
+def _fact_features(n: int, k: int, has_sheriff: bool) -> np.ndarray:
+    """[n or 2n, W]: what each seat is in each world, for `_facts`: black, and (where the
+    table has a sheriff) the sheriff. Read-only."""
+    B, S = worlds(n, k, has_sheriff)
+    out = np.ascontiguousarray(B.T if not has_sheriff else np.concatenate([B.T, S.T], axis=0))
+    out.flags.writeable = False
+    return out
 
 
 @cache
