@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from baselines.rule.reading import any_of, max_of, row_dots
+from baselines.rule.reading import any_of, lazy, max_of, row_dots
 from mafia_env.engine.events import Cause
 
 EPS = 0.05  # a town sheriff claimant who calls a check wrong, or a second town claimant
@@ -78,7 +78,10 @@ def binary_entropy(p: np.ndarray) -> np.ndarray:
 
 class Posterior:
     """P(each seat is of the mafia team) for every row of a batch: the reader's and the
-    town's (public facts only), and P(each seat is the truthful sheriff) by the town's."""
+    town's (public facts only), and P(each seat is the truthful sheriff) by the town's.
+
+    The facts (``own_fix``, ``pub_fix``) are read at once; each posterior is solved on first
+    use (`BeliefTalk` reads the facts alone)."""
 
     def __init__(self, b: Any):
         bot = b.bot
@@ -152,11 +155,35 @@ class Posterior:
         refuted = ~b.public_credible
         self.b = b
         self.pub_fix, self.own_fix = pub_fix, own_fix
-        self.town_p, w_pub = self._solve(pub, pub_fix, self.claimants, refuted)
-        self.truthful = self._truthful(w_pub, self.claimants)
-        self.p, _ = self._solve(own, own_fix, self.claimants & ~sheriff_rows, refuted)
-        self.trusted_p = np.where(sheriff_rows, is_me.astype(float), self._truthful_from(self.p))
+        self._llr = pub, own
+        self._refuted, self._sheriff_rows, self._is_me = refuted, sheriff_rows, is_me
         self.prior = k / max(n - 1, 1)
+
+    @lazy
+    def _town(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._solve(self._llr[0], self.pub_fix, self.claimants, self._refuted)
+
+    @lazy
+    def town_p(self) -> np.ndarray:
+        """[R, n]: P(black) by the public facts (what a town player believes)."""
+        return self._town[0]
+
+    @lazy
+    def truthful(self) -> np.ndarray:
+        """[R, n]: P(each sheriff claimant is town: the truthful sheriff), by the town's."""
+        return self._truthful(self._town[1], self.claimants)
+
+    @lazy
+    def p(self) -> np.ndarray:
+        """[R, n]: P(black) by the reader's own facts."""
+        claimants = self.claimants & ~self._sheriff_rows
+        return self._solve(self._llr[1], self.own_fix, claimants, self._refuted)[0]
+
+    @lazy
+    def trusted_p(self) -> np.ndarray:
+        """[R, n]: P(each seat is the sheriff the reader trusts) (himself, if he is)."""
+        own = self._is_me.astype(float)
+        return np.where(self._sheriff_rows, own, self._truthful_from(self.p))
 
     def _truthful(self, w: np.ndarray, claimants: np.ndarray) -> np.ndarray:
         """P(claimant c is town) under the set weights `w` [R, M]: the truthful sheriff."""
