@@ -1,9 +1,12 @@
 """A network with `baselines.belief_talk.BeliefTalk`'s speech layer over it, measured on
-sport-10: every style of the zoo on full tables (paired with the rule bots' games of the
-shipped filler's run) and the table's talk figures:
+sport-10 (or ``task=NAME``): every style of the zoo on full tables (paired with the rule bots'
+games of the shipped filler's run, results/robust/filler-full-NAME.json) and the table's
+talk figures:
 
     python results/robust/experiments/talk_over.py runs/filler_talk_clone_sport_1/agent.pt \\
         results/robust/experiments/talk_over-sport-10.json [OPTION=VALUE ...]
+    python results/robust/experiments/talk_over.py runs/filler_talk_layer_town_6_club_1/agent.pt \\
+        results/robust/experiments/talk_layer_town_6-club-10.json task=club-10
 
 A checkpoint that records its layer (a run trained with ``learner_layer``, or a file stamped
 with ``python -m baselines.ppo.stamp``) plays under it as `load_policy` loads it, with the
@@ -30,7 +33,7 @@ from mafia_env.errors import ConfigError
 from mafia_env.policy import load_policy, register_policy
 from mafia_env.tasks import LATEST, get_task
 
-SHIPPED = "results/robust/filler-full-sport-10.json"
+SHIPPED = "results/robust/filler-full-{task}.json"  # the shipped filler's run, by task
 
 
 def options(pairs: list[str]) -> dict:
@@ -48,7 +51,13 @@ def main(argv: list[str]) -> int:
         raise SystemExit(__doc__)
     path, out = argv[0], Path(argv[1])
     deals = [int(a.partition("=")[2]) for a in argv[2:] if a.startswith("deals=")]
-    given = [a for a in argv[2:] if not a.startswith("deals=")]
+    tasks = [a.partition("=")[2] for a in argv[2:] if a.startswith("task=")]
+    given = [a for a in argv[2:] if not a.startswith(("deals=", "task="))]
+    name = tasks[-1] if tasks else "sport-10"
+    shipped = Path(SHIPPED.format(task=name))
+    # the task at the shipped filler's run's version: its deals, its rule bots' arm reused
+    version = json.loads(shipped.read_text())["version"] if shipped.exists() else LATEST
+    task = get_task(name, version)
     opts = options(given)
     deals = deals[-1] if deals else 100
     if not Path(path).exists():
@@ -66,12 +75,10 @@ def main(argv: list[str]) -> int:
         return BeliefTalk(table, net, seed, **opts)
 
     register_policy("talk_over", factory)
-    table = measure("talk_over", "sport-10", 100)
+    table = measure("talk_over", task.name, 100)
     print({k: table[k] for k in ("content", "first_nominee_top", "day1_nominations")}, flush=True)
-    known = robust.read_known([SHIPPED], 100, "rule", LATEST) if deals == 100 else None
-    cells = robust.cells_of(
-        [get_task("sport-10", LATEST)], robust.resolve_styles("all"), [robust.MIXES["full"]], None
-    )
+    known = robust.read_known([shipped], 100, "rule", version) if deals == 100 else None
+    cells = robust.cells_of([task], robust.resolve_styles("all"), [robust.MIXES["full"]], None)
     result = robust.run_robust("talk_over", cells, deals, known=known)
     result["talk_over"] = {
         "checkpoint": path,
