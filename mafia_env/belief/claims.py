@@ -181,7 +181,7 @@ def read_claims(
     pair_mafia = cl[:, :, None] * ((lb_m - lb_t) * black_calls + (lr_m - lr_t) * red_calls)
     one, pairs = _world_features(n, k, has_sheriff)
     base = np.concatenate([on_sheriff, on_mafia], axis=1) @ one  # [R, W]
-    for c in np.flatnonzero((cl[:, :, None] * (black_calls + red_calls)).any(axis=(0, 2))):
+    for c in np.flatnonzero(((nb + nr) * cl).any(axis=0)):  # the claimants who called checks
         base += pair_sheriff[:, c] @ pairs[0, c] + pair_mafia[:, c] @ pairs[1, c]
     # the mixture over the models, log sum_m weight_m * P(claims | world, m): a function of
     # how many claimants the row has and the world makes mafia (0..k) and sheriff (0, 1)
@@ -199,7 +199,7 @@ def read_claims(
     bad = (fact @ _fact_features(n, k, has_sheriff)) != want
     if out_ends is not None:
         out = _as(out_ends, (R, n), np.float64, "out_ends")
-        bad |= (out @ B.T) >= k if k > 0 else False
+        bad |= (out @ _black_t(n, k, has_sheriff)) >= k if k > 0 else False
     if bad.all(axis=1).any():
         rows = np.flatnonzero(bad.all(axis=1)).tolist()
         raise ConfigError(f"read_claims: the hard facts of rows {rows} leave no world")
@@ -269,12 +269,20 @@ def _facts(fix: np.ndarray, sfix: np.ndarray | None, n: int) -> tuple[np.ndarray
     black, and reaches it only where the world keeps every fact. The sheriff's facts alike,
     added: each part is at most its own target, so the sum reaches the sum of the targets
     only where both do. Whole numbers: exact in float64."""
-    f = (fix == 1).astype(np.float64) - (n + 1) * (fix == -1)
-    want = (fix == 1).sum(axis=1, keepdims=True).astype(np.float64)
-    if sfix is not None:
-        f = np.concatenate([f, (sfix == 1).astype(np.float64) - (n + 1) * (sfix == -1)], axis=1)
-        want = want + (sfix == 1).sum(axis=1, keepdims=True)
-    return f, want
+    facts = fix if sfix is None else np.concatenate([fix, sfix], axis=1)
+    if facts.size and (facts.min() < -1 or facts.max() > 1):
+        raise ConfigError("read_claims: a hard fact is +1 (is), -1 (is not) or 0 (open)")
+    f = np.array([-(n + 1), 0.0, 1.0])[facts + 1]
+    return f, np.count_nonzero(facts == 1, axis=1)[:, None].astype(np.float64)
+
+
+@cache
+def _black_t(n: int, k: int, has_sheriff: bool) -> np.ndarray:
+    """[n, W]: each seat black in each world, contiguous (a product with a transposed view
+    takes BLAS's slow path). Read-only."""
+    out = np.ascontiguousarray(worlds(n, k, has_sheriff)[0].T)
+    out.flags.writeable = False
+    return out
 
 
 @cache

@@ -194,3 +194,6 @@ def test_worlds_count_and_errors():
     fix = np.ones((1, 5), int)  # five known black seats for a mafia of one
     with pytest.raises(ConfigError, match="leave no world"):
         read_claims(np.zeros((1, 5), bool), None, None, 1, fixed=fix)
+    for bad in (2, -2):  # a hard fact is +1, -1 or 0
+        with pytest.raises(ConfigError, match=r"\+1 \(is\), -1 \(is not\) or 0"):
+            read_claims(np.zeros((1, 5), bool), None, None, 1, sheriff_fixed=np.full((1, 5), bad))
