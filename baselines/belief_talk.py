@@ -193,20 +193,14 @@ class BeliefTalk:
             night = np.flatnonzero((kind == names.index("mafia_kill")) & (legal.sum(axis=1) > 1))
             if night.size:
                 out[night] = reader.act_batch(obs[night], masks[night])
-        wanted = set()
-        if self.speech or self.nominate:
-            wanted |= set(SPEECH_TURNS) | set(NOMINATE_TURNS)
-        if self.vote:
-            wanted |= set(VOTE_TURNS)
-        codes = [i for i, nm in enumerate(names) if nm in wanted]
-        rows = np.flatnonzero(np.isin(kind, codes) & (legal.sum(axis=1) > 1))
+        wanted, speech_kind, vote_kind = self._kinds(names)
+        rows = np.flatnonzero(wanted[kind] & (legal.sum(axis=1) > 1))
         # only the rows where `_decide` may overrule the wrapped policy's move: a pass in a
         # speech, a nomination, a ballot (the reading is the layer's cost: the rest skip it)
         moves = out[rows]
-        turn_names = np.array(names, dtype=object)[kind[rows]]
         keep = np.zeros(rows.size, dtype=bool)
         if self.speech:
-            speech = np.isin(turn_names, SPEECH_TURNS)
+            speech = speech_kind[kind[rows]]
             keep |= speech & _within(reader.layout, moves, Act.PASS)
             if self.sheriff_first and reader.has_sheriff:
                 role = obs[rows, reader._pieces["role"][0] : reader._pieces["role"][1]]
@@ -214,7 +208,7 @@ class BeliefTalk:
         if self.nominate:
             keep |= _within(reader.layout, moves, Act.NOMINATE)
         if self.vote:
-            keep |= np.isin(turn_names, VOTE_TURNS) & _within(reader.layout, moves, Act.VOTE)
+            keep |= vote_kind[kind[rows]] & _within(reader.layout, moves, Act.VOTE)
         rows = rows[keep]
         if not rows.size:
             return out
@@ -226,6 +220,23 @@ class BeliefTalk:
         new = self._decide(b, black, public, chosen, [names[k] for k in kind[rows]])
         out[rows] = new
         return out
+
+    def _kinds(self, names: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """By turn kind (an index into `names`; the last entry, -1: no turn): whether the
+        layer may take the turn over, whether it is a speech, whether a vote. Kept by names."""
+        cache = self.__dict__.setdefault("_kind_cache", {})
+        got = cache.get(tuple(names))
+        if got is None:
+            wanted = set()
+            if self.speech or self.nominate:
+                wanted |= set(SPEECH_TURNS) | set(NOMINATE_TURNS)
+            if self.vote:
+                wanted |= set(VOTE_TURNS)
+            got = cache[tuple(names)] = tuple(
+                np.array([nm in of for nm in names] + [False])
+                for of in (wanted, SPEECH_TURNS, VOTE_TURNS)
+            )
+        return got
 
     # ------------------------------------------------------------ reading
 
