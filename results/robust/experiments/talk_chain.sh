@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # The talk-layer chain of configs/filler/sport-talk-layer*.yaml again under another seed, on
-# sport-10 or (VARIANT) another task of ten seats with claims, whose rules (the task's
-# play_knobs) replace sport's: from the clone of that variant and seed 1
+# sport-10 or (TASK: a variant of ten seats, or a task such as city-13) another task with
+# claims, whose rules and table (the task's play_knobs and seats) replace sport's: from the
+# clone of that variant and seed 1
 # (runs/filler_talk_clone_<variant>_1/agent.pt), the first link with the layer over both
 # teams, then four links with it over the town only, each link 300 updates (2.46M env steps)
 # starting from the one before it. Each link's run writes runs/<exp_name>_<variant>_<seed>/;
 # a link whose agent.pt is there is skipped (the chain resumes).
-#   bash results/robust/experiments/talk_chain.sh SEED [VARIANT]
+#   bash results/robust/experiments/talk_chain.sh SEED [TASK]
 set -euo pipefail
-seed=${1:?usage: talk_chain.sh SEED [VARIANT]}
-variant=${2:-sport}
+seed=${1:?usage: talk_chain.sh SEED [TASK]}
+task=${2:-sport}  # a variant (ten seats) or a task: club, city-13
+variant=${task%-*}; seats=10
+if [ "$task" != "$variant" ]; then seats=${task##*-}; fi
 py=${PY:-.venv/bin/python}
 # the task's rules over the config's (sport's): the same knobs on sport-10
 knobs=$($py -c "import json, sys; from mafia_env.tasks import get_task; \
-print(json.dumps(get_task(sys.argv[1] + '-10').play_knobs()))" "$variant")
+print(json.dumps(get_task(sys.argv[1]).play_knobs()))" "$variant-$seats")
 prev=runs/filler_talk_clone_${variant}_1/agent.pt
 for link in layer-clone layer-town layer-town-long layer-town-longer layer-town-6; do
   name=filler_talk_${link//-/_}
@@ -21,7 +24,7 @@ for link in layer-clone layer-town layer-town-long layer-town-longer layer-town-
   echo "[$(date -u +%H:%M:%S)] link $link from $prev -> $out"
   if [ ! -f "$out/agent.pt" ]; then
     $py -m baselines.train --config configs/filler/sport-talk-$link.yaml \
-      --set variant="$variant" --set "knobs=$knobs" \
+      --set variant="$variant" --set num_players="$seats" --set "knobs=$knobs" \
       --set seed="$seed" --set init_weights="$prev" --force
   fi
   prev=$out/agent.pt
