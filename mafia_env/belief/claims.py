@@ -199,7 +199,8 @@ def read_claims(
     bad = (fact @ _fact_features(n, k, has_sheriff)) != want
     if out_ends is not None:
         out = _as(out_ends, (R, n), np.float64, "out_ends")
-        bad |= (out @ _black_t(n, k, has_sheriff)) >= k if k > 0 else False
+        black_t = _fact_features(n, k, has_sheriff)[:n]  # [n, W]: each seat black
+        bad |= (out @ black_t) >= k if k > 0 else False
     if bad.all(axis=1).any():
         rows = np.flatnonzero(bad.all(axis=1)).tolist()
         raise ConfigError(f"read_claims: the hard facts of rows {rows} leave no world")
@@ -277,18 +278,10 @@ def _facts(fix: np.ndarray, sfix: np.ndarray | None, n: int) -> tuple[np.ndarray
 
 
 @cache
-def _black_t(n: int, k: int, has_sheriff: bool) -> np.ndarray:
-    """[n, W]: each seat black in each world, contiguous (a product with a transposed view
-    takes BLAS's slow path). Read-only."""
-    out = np.ascontiguousarray(worlds(n, k, has_sheriff)[0].T)
-    out.flags.writeable = False
-    return out
-
-
-@cache
 def _fact_features(n: int, k: int, has_sheriff: bool) -> np.ndarray:
-    """[n or 2n, W]: what each seat is in each world, for `_facts`: black, and (where the
-    table has a sheriff) the sheriff. Read-only."""
+    """[n or 2n, W]: what each seat is in each world, for `_facts`: black (the first n rows),
+    and (where the table has a sheriff) the sheriff. Contiguous (a product with a transposed
+    view takes BLAS's slow path). Read-only."""
     B, S = worlds(n, k, has_sheriff)
     out = np.ascontiguousarray(B.T if not has_sheriff else np.concatenate([B.T, S.T], axis=0))
     out.flags.writeable = False
