@@ -11,17 +11,12 @@
 #   bash results/robust/experiments/table_chain.sh [SEED] [TASK]
 set -euo pipefail
 seed=${1:-1}
-task=${2:-sport}  # a variant (ten seats) or a task: club, city-13
-variant=${task%-*}; seats=10
-if [ "$task" != "$variant" ]; then seats=${task##*-}; fi
 py=${PY:-.venv/bin/python}
 here=$(dirname "$0")
-knobs=$($py -c "import json, sys; from mafia_env.tasks import get_task; \
-print(json.dumps(get_task(sys.argv[1]).play_knobs()))" "$variant-$seats")
+source "$here/chain_task.sh"  # task, variant, seats, table (its --set arguments)
 if [ ! -f "runs/filler_talk_clone_${variant}_1/agent.pt" ]; then
   echo "[$(date -u +%H:%M:%S)] the clone -> runs/filler_talk_clone_${variant}_1"
-  $py -m baselines.train --config configs/filler/sport-talk.yaml \
-    --set variant="$variant" --set num_players="$seats" --set "knobs=$knobs" --force
+  $py -m baselines.train --config configs/filler/sport-talk.yaml "${table[@]}" --force
 fi
 bash "$here/talk_chain.sh" "$seed" "$task"
 prev=runs/filler_talk_layer_town_6_${variant}_${seed}/agent.pt
@@ -30,8 +25,7 @@ for name in filler_talk_layer_table filler_talk_layer_table2; do
   echo "[$(date -u +%H:%M:%S)] link $name from $prev -> $out"
   if [ ! -f "$out/agent.pt" ]; then
     $py -m baselines.train --config configs/filler/sport-talk-layer-table.yaml \
-      --set variant="$variant" --set num_players="$seats" --set "knobs=$knobs" \
-      --set seed="$seed" --set exp_name=$name --set init_weights="$prev" --force
+      "${table[@]}" --set seed="$seed" --set exp_name=$name --set init_weights="$prev" --force
   fi
   prev=$out/agent.pt
 done

@@ -10,13 +10,8 @@
 #   bash results/robust/experiments/talk_chain.sh SEED [TASK]
 set -euo pipefail
 seed=${1:?usage: talk_chain.sh SEED [TASK]}
-task=${2:-sport}  # a variant (ten seats) or a task: club, city-13
-variant=${task%-*}; seats=10
-if [ "$task" != "$variant" ]; then seats=${task##*-}; fi
 py=${PY:-.venv/bin/python}
-# the task's rules over the config's (sport's): the same knobs on sport-10
-knobs=$($py -c "import json, sys; from mafia_env.tasks import get_task; \
-print(json.dumps(get_task(sys.argv[1]).play_knobs()))" "$variant-$seats")
+source "$(dirname "$0")/chain_task.sh"  # task, variant, seats, table (its --set arguments)
 prev=runs/filler_talk_clone_${variant}_1/agent.pt
 for link in layer-clone layer-town layer-town-long layer-town-longer layer-town-6; do
   name=filler_talk_${link//-/_}
@@ -24,8 +19,7 @@ for link in layer-clone layer-town layer-town-long layer-town-longer layer-town-
   echo "[$(date -u +%H:%M:%S)] link $link from $prev -> $out"
   if [ ! -f "$out/agent.pt" ]; then
     $py -m baselines.train --config configs/filler/sport-talk-$link.yaml \
-      --set variant="$variant" --set num_players="$seats" --set "knobs=$knobs" \
-      --set seed="$seed" --set init_weights="$prev" --force
+      "${table[@]}" --set seed="$seed" --set init_weights="$prev" --force
   fi
   prev=$out/agent.pt
 done
