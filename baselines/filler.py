@@ -4,9 +4,11 @@ One network per benchmark task (``baselines/checkpoints/filler/``, configs in
 ``configs/filler/``), cloned from the best answer the suite knows to each kind of table: in
 each cell of the v3 benchmark (opponent and side) the teacher is the bot that wins it most
 often, so the clone answers random play as the rule bots do and the networks as the best
-network does. Where the clone is worse on one side than the bot it copies there
-(`SIDES`: city-13's town, whose teacher is the rule bots in every cell), that bot plays the
-side itself: `BySide` hands each row to the policy of the seat's own team.
+network does. Where the network is worse on one side than the rule bots (city-13's town, whose
+teacher is the rule bots in every cell, and since tasks version 6 city-13's maniac, below the
+rule bots against 12 of the zoo's styles), they play the side themselves: `BySide` hands each
+row to the policy of the seat's own team. Which sides, per tasks version, is pinned beside
+the files (`baselines.pins.SEATED_V6`); option ``sides`` overrides it.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from mafia_env.errors import ConfigError
 from mafia_env.observe import ObsLayout
 from mafia_env.seating.policies import Policy, reseed
 
-# shipped file -> {side: the bot that plays that side instead of the network}
-SIDES: dict[str, dict[str, str]] = {"city-13": {"town": "rule"}}
+# the bots that may play a side instead of the network (option ``sides``)
+BOTS = ("rule",)
 
 
 class BySide:
@@ -83,23 +85,31 @@ def load_filler(
     **options: Any,
 ) -> Policy:
     """``filler``: the seat-filler shipped for the variant and table size, the table's default
-    bot: ``baselines/checkpoints/filler/V-N.pt``, else ``filler/V.pt`` (`SIDES` applied). A
-    file that records a layer plays under it (sport-10's: `baselines.belief_talk`); option
+    bot: ``baselines/checkpoints/filler/V-N.pt``, else ``filler/V.pt``, with the rule bots on
+    the sides the latest tasks version seats them on with that file (`baselines.pins.seated`;
+    option ``sides``, {side: bot}, names them instead: ``{}`` the network alone on every side).
+    A file that records a layer plays under it (sport-10's: `baselines.belief_talk`); option
     ``bare`` plays the network alone, ``file`` an earlier version's file (`baselines.pins`)."""
-    from pathlib import Path
-
+    from baselines.pins import latest_seated
     from baselines.ppo.checkpoint import load_shipped_policy
     from baselines.rule import RulePolicy
     from baselines.shipped import shipped_checkpoint
 
+    sides = options.pop("sides", None)
     net = load_shipped_policy(variant, num_players, seed, kind="filler", spec=spec, **options)
-    file = options.get("file") or shipped_checkpoint(variant, num_players, "filler")
-    sides = SIDES.get(Path(file).stem)
+    if sides is None:
+        sides = latest_seated(
+            options.get("file") or shipped_checkpoint(variant, num_players, "filler")
+        )
+    if not isinstance(sides, dict) or not set(sides.values()) <= set(BOTS):
+        raise ConfigError(
+            f"filler option sides must map a side to one of {', '.join(BOTS)}; got {sides!r}"
+        )
     if not sides:
         return net
     table = spec if spec is not None else GameSpec.make(variant, num_players)
-    bots = {"rule": lambda: RulePolicy(spec=table, seed=seed)}
-    return BySide(table, net, **{side: bots[name]() for side, name in sides.items()})
+    rule = RulePolicy(spec=table, seed=seed)  # one policy: every side it plays, one stream
+    return BySide(table, net, **{side: rule for side in sides})
 
 
-__all__ = ["SIDES", "BySide", "load_filler"]
+__all__ = ["BOTS", "BySide", "load_filler"]

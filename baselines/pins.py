@@ -11,7 +11,9 @@ SHA-256 (``sha256sum FILE | cut -c1-16``), per task version, task and opponent, 
 tests and stored in ``results/`` keeps its value). A file retrained means a new task version,
 its pins here, its digests in the tests and new reference results; the file an earlier
 version pinned stays shipped, in its kind's folder under ``v<version>/`` (`RETIRED`), and the
-earlier version keeps playing it (`shipped_file`, `load_options`).
+earlier version keeps playing it (`shipped_file`, `load_options`). So does a side of a shipped
+bot handed to another bot (`SEATED_V6`: the rule bots on city-13's maniac seat): the file is
+the same, the games are not.
 """
 
 from __future__ import annotations
@@ -78,11 +80,32 @@ PINS_V5: dict[str, dict[str, str]] = {
     "sport-10": {**PINS_V4["sport-10"], "filler": "8a47446b63da531b"},  # filler/sport.pt
 }
 
+# THE PIN TABLE of version 6: version 5's files. What changed is who plays them (`SEATED_V6`).
+PINS_V6: dict[str, dict[str, str]] = PINS_V5
+
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     2: PINS_V2,
     3: PINS_V3,
     4: PINS_V4,
     5: PINS_V5,
+    6: PINS_V6,
+}
+
+# The sides of a shipped bot that its file's network does not play, per version: task ->
+# shipped opponent -> {side: the bot that plays that side} (`baselines.filler.BySide`: each
+# seat's row goes to its own team's policy). A file pins the network; this table pins who
+# sits where, so a side handed to another bot is a new version too. Version 4 seated the rule
+# bots on city-13's town (the clone's teacher there in every cell); version 6 on its maniac's
+# seat as well (issue 45: the network's maniac was below the rule bots' against 12 of the
+# zoo's 28 styles, and never above beyond noise).
+SEATED_V4: dict[str, dict[str, dict[str, str]]] = {"city-13": {"filler": {"town": "rule"}}}
+SEATED_V6: dict[str, dict[str, dict[str, str]]] = {
+    "city-13": {"filler": {"town": "rule", "maniac": "rule"}}
+}
+SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
+    4: SEATED_V4,
+    5: SEATED_V4,
+    6: SEATED_V6,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
@@ -119,11 +142,37 @@ def shipped_file(task: Task, kind: str) -> Path:
     return _retired(task, kind) or shipped_checkpoint(task.variant, task.num_players, kind)
 
 
+def seated(task: Task, kind: str) -> dict[str, str]:
+    """Return the sides of `task`'s shipped bot `kind` that another bot plays (`SEATED_V6`):
+    {side: bot}, {} where the file's network plays every side."""
+    return dict(SEATED_BY_VERSION.get(task.version, {}).get(task.name, {}).get(str(kind), {}))
+
+
+def latest_seated(file: str | Path, kind: str = "filler") -> dict[str, str]:
+    """Return the sides that the latest tasks version seats other bots on where it plays the
+    shipped `file` (`seated`), {} for a file no task of it plays: what ``load_policy(kind)``
+    does with that file unless told otherwise (`load_options`)."""
+    from mafia_env.tasks import TASKS
+
+    path = Path(file).resolve()
+    for task in TASKS.values():
+        if str(kind) in task.opponents and shipped_file(task, kind).resolve() == path:
+            return seated(task, kind)
+    return {}
+
+
 def load_options(task: Task, name: str) -> dict[str, Any]:
-    """Return the options that make ``load_policy(name, ...)`` load `task`'s own file of a
-    shipped bot: ``{"file": ...}`` where `task`'s version plays a retired file, else {}."""
+    """Return the options that make ``load_policy(name, ...)`` play `task`'s own shipped bot:
+    ``{"file": ...}`` where `task`'s version plays a retired file, ``{"sides": ...}`` where it
+    seats other bots on other sides than the latest version does with that file (`seated`),
+    else {}."""
     retired = _retired(task, name)
-    return {"file": retired} if retired else {}
+    out: dict[str, Any] = {"file": retired} if retired else {}
+    if name in SHIPPED_OPPONENTS:
+        sides = seated(task, name)
+        if sides != latest_seated(shipped_file(task, name), name):
+            out["sides"] = sides
+    return out
 
 
 def digest(task: Task) -> str:
@@ -138,6 +187,9 @@ def digest(task: Task) -> str:
         data["ppo_sha256"] = ""
         if table:
             data["pins"] = sorted(table.items())
+    if task.version >= 6:  # who sits where (`SEATED_V6`; earlier versions kept it in code)
+        seats = SEATED_BY_VERSION[task.version].get(task.name, {})
+        data["seated"] = sorted((kind, sorted(by.items())) for kind, by in seats.items())
     return fields_digest(data)
 
 
@@ -147,12 +199,18 @@ __all__ = [
     "PINS_V3",
     "PINS_V4",
     "PINS_V5",
+    "PINS_V6",
     "RETIRED",
+    "SEATED_BY_VERSION",
+    "SEATED_V4",
+    "SEATED_V6",
     "SHIPPED_OPPONENTS",
     "digest",
+    "latest_seated",
     "load_options",
     "pin",
     "pins",
+    "seated",
     "shipped_file",
     "table_name",
 ]

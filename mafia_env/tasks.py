@@ -21,7 +21,11 @@ earlier ones, which stay playable under the rules they were defined with:
   were trained for those rules too), so a pair that version 3 has is the same games here;
 - version 5: version 4 with sport-10's seat-filler retrained (issue 45: trained against the
   zoo's styles and at mixed tables, speaking from its reading of the claims); every other
-  pinned file is version 4's, so every pair not against sport-10's filler is the same games.
+  pinned file is version 4's, so every pair not against sport-10's filler is the same games;
+- version 6: version 5 with city-13's seat-filler playing the maniac's seat by the rule bots,
+  as it plays the town's (issue 45: its network's maniac was below the rule bots' against 12
+  of the zoo's 28 styles); the same files, so every pair not against city-13's filler is the
+  same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -38,7 +42,7 @@ from mafia_env.engine.eras import earlier_rules, reading_rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
-TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3}  # task version -> the era its games are played in
+TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3, 6: 3}  # task version -> the era its games are played in
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -141,11 +145,18 @@ TASKS_V4: dict[str, Task] = _tables(4, OPPONENTS_V4, era=2)
 # (`baselines.pins.PINS_V5`), so its pinned digest is another.
 TASKS_V5: dict[str, Task] = _tables(5, OPPONENTS_V4, era=2)
 
+# ---------------------------------------------------------------- version 6
+# Version 5's tables, opponents, rules and files; city-13's filler seats the rule bots on the
+# maniac's side as well as the town's (`baselines.pins.SEATED_V6`), so its pinned digest is
+# another, and so is every pair against it there.
+TASKS_V6: dict[str, Task] = _tables(6, OPPONENTS_V4, era=2)
+
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     2: TASKS_V2,
     3: TASKS_V3,
     4: TASKS_V4,
     5: TASKS_V5,
+    6: TASKS_V6,
 }
 
 
@@ -250,6 +261,7 @@ __all__ = [
     "TASKS_V3",
     "TASKS_V4",
     "TASKS_V5",
+    "TASKS_V6",
     "TASK_ERAS",
     "TINY_TASKS",
     "Task",

@@ -61,7 +61,8 @@ def load_results(paths: list[str | Path]) -> list[dict[str, Any]]:
 def same_games(earlier: Task, task: Task, opponent: str) -> bool:
     """Whether `task`'s pairs against `opponent` are the games `earlier` played against it:
     each pair is seeded by the task alone (`baselines.benchmark.play_side`), so the same
-    table, rules, seeds, games and protocol, and the opponent's same pinned file, give them."""
+    table, rules, seeds, games and protocol, and the opponent's same pinned file seated alike
+    (`baselines.pins.seated`: the same bots on the same sides), give them."""
     return (
         (earlier.variant, earlier.num_players, earlier.seed, earlier.games)
         == (task.variant, task.num_players, task.seed, task.games)
@@ -69,6 +70,7 @@ def same_games(earlier: Task, task: Task, opponent: str) -> bool:
         and (earlier.version >= 3) == (task.version >= 3)  # the lockstep protocol
         and opponent in earlier.opponents
         and pins.pin(earlier, opponent) == pins.pin(task, opponent)
+        and pins.seated(earlier, opponent) == pins.seated(task, opponent)
     )
 
 
@@ -95,8 +97,11 @@ def reusable(
                 f"{r.get('digest')} and {r.get('games_per_pair')} games a pair: not the "
                 f"pinned definition ({pins.digest(earlier)}, {earlier.games}); do not reuse it"
             )
+        mine, now = pins.seated(earlier, r["policy"]), pins.seated(task, r["policy"])
         for row in r["rows"]:
             side, opp = row["side"], row["opponent"]
+            if mine.get(side) != now.get(side):
+                continue  # the learner's side is played by another bot now: other games
             if side in task.sides and same_games(earlier, task, opp):
                 key = (r["policy"], task.name, side, opp)
                 known[key] = {**row, "from_version": earlier.version}

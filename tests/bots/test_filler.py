@@ -105,14 +105,15 @@ def test_the_table_seats_the_filler_by_default():
 
 
 def test_by_side_hands_each_row_to_its_team_policy():
-    """City-13's filler seats the rule bots on the town side (`baselines.filler.SIDES`): each
-    row's move is the move of its own team's policy, and a seat's copy has its own stream."""
+    """City-13's filler of tasks version 5 seats the rule bots on the town side
+    (`baselines.pins.SEATED_V4`; version 6 on the maniac's too): each row's move is the move of
+    its own team's policy, and a seat's copy has its own stream."""
     import copy
 
     from mafia_env.vector import VectorMafia
 
     spec = GameSpec.make("city", 13)
-    filler = load_policy("filler", spec, seed=1)
+    filler = load_policy("filler", spec, seed=1, sides={"town": "rule"})
     assert isinstance(filler, BySide)
     rule, net = filler.policies[0], filler.policies[1]
     assert type(rule).__name__ == "RulePolicy" and net is filler.policies[2] is filler.default

@@ -1,0 +1,141 @@
+"""Benchmark tasks of version 6 (issue 45): city-13's seat-filler seats the rule bots on the
+maniac's side as well as the town's; the files are version 5's, so are the other pairs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from baselines import pins
+from baselines.filler import BySide
+from baselines.pins import PINS_V5, PINS_V6
+from mafia_env.engine.roles import TEAM_NAMES
+from mafia_env.engine.spec import GameSpec
+from mafia_env.errors import ConfigError
+from mafia_env.seating.policies import load_policy
+from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V5, TASKS_V6, get_task
+from tests.benchmark.test_benchmark import _script
+from tests.benchmark.test_tasks_v4 import shipped_results
+
+# Version 6: version 5's tables, seeds, games, opponents, rules and files; the digests hash who
+# plays which side of a shipped bot too (`baselines.pins.SEATED_V6`).
+PINNED_V6 = {
+    "sport-10": "a908854d59d793fe",
+    "city-13": "15125711294dfed4",
+    "club-10": "20fa269b1a00f605",
+    "online-10": "f50dff115d610a9d",
+    "forum-10": "e50fc03c9fb0f90e",
+    "minimal-10": "1c6f8aaa6ab4d40e",
+}
+
+
+def test_version_6_definitions_are_pinned():
+    assert LATEST == 6 and TASKS is TASKS_V6 and TASKS_BY_VERSION[6] is TASKS_V6
+    assert {name: pins.digest(task) for name, task in TASKS_V6.items()} == PINNED_V6
+    assert list(TASKS_V6) == list(TASKS_V5) and PINS_V6 == PINS_V5
+    for name, task in TASKS_V6.items():
+        v5 = TASKS_V5[name]
+        assert task.version == 6
+        same = ("variant", "num_players", "sides", "opponents", "games", "seed", "knobs")
+        assert [getattr(task, f) for f in same] == [getattr(v5, f) for f in same]
+        assert task.play_knobs() == v5.play_knobs()  # the rules of version 5
+        for opp in pins.SHIPPED_OPPONENTS:
+            assert pins.pin(task, opp) == pins.pin(v5, opp)
+            assert pins.shipped_file(task, opp) == pins.shipped_file(v5, opp)
+            moved = name == "city-13" and opp == "filler"
+            assert (pins.seated(task, opp) != pins.seated(v5, opp)) is moved
+        assert pins.digest(task) != pins.digest(v5)  # another version
+        assert get_task(name) is task and get_task(name, 6) is task
+    assert pins.seated(TASKS_V6["city-13"], "filler") == {"town": "rule", "maniac": "rule"}
+    assert pins.seated(TASKS_V5["city-13"], "filler") == {"town": "rule"}
+    with pytest.raises(ConfigError, match=r"tasks of version 7; versions: 2, 3, 4, 5, 6"):
+        get_task("sport-10", 7)
+
+
+def test_city_13_filler_plays_the_maniac_by_the_rule_bots_and_version_5_by_its_network():
+    """The latest filler of city-13 hands the maniac's rows, as the town's, to one rule-bot
+    policy; version 5's task loads it with the network on the maniac's side
+    (`pins.load_options`), and the option ``sides`` names the sides outright."""
+    pytest.importorskip("torch")
+    from baselines.ppo.checkpoint import PPOPolicy
+
+    spec = GameSpec.make("city", 13, **TASKS_V6["city-13"].play_knobs())
+    town, mafia, maniac = (TEAM_NAMES.index(t) for t in ("town", "mafia", "maniac"))
+    now = load_policy("filler", spec, seed=1)
+    assert isinstance(now, BySide) and isinstance(now.default, PPOPolicy)
+    assert type(now.policies[town]).__name__ == "RulePolicy"
+    assert now.policies[maniac] is now.policies[town] and now.policies[mafia] is now.default
+    assert pins.load_options(TASKS_V6["city-13"], "filler") == {}
+    opts = pins.load_options(TASKS_V5["city-13"], "filler")
+    assert opts == {"sides": {"town": "rule"}}
+    old = load_policy("filler", spec, seed=1, **opts)
+    assert old.policies[maniac] is old.default and old.policies[town] is not old.default
+    assert isinstance(load_policy("filler", spec, seed=1, sides={}), PPOPolicy)
+    with pytest.raises(ConfigError, match=r"sides must map a side to one of rule"):
+        load_policy("filler", spec, seed=1, sides={"maniac": "league"})
+    with pytest.raises(ConfigError, match="names no team"):
+        load_policy("filler", spec, seed=1, sides={"cops": "rule"})
+    # where no task plays the file, no side is handed over
+    sport = GameSpec.make("sport", 10, **TASKS_V6["sport-10"].play_knobs())
+    assert not isinstance(load_policy("filler", sport, seed=1), BySide)
+
+
+def test_the_maniac_moves_are_the_rule_bots_moves():
+    """The maniac's rows of the filler's batch get the rule bots' moves (one policy, its town
+    rows first, as `BySide` asks it), the mafia's rows the network's."""
+    pytest.importorskip("torch")
+    from baselines.rule import RulePolicy
+    from mafia_env.vector import VectorMafia
+
+    spec = GameSpec.make("city", 13)
+    filler = load_policy("filler", spec, seed=3)
+    vec = VectorMafia("city", 16, 13, seed=5, backend="python")
+    obs, masks, info = vec.reset()
+    seen = 0
+    for _ in range(60):
+        team = info["team"]
+        town, mafia, maniac = (team == TEAM_NAMES.index(t) for t in ("town", "mafia", "maniac"))
+        net = filler.default.act_batch(obs[mafia], masks[mafia]) if mafia.any() else None
+        rule = RulePolicy(spec=spec, seed=3)
+        ref = np.empty(len(obs), dtype=np.int64)
+        for rows in (town, maniac):
+            if rows.any():
+                ref[rows] = rule.act_batch(obs[rows], masks[rows])
+        filler.seed(3)
+        got = filler.act_batch(obs, masks)
+        if net is not None:
+            np.testing.assert_array_equal(got[mafia], net)
+        np.testing.assert_array_equal(got[town | maniac], ref[town | maniac])
+        seen += int(maniac.sum())
+        filler.seed(3)
+        obs, masks, _, _, info = vec.step(got)
+    assert seen > 0
+
+
+def test_pairs_against_city_13_filler_are_played_again():
+    """`scripts/reference_table.py --reuse`: a pair of version 5 is version 6's unless city-13's
+    filler holds the other side (its maniac's seat is another bot's now); the filler as the
+    learner on city-13 plays town and mafia, seated as in version 5, so those pairs stay."""
+    script = _script()
+    rows = [{"side": s, "opponent": o, "games": 500, "win_rate": 0.5}
+            for s in ("town", "mafia") for o in TASKS_V5["city-13"].opponents]  # fmt: skip
+    results = [
+        {"task": t, "version": 5, "policy": p, "standard": True, "games_per_pair": 500,
+         "digest": pins.digest(TASKS_V5[t]), "rows": rows, "headline": 0.5}
+        for p in ("filler", "rule") for t in ("city-13", "club-10")
+    ]  # fmt: skip
+    known = script.reusable(results, [TASKS_V6["city-13"], TASKS_V6["club-10"]])
+    assert not any(t == "city-13" and o == "filler" for _, t, _, o in known)
+    assert ("filler", "city-13", "town", "rule") in known
+    assert ("filler", "city-13", "mafia", "league") in known
+    assert ("filler", "club-10", "mafia", "filler") in known
+    assert len(known) == 10 + 10 + 8 + 8  # club-10: both; city-13: both, not vs filler
+
+
+def test_results_v6_are_the_pinned_tasks():
+    """The shipped results of version 6: every task, every pair, 500 games, the digests; only
+    the pairs against city-13's filler were played again, the rest come from version 5."""
+    for _, r in shipped_results(6):
+        for x in r["rows"]:
+            new = r["task"] == "city-13" and x["opponent"] == "filler"
+            assert ("from_version" not in x) if new else (x.get("from_version") == 5)
