@@ -80,8 +80,13 @@ PINS_V5: dict[str, dict[str, str]] = {
     "sport-10": {**PINS_V4["sport-10"], "filler": "8a47446b63da531b"},  # filler/sport.pt
 }
 
-# THE PIN TABLE of version 6: version 5's files. What changed is who plays them (`SEATED_V6`).
-PINS_V6: dict[str, dict[str, str]] = PINS_V5
+# THE PIN TABLE of version 6: version 5's, with club-10's seat-filler retrained (issue 45: the
+# talk recipe of sport-10's, three more links at tables of mixed players; it plays under the
+# talk layer its file records), and city-13's filler seated otherwise (`SEATED_V6`).
+PINS_V6: dict[str, dict[str, str]] = {
+    **PINS_V5,
+    "club-10": {**PINS_V5["club-10"], "filler": "355cddf430b9e6d3"},  # filler/club.pt
+}
 
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     2: PINS_V2,
@@ -111,7 +116,8 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
 # file (under baselines/checkpoints) that the version pinned and keeps playing.
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
-    4: {"sport-10": {"filler": "filler/v4/sport.pt"}},
+    4: {"sport-10": {"filler": "filler/v4/sport.pt"}, "club-10": {"filler": "filler/v5/club.pt"}},
+    5: {"club-10": {"filler": "filler/v5/club.pt"}},
 }
 
 

@@ -5,8 +5,9 @@
     python scripts/reproduce_checkpoints.py league/sport.pt   # a league seat-filler
     python scripts/reproduce_checkpoints.py league_v2/club.pt   # a belief seat-filler
     python scripts/reproduce_checkpoints.py filler/city-13.pt  # the table's seat-filler
-    python scripts/reproduce_checkpoints.py filler/club.pt    # two stages: clone, then league
+    python scripts/reproduce_checkpoints.py filler/v5/club.pt  # two stages: clone, then league
     python scripts/reproduce_checkpoints.py filler/sport.pt   # eight runs (about 90 minutes)
+    python scripts/reproduce_checkpoints.py filler/club.pt    # eleven runs (about 2.5 hours)
     python scripts/reproduce_checkpoints.py --all             # every file (a few hours)
     python scripts/reproduce_checkpoints.py --list            # the commands, without running
 
@@ -22,6 +23,7 @@ floating-point differences between machines).
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import subprocess
 import sys
@@ -32,6 +34,25 @@ SHIPPED = ROOT / "baselines" / "checkpoints"
 sys.path.insert(0, str(ROOT))
 
 from baselines.ppo.ppo_config import load_config, with_overrides  # noqa: E402
+from mafia_env.tasks import get_task  # noqa: E402
+
+# sport-10's talk configs played on club-10's table and rules (the --set arguments of
+# results/robust/experiments/chain_task.sh for the task club-10)
+CLUB = [
+    "variant=club",
+    "num_players=10",
+    f"knobs={json.dumps(get_task('club-10').play_knobs())}",
+]
+# the talk layer's options over the mafia as well (the two links before club-10's last)
+MAFIA_LAYER = (
+    "learner_layer_options={fallback: vouch, mafia: true, sheriff_first: true, meet: true, "
+    "sparing: true, agree: true}"
+)
+TALK_CHAIN = [
+    "talk",
+    *(f"talk-layer-{k}" for k in ("clone", "town", "town-long", "town-longer", "town-6")),
+]
+TABLE = "configs/filler/sport-talk-layer-table.yaml"
 
 # shipped file -> (config, --set overrides)
 RUNS: dict[str, tuple[str, list[str]]] = {
@@ -62,7 +83,7 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     # the seat-fillers (issue 28): cloned from the best answer to each opponent, per task
     "filler/v4/sport.pt": ("configs/filler/sport.yaml", []),  # tasks version 4's
     "filler/city-13.pt": ("configs/filler/city.yaml", []),
-    "filler/club.pt": ("configs/filler/club.yaml", []),
+    "filler/v5/club.pt": ("configs/filler/club.yaml", []),  # tasks versions 4 and 5's
     "filler/online.pt": ("configs/filler/online.yaml", []),
     "filler/forum.pt": ("configs/filler/forum.yaml", []),
     "filler/minimal.pt": ("configs/filler/minimal.yaml", []),
@@ -72,12 +93,26 @@ RUNS: dict[str, tuple[str, list[str]]] = {
         "configs/filler/sport-talk-layer-table.yaml",
         ["exp_name=filler_talk_layer_table2"],
     ),
+    # club-10's seat-filler of tasks version 6 (issue 45): sport-10's recipe on club-10's table
+    # and rules, then three more links at tables of mixed players (the last of them here)
+    "filler/club.pt": (TABLE, [*CLUB, "exp_name=filler_talk_layer_table5", "mixed_tables=0.75"]),
 }
 
 # shipped file -> the runs before its run, in order, each from the one before it
 # (config, --set overrides)
 FIRST: dict[str, list[tuple[str, list[str]]]] = {
-    "filler/club.pt": [("configs/filler/club-clone.yaml", [])],
+    "filler/v5/club.pt": [("configs/filler/club-clone.yaml", [])],
+    # sport-10's chain below on club-10 (results/robust/experiments/table_chain.sh 1 club), then
+    # two links with the layer over the mafia too, all at 0.75 mixed tables (results/robust)
+    "filler/club.pt": [
+        *((f"configs/filler/sport-{k}.yaml", CLUB) for k in TALK_CHAIN),
+        (TABLE, CLUB),
+        (TABLE, [*CLUB, "exp_name=filler_talk_layer_table2"]),
+        *(
+            (TABLE, [*CLUB, f"exp_name=filler_talk_layer_{k}", "mixed_tables=0.75", MAFIA_LAYER])
+            for k in ("table3m", "table4m")
+        ),
+    ],
     # the talk clone, five links under the talk layer, the first link of the table's options
     # (results/robust/experiments/table_chain.sh runs the same chain)
     "filler/sport.pt": [

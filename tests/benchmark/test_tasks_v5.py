@@ -52,17 +52,26 @@ def test_version_5_definitions_are_pinned():
 
 
 def test_the_filler_pins_are_the_shipped_files():
+    """Version 5's filler files stay shipped: club-10's, retrained for version 6, under
+    filler/v5/ (`pins.RETIRED`), the others where they were."""
+    club = shipped.SHIPPED / "filler/v5/club.pt"
     for task in TASKS_V5.values():
         path = pins.shipped_file(task, "filler")
-        assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
+        if task.name == "club-10":
+            assert path == club
+        else:
+            assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
         got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
         assert got == pins.pin(task, "filler"), f"{path} is {got}"
         # (city-13's: version 6 seats the rule bots on its maniac's side too; 5 on the town's)
         seated = {"sides": {"town": "rule"}} if task.name == "city-13" else {}
-        assert pins.load_options(task, "filler") == seated
+        mine = {"file": club} if task.name == "club-10" else {}
+        assert pins.load_options(task, "filler") == {**mine, **seated}
     old = TASKS_V4["sport-10"]
     assert pins.load_options(old, "filler") == {"file": shipped.SHIPPED / "filler/v4/sport.pt"}
-    assert pins.load_options(old, "rule") == pins.load_options(TASKS_V4["club-10"], "filler") == {}
+    assert pins.load_options(old, "rule") == {}
+    assert pins.load_options(TASKS_V4["online-10"], "filler") == {}
+    assert pins.load_options(TASKS_V4["club-10"], "filler") == {"file": club}
 
 
 def test_sport_filler_plays_under_its_talk_layer_and_version_4_plays_its_own_file():

@@ -1,12 +1,17 @@
-"""Benchmark tasks of version 6 (issue 45): city-13's seat-filler seats the rule bots on the
-maniac's side as well as the town's; the files are version 5's, so are the other pairs."""
+"""Benchmark tasks of version 6 (issue 45): club-10's seat-filler retrained (it talks, under the
+layer its file records), city-13's seats the rule bots on the maniac's side as well as the
+town's; every other file and seat is version 5's, and so are the other pairs."""
 
 from __future__ import annotations
+
+import hashlib
 
 import numpy as np
 import pytest
 
+import baselines.shipped as shipped
 from baselines import pins
+from baselines.belief_talk import BeliefTalk
 from baselines.filler import BySide
 from baselines.pins import PINS_V5, PINS_V6
 from mafia_env.engine.roles import TEAM_NAMES
@@ -16,13 +21,14 @@ from mafia_env.seating.policies import load_policy
 from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V5, TASKS_V6, get_task
 from tests.benchmark.test_benchmark import _script
 from tests.benchmark.test_tasks_v4 import shipped_results
+from tests.benchmark.test_tasks_v5 import TALK
 
-# Version 6: version 5's tables, seeds, games, opponents, rules and files; the digests hash who
-# plays which side of a shipped bot too (`baselines.pins.SEATED_V6`).
+# Version 6: version 5's tables, seeds, games, opponents and rules; club-10's filler file is
+# another; the digests hash who plays which side of a shipped bot too (`pins.SEATED_V6`).
 PINNED_V6 = {
     "sport-10": "a908854d59d793fe",
     "city-13": "15125711294dfed4",
-    "club-10": "20fa269b1a00f605",
+    "club-10": "3227cb8da0b895b2",
     "online-10": "f50dff115d610a9d",
     "forum-10": "e50fc03c9fb0f90e",
     "minimal-10": "1c6f8aaa6ab4d40e",
@@ -32,7 +38,9 @@ PINNED_V6 = {
 def test_version_6_definitions_are_pinned():
     assert LATEST == 6 and TASKS is TASKS_V6 and TASKS_BY_VERSION[6] is TASKS_V6
     assert {name: pins.digest(task) for name, task in TASKS_V6.items()} == PINNED_V6
-    assert list(TASKS_V6) == list(TASKS_V5) and PINS_V6 == PINS_V5
+    assert list(TASKS_V6) == list(TASKS_V5)
+    assert {**PINS_V6, "club-10": PINS_V5["club-10"]} == PINS_V5
+    assert PINS_V6["club-10"] == {**PINS_V5["club-10"], "filler": "355cddf430b9e6d3"}
     for name, task in TASKS_V6.items():
         v5 = TASKS_V5[name]
         assert task.version == 6
@@ -40,8 +48,9 @@ def test_version_6_definitions_are_pinned():
         assert [getattr(task, f) for f in same] == [getattr(v5, f) for f in same]
         assert task.play_knobs() == v5.play_knobs()  # the rules of version 5
         for opp in pins.SHIPPED_OPPONENTS:
-            assert pins.pin(task, opp) == pins.pin(v5, opp)
-            assert pins.shipped_file(task, opp) == pins.shipped_file(v5, opp)
+            retrained = name == "club-10" and opp == "filler"
+            assert (pins.pin(task, opp) != pins.pin(v5, opp)) is retrained
+            assert (pins.shipped_file(task, opp) != pins.shipped_file(v5, opp)) is retrained
             moved = name == "city-13" and opp == "filler"
             assert (pins.seated(task, opp) != pins.seated(v5, opp)) is moved
         assert pins.digest(task) != pins.digest(v5)  # another version
@@ -50,6 +59,27 @@ def test_version_6_definitions_are_pinned():
     assert pins.seated(TASKS_V5["city-13"], "filler") == {"town": "rule"}
     with pytest.raises(ConfigError, match=r"tasks of version 7; versions: 2, 3, 4, 5, 6"):
         get_task("sport-10", 7)
+
+
+def test_the_filler_pins_are_the_shipped_files_and_club_10s_talks():
+    """Every task's filler file is the one pinned; club-10's (retrained) plays under the talk
+    layer its file records, reading no belief piece, and version 5's task plays the file it
+    pinned (`pins.RETIRED`: filler/v5/club.pt), which reads the piece."""
+    for task in TASKS_V6.values():
+        path = pins.shipped_file(task, "filler")
+        assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
+        got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        assert got == pins.pin(task, "filler"), f"{path} is {got}"
+    pytest.importorskip("torch")
+    from baselines.ppo.checkpoint import PPOPolicy
+
+    club = TASKS_V6["club-10"]
+    spec = GameSpec.make("club", 10, **club.play_knobs())
+    now = load_policy("filler", spec, seed=1)
+    assert isinstance(now, BeliefTalk) and isinstance(now.inner, PPOPolicy)
+    assert {k: getattr(now, k) for k in TALK} == TALK and not now.inner.obs_options
+    old = load_policy("filler", spec, seed=1, **pins.load_options(TASKS_V5["club-10"], "filler"))
+    assert isinstance(old, PPOPolicy) and old.obs_options == {"belief": "deduction"}
 
 
 def test_city_13_filler_plays_the_maniac_by_the_rule_bots_and_version_5_by_its_network():
@@ -114,8 +144,9 @@ def test_the_maniac_moves_are_the_rule_bots_moves():
 
 def test_pairs_against_city_13_filler_are_played_again():
     """`scripts/reference_table.py --reuse`: a pair of version 5 is version 6's unless city-13's
-    filler holds the other side (its maniac's seat is another bot's now); the filler as the
-    learner on city-13 plays town and mafia, seated as in version 5, so those pairs stay."""
+    filler holds the other side (its maniac's seat is another bot's now) or club-10's filler
+    plays in it (retrained); the filler as the learner on city-13 plays town and mafia, seated
+    as in version 5, so those pairs stay."""
     script = _script()
     rows = [{"side": s, "opponent": o, "games": 500, "win_rate": 0.5}
             for s in ("town", "mafia") for o in TASKS_V5["city-13"].opponents]  # fmt: skip
@@ -125,17 +156,34 @@ def test_pairs_against_city_13_filler_are_played_again():
         for p in ("filler", "rule") for t in ("city-13", "club-10")
     ]  # fmt: skip
     known = script.reusable(results, [TASKS_V6["city-13"], TASKS_V6["club-10"]])
-    assert not any(t == "city-13" and o == "filler" for _, t, _, o in known)
+    assert not any(o == "filler" for _, t, _, o in known)
+    assert not any(p == "filler" and t == "club-10" for p, t, _, _ in known)
     assert ("filler", "city-13", "town", "rule") in known
     assert ("filler", "city-13", "mafia", "league") in known
-    assert ("filler", "club-10", "mafia", "filler") in known
-    assert len(known) == 10 + 10 + 8 + 8  # club-10: both; city-13: both, not vs filler
+    assert ("rule", "club-10", "mafia", "league") in known
+    assert len(known) == 8 + 8 + 8  # city-13: both, not vs filler; club-10: the rule bots'
 
 
 def test_results_v6_are_the_pinned_tasks():
     """The shipped results of version 6: every task, every pair, 500 games, the digests; only
-    the pairs against city-13's filler were played again, the rest come from version 5."""
-    for _, r in shipped_results(6):
+    the pairs against city-13's filler and with club-10's were played again, the rest come
+    from version 5."""
+    for policy, r in shipped_results(6):
         for x in r["rows"]:
-            new = r["task"] == "city-13" and x["opponent"] == "filler"
+            club = r["task"] == "club-10" and "filler" in (policy, x["opponent"])
+            new = club or (r["task"] == "city-13" and x["opponent"] == "filler")
             assert ("from_version" not in x) if new else (x.get("from_version") == 5)
+
+
+def test_the_standard_attacker_starts_from_version_4s_filler():
+    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
+    retrained fillers (sport-10's, club-10's) do not move the standard attacker."""
+    from baselines.exploit import start_file
+
+    for name, task in TASKS_V6.items():
+        old = pins.shipped_file(get_task(name, 4), "filler")
+        assert start_file(task, "filler") == old
+        assert hashlib.sha256(old.read_bytes()).hexdigest()[:16] == pins.PINS_V4[name]["filler"]
+    club = TASKS_V6["club-10"]
+    assert start_file(club, "filler") == shipped.SHIPPED / "filler/v5/club.pt"
+    assert start_file(club, "league") == shipped.shipped_checkpoint("club", 10, "league")
