@@ -82,9 +82,11 @@ PINS_V5: dict[str, dict[str, str]] = {
 
 # THE PIN TABLE of version 6: version 5's, with club-10's seat-filler retrained (issue 45: the
 # talk recipe of sport-10's, three more links at tables of mixed players; it plays under the
-# talk layer its file records), and city-13's filler seated otherwise (`SEATED_V6`).
+# talk layer its file records), sport-10's trained two links further at tables of mixed
+# players, and city-13's filler seated otherwise (`SEATED_V6`).
 PINS_V6: dict[str, dict[str, str]] = {
     **PINS_V5,
+    "sport-10": {**PINS_V5["sport-10"], "filler": "e28ee3492a535372"},  # filler/sport.pt
     "club-10": {**PINS_V5["club-10"], "filler": "355cddf430b9e6d3"},  # filler/club.pt
 }
 
@@ -117,7 +119,7 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
 # file (under baselines/checkpoints) that the version pinned and keeps playing.
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
     4: {"sport-10": {"filler": "filler/v4/sport.pt"}, "club-10": {"filler": "filler/v5/club.pt"}},
-    5: {"club-10": {"filler": "filler/v5/club.pt"}},
+    5: {"sport-10": {"filler": "filler/v5/sport.pt"}, "club-10": {"filler": "filler/v5/club.pt"}},
 }
 
 

@@ -6,7 +6,8 @@
     python scripts/reproduce_checkpoints.py league_v2/club.pt   # a belief seat-filler
     python scripts/reproduce_checkpoints.py filler/city-13.pt  # the table's seat-filler
     python scripts/reproduce_checkpoints.py filler/v5/club.pt  # two stages: clone, then league
-    python scripts/reproduce_checkpoints.py filler/sport.pt   # eight runs (about 90 minutes)
+    python scripts/reproduce_checkpoints.py filler/v5/sport.pt  # eight runs (about 90 minutes)
+    python scripts/reproduce_checkpoints.py filler/sport.pt   # ten runs (about 2 hours)
     python scripts/reproduce_checkpoints.py filler/club.pt    # eleven runs (about 2.5 hours)
     python scripts/reproduce_checkpoints.py --all             # every file (a few hours)
     python scripts/reproduce_checkpoints.py --list            # the commands, without running
@@ -89,10 +90,9 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "filler/minimal.pt": ("configs/filler/minimal.yaml", []),
     # sport-10's seat-filler of tasks version 5 (issue 45): the second link under the talk
     # layer's options for tables of mixed players
-    "filler/sport.pt": (
-        "configs/filler/sport-talk-layer-table.yaml",
-        ["exp_name=filler_talk_layer_table2"],
-    ),
+    "filler/v5/sport.pt": (TABLE, ["exp_name=filler_talk_layer_table2"]),
+    # and of version 6: two links more, with 0.75 of the league's games at mixed tables
+    "filler/sport.pt": (TABLE, ["exp_name=filler_talk_layer_table4", "mixed_tables=0.75"]),
     # club-10's seat-filler of tasks version 6 (issue 45): sport-10's recipe on club-10's table
     # and rules, then three more links at tables of mixed players (the last of them here)
     "filler/club.pt": (TABLE, [*CLUB, "exp_name=filler_talk_layer_table5", "mixed_tables=0.75"]),
@@ -115,14 +115,16 @@ FIRST: dict[str, list[tuple[str, list[str]]]] = {
     ],
     # the talk clone, five links under the talk layer, the first link of the table's options
     # (results/robust/experiments/table_chain.sh runs the same chain)
+    "filler/v5/sport.pt": [
+        *((f"configs/filler/sport-{k}.yaml", []) for k in TALK_CHAIN),
+        (TABLE, []),
+    ],
+    # version 5's chain, then one more link at 0.75 mixed tables (results/robust/README.md)
     "filler/sport.pt": [
-        ("configs/filler/sport-talk.yaml", []),
-        ("configs/filler/sport-talk-layer-clone.yaml", []),
-        ("configs/filler/sport-talk-layer-town.yaml", []),
-        ("configs/filler/sport-talk-layer-town-long.yaml", []),
-        ("configs/filler/sport-talk-layer-town-longer.yaml", []),
-        ("configs/filler/sport-talk-layer-town-6.yaml", []),
-        ("configs/filler/sport-talk-layer-table.yaml", []),
+        *((f"configs/filler/sport-{k}.yaml", []) for k in TALK_CHAIN),
+        (TABLE, []),
+        (TABLE, ["exp_name=filler_talk_layer_table2"]),
+        (TABLE, ["exp_name=filler_talk_layer_table3", "mixed_tables=0.75"]),
     ],
 }
 

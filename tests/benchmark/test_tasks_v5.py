@@ -52,20 +52,21 @@ def test_version_5_definitions_are_pinned():
 
 
 def test_the_filler_pins_are_the_shipped_files():
-    """Version 5's filler files stay shipped: club-10's, retrained for version 6, under
-    filler/v5/ (`pins.RETIRED`), the others where they were."""
+    """Version 5's filler files stay shipped: sport-10's and club-10's, retrained for version 6,
+    under filler/v5/ (`pins.RETIRED`), the others where they were."""
     club = shipped.SHIPPED / "filler/v5/club.pt"
+    retired = {"sport-10": shipped.SHIPPED / "filler/v5/sport.pt", "club-10": club}
     for task in TASKS_V5.values():
         path = pins.shipped_file(task, "filler")
-        if task.name == "club-10":
-            assert path == club
+        if task.name in retired:
+            assert path == retired[task.name]
         else:
             assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
         got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
         assert got == pins.pin(task, "filler"), f"{path} is {got}"
         # (city-13's: version 6 seats the rule bots on its maniac's side too; 5 on the town's)
         seated = {"sides": {"town": "rule"}} if task.name == "city-13" else {}
-        mine = {"file": club} if task.name == "club-10" else {}
+        mine = {"file": retired[task.name]} if task.name in retired else {}
         assert pins.load_options(task, "filler") == {**mine, **seated}
     old = TASKS_V4["sport-10"]
     assert pins.load_options(old, "filler") == {"file": shipped.SHIPPED / "filler/v4/sport.pt"}
@@ -124,6 +125,7 @@ def test_benchmark_refuses_a_version_5_task_without_its_filler(tmp_path, monkeyp
     folder = tmp_path / "filler"
     folder.mkdir()
     monkeypatch.setitem(shipped.SHIPPED_FOLDERS, "filler", folder)
+    monkeypatch.setattr(pins, "SHIPPED", tmp_path)  # (version 5's sport file is retired: v5/)
     from baselines.benchmark import check_opponents
 
     with pytest.raises(ConfigError, match=r"sport.pt, which is not installed"):

@@ -1,6 +1,7 @@
 """Benchmark tasks of version 6 (issue 45): club-10's seat-filler retrained (it talks, under the
-layer its file records), city-13's seats the rule bots on the maniac's side as well as the
-town's; every other file and seat is version 5's, and so are the other pairs."""
+layer its file records), sport-10's trained further, city-13's seats the rule bots on the
+maniac's side as well as the town's; every other file and seat is version 5's, and so are the
+other pairs."""
 
 from __future__ import annotations
 
@@ -23,10 +24,11 @@ from tests.benchmark.test_benchmark import _script
 from tests.benchmark.test_tasks_v4 import shipped_results
 from tests.benchmark.test_tasks_v5 import TALK
 
-# Version 6: version 5's tables, seeds, games, opponents and rules; club-10's filler file is
-# another; the digests hash who plays which side of a shipped bot too (`pins.SEATED_V6`).
+# Version 6: version 5's tables, seeds, games, opponents and rules; sport-10's and club-10's
+# filler files are others; the digests hash who plays which side of a shipped bot too
+# (`pins.SEATED_V6`).
 PINNED_V6 = {
-    "sport-10": "a908854d59d793fe",
+    "sport-10": "b36c88f314526de8",
     "city-13": "15125711294dfed4",
     "club-10": "3227cb8da0b895b2",
     "online-10": "f50dff115d610a9d",
@@ -39,8 +41,9 @@ def test_version_6_definitions_are_pinned():
     assert LATEST == 6 and TASKS is TASKS_V6 and TASKS_BY_VERSION[6] is TASKS_V6
     assert {name: pins.digest(task) for name, task in TASKS_V6.items()} == PINNED_V6
     assert list(TASKS_V6) == list(TASKS_V5)
-    assert {**PINS_V6, "club-10": PINS_V5["club-10"]} == PINS_V5
+    assert {**PINS_V6, "club-10": PINS_V5["club-10"], "sport-10": PINS_V5["sport-10"]} == PINS_V5
     assert PINS_V6["club-10"] == {**PINS_V5["club-10"], "filler": "355cddf430b9e6d3"}
+    assert PINS_V6["sport-10"] == {**PINS_V5["sport-10"], "filler": "e28ee3492a535372"}
     for name, task in TASKS_V6.items():
         v5 = TASKS_V5[name]
         assert task.version == 6
@@ -48,7 +51,7 @@ def test_version_6_definitions_are_pinned():
         assert [getattr(task, f) for f in same] == [getattr(v5, f) for f in same]
         assert task.play_knobs() == v5.play_knobs()  # the rules of version 5
         for opp in pins.SHIPPED_OPPONENTS:
-            retrained = name == "club-10" and opp == "filler"
+            retrained = name in ("sport-10", "club-10") and opp == "filler"
             assert (pins.pin(task, opp) != pins.pin(v5, opp)) is retrained
             assert (pins.shipped_file(task, opp) != pins.shipped_file(v5, opp)) is retrained
             moved = name == "city-13" and opp == "filler"
@@ -166,12 +169,12 @@ def test_pairs_against_city_13_filler_are_played_again():
 
 def test_results_v6_are_the_pinned_tasks():
     """The shipped results of version 6: every task, every pair, 500 games, the digests; only
-    the pairs against city-13's filler and with club-10's were played again, the rest come
-    from version 5."""
+    the pairs against city-13's filler and with sport-10's or club-10's were played again, the
+    rest come from version 5."""
     for policy, r in shipped_results(6):
         for x in r["rows"]:
-            club = r["task"] == "club-10" and "filler" in (policy, x["opponent"])
-            new = club or (r["task"] == "city-13" and x["opponent"] == "filler")
+            retrained = r["task"] in ("sport-10", "club-10") and "filler" in (policy, x["opponent"])
+            new = retrained or (r["task"] == "city-13" and x["opponent"] == "filler")
             assert ("from_version" not in x) if new else (x.get("from_version") == 5)
 
 
