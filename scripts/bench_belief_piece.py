@@ -8,11 +8,14 @@ the ratio is the piece's cost. Then the deduction query time (`bench_env.belief_
 
     python scripts/bench_belief_piece.py                       # every variant, 10 seats
     python scripts/bench_belief_piece.py --tables sport:10 city:13:1 --games 4 --policy rule
-    python scripts/bench_belief_piece.py --benchmark club-10 --policy filler --games 64
+    python scripts/bench_belief_piece.py --benchmark club-10 minimal-10 --policy filler \
+        --games 64 --version 5
 
 ``--benchmark TASK`` plays the benchmark's batched games (`baselines.benchmark.play_lockstep`,
 64 at a time) of a policy that reads the belief piece (``--policy``: the seat-filler, say)
-against the rule bots, on each side, and the same games with its piece left at zeros (the
+against the rule bots, on each side (``--version N``: the task of that version, with the
+shipped bot's file that version plays: club-10's filler reads the piece up to version 5,
+minimal-10's in every version), and the same games with its piece left at zeros (the
 same network, the same input width: only the piece's computation left out), and prints the
 CPU milliseconds a game and microseconds a move (every seat's) of each, and their ratios,
 and of the piece side's milliseconds a game those spent computing the piece and those spent in
@@ -124,13 +127,16 @@ class _Split:
             self.collect += time.process_time() - self._t
 
 
-def benchmark_cost(task_name: str, policy_name: str, games: int, opponent: str) -> list[dict]:
+def benchmark_cost(
+    task_name: str, policy_name: str, games: int, opponent: str, version: int | None = None
+) -> list[dict]:
     """CPU ms a benchmark game of `policy_name` (reads the piece) against `opponent`, per
     side, with the piece computed and with it left at zeros; of the piece side's, the ms a
     game inside the piece's computation and (both sides) inside the garbage collector."""
     import torch
 
     import baselines.benchmark as bench
+    from baselines import pins
     from mafia_env.engine.spec import GameSpec
     from mafia_env.seat_obs import width
     from mafia_env.seating.games import Seating
@@ -138,8 +144,9 @@ def benchmark_cost(task_name: str, policy_name: str, games: int, opponent: str) 
     from mafia_env.tasks import get_task
 
     torch.set_num_threads(1)  # CPU time on a shared machine: no threads spinning
-    task = get_task(task_name)
+    task = get_task(task_name, version)
     table = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
+    mine = pins.load_options(task, policy_name)  # the version's own file of a shipped bot
     computed = bench.extend_rows
 
     def zeros(policies, obs, games_, seats, spec):  # the plain rows, the piece at zeros
@@ -154,7 +161,7 @@ def benchmark_cost(task_name: str, policy_name: str, games: int, opponent: str) 
     for side in task.sides:
         row = {"task": task_name, "side": side}
         for name, fill in (("piece", computed), ("zeros", zeros)):
-            learner = load_policy(policy_name, table, seed=task.seed)
+            learner = load_policy(policy_name, table, seed=task.seed, **mine)
             if not getattr(learner, "obs_options", None):
                 raise SystemExit(f"--benchmark: {policy_name} reads no belief piece")
             other = load_policy(opponent, table, seed=task.seed + 1)
@@ -197,6 +204,9 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="also write the results here")
     ap.add_argument("--benchmark", nargs="*", help="tasks: time the benchmark's batched games")
     ap.add_argument("--opponent", default="rule", help="--benchmark's opponent (default rule)")
+    ap.add_argument(
+        "--version", type=int, help="--benchmark's tasks version (default the latest): its files"
+    )
     args = ap.parse_args()
     out = {"load": os.getloadavg(), "policy": args.policy, "rows": []}
     if args.benchmark:
@@ -208,7 +218,7 @@ def main() -> None:
             f"{'own':>6} {'gc':>5} {'zeros gc':>8}"
         )
         for task in args.benchmark:
-            for r in benchmark_cost(task, args.policy, args.games, args.opponent):
+            for r in benchmark_cost(task, args.policy, args.games, args.opponent, args.version):
                 out["rows"].append(r)
                 print(
                     f"{task:10} {r['side']:6} {r['piece_ms']:7.2f} {r['zeros_ms']:7.2f} "
