@@ -92,18 +92,28 @@ def test_sport_filler_plays_under_its_talk_layer_and_version_4_plays_its_own_fil
     assert isinstance(old, PPOPolicy)
 
 
+def earlier_results(tasks: dict, names: tuple[str, ...]) -> list[dict]:
+    """Standard results of the filler and the rule bots on the tasks `names` of `tasks` (one
+    version's), every pair at 0.5: what `scripts/reference_table.py --reuse` reads."""
+    out = []
+    for t in names:
+        task = tasks[t]
+        rows = [{"side": s, "opponent": o, "games": 500, "win_rate": 0.5}
+                for s in ("town", "mafia") for o in task.opponents]  # fmt: skip
+        out += [
+            {"task": t, "version": task.version, "policy": p, "standard": True,
+             "games_per_pair": 500, "digest": pins.digest(task), "rows": rows, "headline": 0.5}
+            for p in ("filler", "rule")
+        ]  # fmt: skip
+    return out
+
+
 def test_a_retrained_learner_is_not_reused():
     """`scripts/reference_table.py --reuse`: a pair of version 4 is version 5's where the
     opponent's and the learner's files are pinned alike; sport-10's filler was retrained, so
     its pairs as the learner and as the opponent are played again."""
     script = _script()
-    rows = [{"side": s, "opponent": o, "games": 500, "win_rate": 0.5}
-            for s in ("town", "mafia") for o in TASKS_V4["sport-10"].opponents]  # fmt: skip
-    results = [
-        {"task": t, "version": 4, "policy": p, "standard": True, "games_per_pair": 500,
-         "digest": pins.digest(TASKS_V4[t]), "rows": rows, "headline": 0.5}
-        for p in ("filler", "rule") for t in ("sport-10", "club-10")
-    ]  # fmt: skip
+    results = earlier_results(TASKS_V4, ("sport-10", "club-10"))
     known = script.reusable(results, [TASKS_V5["sport-10"], TASKS_V5["club-10"]])
     assert not any(p == "filler" and t == "sport-10" for p, t, _, _ in known)
     assert not any(t == "sport-10" and o == "filler" for _, t, _, o in known)

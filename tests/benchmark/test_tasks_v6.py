@@ -22,7 +22,7 @@ from mafia_env.seating.policies import load_policy
 from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V5, TASKS_V6, get_task
 from tests.benchmark.test_benchmark import _script
 from tests.benchmark.test_tasks_v4 import shipped_results
-from tests.benchmark.test_tasks_v5 import TALK
+from tests.benchmark.test_tasks_v5 import TALK, earlier_results
 
 # Version 6: version 5's tables, seeds, games, opponents and rules; sport-10's and club-10's
 # filler files are others; the digests hash who plays which side of a shipped bot too
@@ -151,13 +151,7 @@ def test_pairs_against_city_13_filler_are_played_again():
     plays in it (retrained); the filler as the learner on city-13 plays town and mafia, seated
     as in version 5, so those pairs stay."""
     script = _script()
-    rows = [{"side": s, "opponent": o, "games": 500, "win_rate": 0.5}
-            for s in ("town", "mafia") for o in TASKS_V5["city-13"].opponents]  # fmt: skip
-    results = [
-        {"task": t, "version": 5, "policy": p, "standard": True, "games_per_pair": 500,
-         "digest": pins.digest(TASKS_V5[t]), "rows": rows, "headline": 0.5}
-        for p in ("filler", "rule") for t in ("city-13", "club-10")
-    ]  # fmt: skip
+    results = earlier_results(TASKS_V5, ("city-13", "club-10"))
     known = script.reusable(results, [TASKS_V6["city-13"], TASKS_V6["club-10"]])
     assert not any(o == "filler" for _, t, _, o in known)
     assert not any(p == "filler" and t == "club-10" for p, t, _, _ in known)
