@@ -98,14 +98,19 @@ VENVS := $(VENV)/.test $(TS_VENV)/.test $(AG_VENV)/.test $(CORE_VENV)/.test
 venvs:
 	@$(MAKE) --no-print-directory -j4 $(VENVS)
 
-.PHONY: run test test-long venvs bench lint docs
+.PHONY: run test test-long venvs static bench lint docs
 run: $(VENV)/.run
 	$(PY) -m baselines.train --config configs/ppo/sport.yaml
 
-test: venvs
+# the static checks (ruff, the site) need the test venv alone: `test` runs them beside the
+# other venvs' last installs (AgileRL's is the last to finish), not after them
+static: $(VENV)/.test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(MKDOCS)
+
+test:
+	@$(MAKE) --no-print-directory -j4 $(VENVS) static
 	$(PY) $(PYTEST) -m "not serial"
 	$(PY) -m pytest -q -m serial $(SERIAL_FILES)
 	$(CORE_PY) $(PYTEST) $(CORE_TESTS)
