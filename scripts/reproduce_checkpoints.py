@@ -98,32 +98,32 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "filler/club.pt": (TABLE, [*CLUB, "exp_name=filler_talk_layer_table5", "mixed_tables=0.75"]),
 }
 
+
+def talk_chain(table: list[str]) -> list[tuple[str, list[str]]]:
+    """The talk clone, five links under the talk layer, the first link of the table's options,
+    with the `--set` arguments `table` (results/robust/experiments/table_chain.sh)."""
+    return [*((f"configs/filler/sport-{k}.yaml", table) for k in TALK_CHAIN), (TABLE, table)]
+
+
 # shipped file -> the runs before its run, in order, each from the one before it
 # (config, --set overrides)
 FIRST: dict[str, list[tuple[str, list[str]]]] = {
     "filler/v5/club.pt": [("configs/filler/club-clone.yaml", [])],
-    # sport-10's chain below on club-10 (results/robust/experiments/table_chain.sh 1 club), then
-    # two links with the layer over the mafia too, all at 0.75 mixed tables (results/robust)
+    # sport-10's chain on club-10 (results/robust/experiments/table_chain.sh 1 club), then two
+    # links with the layer over the mafia too, all at 0.75 mixed tables (results/robust)
     "filler/club.pt": [
-        *((f"configs/filler/sport-{k}.yaml", CLUB) for k in TALK_CHAIN),
-        (TABLE, CLUB),
+        *talk_chain(CLUB),
         (TABLE, [*CLUB, "exp_name=filler_talk_layer_table2"]),
         *(
             (TABLE, [*CLUB, f"exp_name=filler_talk_layer_{k}", "mixed_tables=0.75", MAFIA_LAYER])
             for k in ("table3m", "table4m")
         ),
     ],
-    # the talk clone, five links under the talk layer, the first link of the table's options
-    # (results/robust/experiments/table_chain.sh runs the same chain)
-    "filler/v5/sport.pt": [
-        *((f"configs/filler/sport-{k}.yaml", []) for k in TALK_CHAIN),
-        (TABLE, []),
-    ],
-    # version 5's chain, then one more link at 0.75 mixed tables (results/robust/README.md)
+    "filler/v5/sport.pt": talk_chain([]),
+    # version 5's chain and run, then one more link at 0.75 mixed tables (results/robust/README.md)
     "filler/sport.pt": [
-        *((f"configs/filler/sport-{k}.yaml", []) for k in TALK_CHAIN),
-        (TABLE, []),
-        (TABLE, ["exp_name=filler_talk_layer_table2"]),
+        *talk_chain([]),
+        RUNS["filler/v5/sport.pt"],
         (TABLE, ["exp_name=filler_talk_layer_table3", "mixed_tables=0.75"]),
     ],
 }
