@@ -23,10 +23,11 @@ earlier ones, which stay playable under the rules they were defined with:
   zoo's styles and at mixed tables, speaking from its reading of the claims); every other
   pinned file is version 4's, so every pair not against sport-10's filler is the same games;
 - version 6: version 5 with club-10's seat-filler retrained (issue 45: the talk recipe of
-  sport-10's, and more of it at tables of mixed players) and city-13's playing the maniac's
-  seat by the rule bots, as it plays the town's (its network's maniac was below the rule bots'
-  against 12 of the zoo's 28 styles); every pair without club-10's filler or against city-13's
-  is the same games.
+  sport-10's, and more of it at tables of mixed players), sport-10's trained two links further
+  at tables of mixed players, and city-13's playing the maniac's seat by the rule bots, as it
+  plays the town's (its network's maniac was below the rule bots' against 12 of the zoo's 28
+  styles); every pair without sport-10's or club-10's filler, or against city-13's, is the
+  same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -147,9 +148,9 @@ TASKS_V4: dict[str, Task] = _tables(4, OPPONENTS_V4, era=2)
 TASKS_V5: dict[str, Task] = _tables(5, OPPONENTS_V4, era=2)
 
 # ---------------------------------------------------------------- version 6
-# Version 5's tables, opponents and rules; club-10's filler file is another
+# Version 5's tables, opponents and rules; sport-10's and club-10's filler files are others
 # (`baselines.pins.PINS_V6`), and city-13's filler seats the rule bots on the maniac's side as
-# well as the town's (`baselines.pins.SEATED_V6`), so those two digests are others.
+# well as the town's (`baselines.pins.SEATED_V6`), so those three digests are others.
 TASKS_V6: dict[str, Task] = _tables(6, OPPONENTS_V4, era=2)
 
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
