@@ -78,6 +78,7 @@ NIGHT_MODEL = True  # a night's class the night model gives no mass is ruled out
 UNSETTLED = True  # the table, following the game: a night's class searched without settling
 PARTIAL = True  # a night under way (`current`): its classes decided as the table's are
 DAY_REPLAY = True  # the table: a day segment's class accepted by one replay of its step
+IN_PLACE = True  # a move `quiet` finds blind to the deal: played in the reference world itself
 
 _MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # their nights are the night model's
 _TALK = int(Ev.TALK)
@@ -194,6 +195,7 @@ class Tracker:
         self.acting = False  # whether the seat acts now (a move of its own may log nothing)
         self.pos = 0  # seen[:pos] is reproduced by the reference world
         self.ref: Game | None = None
+        self._mine: Game | None = None  # the reference world if nothing else holds it
         self.segments: list[Segment] = []
         self.role: Role | None = None
         self.version = 0  # bumped whenever the kept deals change
@@ -242,7 +244,8 @@ class Tracker:
         t._pull()
         t.role = Role(t.seen[0][3])
         t.pos = sum(1 for e in g.events[:at] if t._sees(e))
-        t.ref = table.ref
+        t.ref, t._mine = table.ref, None
+        table._mine = None  # (shared now: the table's next move forks it)
         t.allowed = t.space.allowed_matrix(deal_constraints(g, seat))
         t.exact = True
         t.deals = table.deals[table.live & keep]
@@ -335,22 +338,18 @@ class Tracker:
         step = self._hint(ref)
         if step is None:
             return False
+        if IN_PLACE and ref is self._mine and quiet(ref, step):
+            options = _options(ref)
+            read = _apply_watched(ref, step)
+            if read:  # (`quiet` is wrong about the engine: tests/belief checks it never is)
+                raise BeliefError(f"the public move {step}, taken as blind, read seats {read}")
+            self._took(step, ref, options)
+            return True
         h, read, before = self._watched(ref, step)
-        produced = [e for e in h.events if (e[4] == PUBLIC or e[4] & self.bit) and e[0] != _TALK]
         hidden = not h.over and h.turn in NIGHT_TURNS
         if not hidden and not read:  # nothing of the deal was read: alike in every world
-            if produced != self.seen[self.pos : self.pos + len(produced)]:
-                raise BeliefError(
-                    f"seat {self.seat}: the public move {step} gave {produced}, the game "
-                    f"{self.seen[self.pos : self.pos + len(produced)]}"
-                )
-            h.events = []
-            self._partial = None  # (kept while nothing is played: `current` reuses it)
-            self.history.append(("step", step, self.pos, _options(ref)))
-            if self._inp is not None:  # the table's: this move is the game's next input
-                self._inp = self._inp + 1 if self._is_input(step) else None
-            self.ref = h
-            self.pos += len(produced)
+            self._took(step, h, _options(ref))
+            self.ref = self._mine = h  # (a fork of its own: later quiet moves change it in place)
             return True
         end = self._end_of(self.pos)
         if end < 0:
@@ -374,9 +373,26 @@ class Tracker:
         leaf = self._apply_segment(seg)
         self._partial = None
         self.history.append(("segment", seg, self.pos, _options(ref)))
-        self.ref = leaf.g
+        self.ref, self._mine = leaf.g, None  # (a branch that a class's cache may hold)
         self.pos = end
         return True
+
+    def _took(self, step: tuple, h: Game, options: tuple | None) -> None:
+        """The public move `step`, blind to the deal, played in `h` (the reference world
+        after it): check what it showed against the seat's view, and record it."""
+        produced = [e for e in h.events if (e[4] == PUBLIC or e[4] & self.bit) and e[0] != _TALK]
+        if produced != self.seen[self.pos : self.pos + len(produced)]:
+            raise BeliefError(
+                f"seat {self.seat}: the public move {step} gave {produced}, the game "
+                f"{self.seen[self.pos : self.pos + len(produced)]}"
+            )
+        h.events = []
+        h.inputs = []
+        self._partial = None  # (kept while nothing is played: `current` reuses it)
+        self.history.append(("step", step, self.pos, options))
+        if self._inp is not None:  # the table's: this move is the game's next input
+            self._inp = self._inp + 1 if self._is_input(step) else None
+        self.pos += len(produced)
 
     def _watched(self, ref: Game, step: tuple) -> tuple[Game, set[int], list[tuple]]:
         """Play `step` in a copy of `ref`, watching the deal: return the copy, the seats whose
@@ -988,6 +1004,7 @@ class Tracker:
         live = self.live
         if step is not None:  # a move whose segment is under way (a night)
             want = self.seen[self.pos :]
+            self._mine = None  # (the segment's start: moves from here fork it)
             seg = Segment(
                 snapshot=self.ref,
                 first=step,
@@ -1223,6 +1240,48 @@ class Tracker:
         return None
 
 
+def quiet(g: Game, step: tuple) -> bool:
+    """Whether the public move `step` cannot read the deal in `g`, told from the engine's
+    state before it: a speech act that leaves the speech going on (no gestures, ONLINE-D6),
+    or a move of a speech, a ballot or a naming that ends with the floor handed to the
+    queue's next turn, a public one of a living player (or a last word): its rule logs the
+    move, `Game._advance` pops that turn and no stage ends. Such a move is alike in every
+    world, so the tracker plays it in its own reference world instead of a copy
+    (`IN_PLACE`), still watching the deal (tests/belief/test_belief_piece_speed.py checks
+    `quiet` against the watch over random games of every variant)."""
+    if step[0] != "act" or g.over:
+        return False
+    turn, act = g.turn, step[2]
+    if turn in SPEECH_TURNS:
+        if act is Act.ASK or (act is not Act.PASS and g.rules.gestures != "none"):
+            return False
+        if act is not Act.PASS and g.speech.acts_left > 1:
+            return True  # the speech goes on
+    elif turn is not Turn.VOTE and turn is not Turn.NAMING:
+        return False
+    q = g.queue
+    if not q:
+        return False
+    seat, nxt = q[0]
+    return nxt in PUBLIC_TURNS and (g.alive[seat] or nxt is Turn.LAST_WORD)
+
+
+def _apply_watched(g: Game, step: tuple) -> set[int]:
+    """Apply `step` to `g` itself, watching the deal; return the seats whose role or team
+    the engine read."""
+    roles, teams = g.roles, g.teams
+    read: set[int] = set()
+    first = [-1]
+    g.roles, g.teams = _Watch(roles), _Watch(teams)
+    for w in (g.roles, g.teams):
+        w.read, w.first, w.log = read, first, g.events
+    try:
+        _apply(g, step)
+    finally:
+        g.roles, g.teams = roles, teams
+    return read
+
+
 def _remember(seg: Segment, steps: list[tuple]) -> None:
     """Put a night's branch first among those the segment's next classes try (`REPLAYS`)."""
     paths = seg.paths
@@ -1288,4 +1347,5 @@ __all__ = [
     "Segment",
     "Tracker",
     "is_turn_start",
+    "quiet",
 ]

@@ -247,3 +247,61 @@ def test_the_tables_unsettled_searches_and_day_replays_change_nothing(variant, l
     assert redone[0] > 0 or variant == "club"  # (club's random nights: every class replays)
     if variant == "sport":
         assert replayed > 0
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_quiet_moves_read_nothing_of_the_deal(variant):
+    """`track.quiet` (a public move the tracker plays in its own reference world,
+    `track.IN_PLACE`) against the watch: every move it calls quiet, played in a copy of the
+    game with its roles and teams watched, reads no seat's, and hands the floor to a public
+    turn. Random play of every variant, its default rules and the benchmark tasks' (era 2)."""
+    from mafia_env.belief.track import _apply_watched, fork
+    from mafia_env.engine.kinds import PUBLIC_TURNS
+    from mafia_env.tasks import task_knobs
+
+    quiet = loud = 0
+    for rules in (VARIANTS[variant], VARIANTS[variant].with_knobs(**task_knobs(variant, 6))):
+        for seed in range(6):
+            g = Game(rules, 10 if variant != "city" else 8, seed)
+            rng = random.Random(seed)
+            while not g.over:
+                act, target, value = random_move(g, rng)
+                step = ("act", g.actor, act, target, value)
+                if track.quiet(g, step):
+                    h = fork(g)
+                    assert not _apply_watched(h, step), (variant, seed, step)
+                    assert h.over or h.turn in PUBLIC_TURNS
+                    quiet += 1
+                else:
+                    loud += 1
+                g.apply(act, target, value)
+    assert quiet > loud / 4, (quiet, loud)  # (most public moves are quiet)
+
+
+@pytest.mark.parametrize("variant", ["sport", "club", "online", "minimal"])
+def test_quiet_moves_in_place_change_nothing(variant, monkeypatch):
+    """Trackers that play quiet moves in their own reference world (`track.IN_PLACE`) and
+    trackers that play every move in a copy keep the same deals at every move, with the same
+    reference world: the table's and each seat's, the rule bots' games (which speak)."""
+    from mafia_env.belief.search import state_key
+    from tests.belief.belief_piece_pins import _mover
+
+    moved = 0
+    for seed in range(2):
+        g = Game(VARIANTS[variant], 10, seed)
+        move = _mover(g, "rule", seed)
+        seats = [track.TABLE, 0, 3]
+        fast = [Tracker(g, s) for s in seats]
+        plain = [Tracker(g, s) for s in seats]
+        while not g.over and len(g.inputs) < 250:
+            g.apply(*move())
+            for a, b in zip(fast, plain, strict=True):
+                monkeypatch.setattr(track, "IN_PLACE", True)
+                mine = a.current().copy()
+                monkeypatch.setattr(track, "IN_PLACE", False)
+                assert np.array_equal(mine, b.current()), (variant, seed, a.seat)
+                assert (a.ref is None) == (b.ref is None)
+                if a.ref is not None:
+                    assert state_key(a.ref) == state_key(b.ref), (variant, seed, a.seat)
+                moved += a._mine is not None
+    assert moved > 0
