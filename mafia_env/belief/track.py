@@ -196,13 +196,15 @@ class Tracker:
         self.pos = 0  # seen[:pos] is reproduced by the reference world
         self.ref: Game | None = None
         self._mine: Game | None = None  # the reference world if nothing else holds it
+        self._fresh: Game | None = None  # the world `_follow` played last
         self.segments: list[Segment] = []
         self.role: Role | None = None
         self.version = 0  # bumped whenever the kept deals change
         self._partial: tuple[int, np.ndarray] | None = None
         # what the reference world played, in order: ("step", step, pos, options) for a move
         # alike in every world, ("segment", segment, pos, options) for one that is not (pos:
-        # where in `seen` it began; options: the mover's, as the reference world had them)
+        # where in `seen` it began; options: the mover's, as the reference world had them,
+        # None in the table's view, `_options`)
         self.history: list[tuple] = []
         self.support = 0.0  # how many deals are not ruled out (estimated with particles)
         self._cache: tuple[int, Any] | None = None
@@ -244,7 +246,7 @@ class Tracker:
         t._pull()
         t.role = Role(t.seen[0][3])
         t.pos = sum(1 for e in g.events[:at] if t._sees(e))
-        t.ref, t._mine = table.ref, None
+        t.ref, t._mine, t._fresh = table.ref, None, None
         table._mine = None  # (shared now: the table's next move forks it)
         t.allowed = t.space.allowed_matrix(deal_constraints(g, seat))
         t.exact = True
@@ -329,7 +331,7 @@ class Tracker:
         )
         leaf = self._apply_segment(seg)
         self.history.append(("segment", seg, 0, None))
-        self.ref = leaf.g
+        self.ref, self._mine = leaf.g, self._own(leaf)
         self.pos = end
 
     def _advance(self) -> bool:
@@ -339,7 +341,7 @@ class Tracker:
         if step is None:
             return False
         if IN_PLACE and ref is self._mine and quiet(ref, step):
-            options = _options(ref)
+            options = self._options(ref)
             read = _apply_watched(ref, step)
             if read:  # (`quiet` is wrong about the engine: tests/belief checks it never is)
                 raise BeliefError(f"the public move {step}, taken as blind, read seats {read}")
@@ -348,7 +350,7 @@ class Tracker:
         h, read, before = self._watched(ref, step)
         hidden = not h.over and h.turn in NIGHT_TURNS
         if not hidden and not read:  # nothing of the deal was read: alike in every world
-            self._took(step, h, _options(ref))
+            self._took(step, h, self._options(ref))
             self.ref = self._mine = h  # (a fork of its own: later quiet moves change it in place)
             return True
         end = self._end_of(self.pos)
@@ -372,10 +374,21 @@ class Tracker:
         )
         leaf = self._apply_segment(seg)
         self._partial = None
-        self.history.append(("segment", seg, self.pos, _options(ref)))
-        self.ref, self._mine = leaf.g, None  # (a branch that a class's cache may hold)
+        self.history.append(("segment", seg, self.pos, self._options(ref)))
+        self.ref, self._mine = leaf.g, self._own(leaf)
         self.pos = end
         return True
+
+    def _options(self, g: Game) -> tuple | None:
+        """The mover's options in `g` for the history (a seat's: Bayes reads them,
+        `mafia_env.belief.bayes`; the table's history has no reader: None)."""
+        return _options(g) if self.seat >= 0 else None
+
+    def _own(self, leaf: Node) -> Game | None:
+        """The segment's branch `leaf`'s world where nothing else holds it (the table's,
+        played from the game's own moves: `_follow`), else None (a class's cache may)."""
+        fresh, self._fresh = self._fresh, None
+        return leaf.g if leaf.g is fresh else None
 
     def _took(self, step: tuple, h: Game, options: tuple | None) -> None:
         """The public move `step`, blind to the deal, played in `h` (the reference world
@@ -900,6 +913,7 @@ class Tracker:
             return None
         self._inp = end
         start.events = []
+        self._fresh = start  # (held by nothing else: the reference world may be it)
         return Node(start, len(got), 1.0, None, None, (), 0)
 
     # ------------------------------------------------------------- particles
