@@ -81,6 +81,9 @@ DAY_REPLAY = True  # the table: a day segment's class accepted by one replay of 
 IN_PLACE = True  # a move `quiet` finds blind to the deal: played in the reference world itself
 
 _MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # their nights are the night model's
+# public turns whose every move (a ballot, a hand raised or not, a naming) is logged and hands
+# the floor on (`quiet`)
+_HANDING = frozenset({Turn.VOTE, Turn.OPEN_VOTE, Turn.CRASH_VOTE, Turn.NAMING})
 _TALK = int(Ev.TALK)
 _SPEAK = int(Ev.SPEAK)
 _TURN = int(Ev.TURN)
@@ -1257,12 +1260,13 @@ class Tracker:
 def quiet(g: Game, step: tuple) -> bool:
     """Whether the public move `step` cannot read the deal in `g`, told from the engine's
     state before it: a speech act that leaves the speech going on (no gestures, ONLINE-D6),
-    or a move of a speech, a ballot or a naming that ends with the floor handed to the
-    queue's next turn, a public one of a living player (or a last word): its rule logs the
-    move, `Game._advance` pops that turn and no stage ends. Such a move is alike in every
-    world, so the tracker plays it in its own reference world instead of a copy
-    (`IN_PLACE`), still watching the deal (tests/belief/test_belief_piece_speed.py checks
-    `quiet` against the watch over random games of every variant)."""
+    or a move of a speech, a ballot (hidden, open or the car crash's) or a naming that ends
+    with the floor handed to the queue's next turn, a public one of a living player (or a
+    last word): its rule logs the move, `Game._advance` pops that turn and no stage ends.
+    Such a move is alike in every world, so the tracker plays it in its own reference world
+    instead of a copy (`IN_PLACE`), still watching the deal
+    (tests/belief/test_belief_piece_speed.py checks `quiet` against the watch over random
+    games of every variant)."""
     if step[0] != "act" or g.over:
         return False
     turn, act = g.turn, step[2]
@@ -1271,7 +1275,7 @@ def quiet(g: Game, step: tuple) -> bool:
             return False
         if act is not Act.PASS and g.speech.acts_left > 1:
             return True  # the speech goes on
-    elif turn is not Turn.VOTE and turn is not Turn.NAMING:
+    elif turn not in _HANDING:
         return False
     q = g.queue
     if not q:
