@@ -5,10 +5,11 @@ One network per benchmark task (``baselines/checkpoints/filler/``, configs in
 each cell of the v3 benchmark (opponent and side) the teacher is the bot that wins it most
 often, so the clone answers random play as the rule bots do and the networks as the best
 network does. Where the network is worse on one side than the rule bots (city-13's town, whose
-teacher is the rule bots in every cell, and since tasks version 6 city-13's maniac, below the
-rule bots against 12 of the zoo's styles), they play the side themselves: `BySide` hands each
-row to the policy of the seat's own team. Which sides, per tasks version, is pinned beside
-the files (`baselines.pins.SEATED_V6`); option ``sides`` overrides it.
+teacher is the rule bots in every cell, since tasks version 6 city-13's maniac, below the rule
+bots against 12 of the zoo's styles, and since version 7 forum-10's maniac), they play the
+side themselves: `BySide` hands each row to the policy of the seat's own team. Which sides,
+per tasks version, is pinned beside the files (`baselines.pins.SEATED_V7`); option ``sides``
+overrides it.
 """
 
 from __future__ import annotations

@@ -90,12 +90,21 @@ PINS_V6: dict[str, dict[str, str]] = {
     "club-10": {**PINS_V5["club-10"], "filler": "355cddf430b9e6d3"},  # filler/club.pt
 }
 
+# THE PIN TABLE of version 7: version 6's, with forum-10's seat-filler retrained (issue 45:
+# sport-10's talk recipe on forum-10's table and rules; it plays under the talk layer its file
+# records), and its maniac's seat held by the rule bots (`SEATED_V7`).
+PINS_V7: dict[str, dict[str, str]] = {
+    **PINS_V6,
+    "forum-10": {**PINS_V6["forum-10"], "filler": "23b13a657c147ed7"},  # filler/forum.pt
+}
+
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     2: PINS_V2,
     3: PINS_V3,
     4: PINS_V4,
     5: PINS_V5,
     6: PINS_V6,
+    7: PINS_V7,
 }
 
 # The sides of a shipped bot that its file's network does not play, per version: task ->
@@ -104,22 +113,39 @@ PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
 # sits where, so a side handed to another bot is a new version too. Version 4 seated the rule
 # bots on city-13's town (the clone's teacher there in every cell); version 6 on its maniac's
 # seat as well (issue 45: the network's maniac was below the rule bots' against 12 of the
-# zoo's 28 styles, and never above beyond noise).
+# zoo's 28 styles, and never above beyond noise); version 7 on forum-10's maniac's seat (the
+# retrained network's maniac was below the rule bots' against two styles, and level over the
+# zoo).
 SEATED_V4: dict[str, dict[str, dict[str, str]]] = {"city-13": {"filler": {"town": "rule"}}}
 SEATED_V6: dict[str, dict[str, dict[str, str]]] = {
     "city-13": {"filler": {"town": "rule", "maniac": "rule"}}
+}
+SEATED_V7: dict[str, dict[str, dict[str, str]]] = {
+    **SEATED_V6,
+    "forum-10": {"filler": {"maniac": "rule"}},
 }
 SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
     4: SEATED_V4,
     5: SEATED_V4,
     6: SEATED_V6,
+    7: SEATED_V7,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
 # file (under baselines/checkpoints) that the version pinned and keeps playing.
+_FORUM_V6 = {"forum-10": {"filler": "filler/v6/forum.pt"}}
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
-    4: {"sport-10": {"filler": "filler/v4/sport.pt"}, "club-10": {"filler": "filler/v5/club.pt"}},
-    5: {"sport-10": {"filler": "filler/v5/sport.pt"}, "club-10": {"filler": "filler/v5/club.pt"}},
+    4: {
+        "sport-10": {"filler": "filler/v4/sport.pt"},
+        "club-10": {"filler": "filler/v5/club.pt"},
+        **_FORUM_V6,
+    },
+    5: {
+        "sport-10": {"filler": "filler/v5/sport.pt"},
+        "club-10": {"filler": "filler/v5/club.pt"},
+        **_FORUM_V6,
+    },
+    6: _FORUM_V6,
 }
 
 
@@ -208,10 +234,12 @@ __all__ = [
     "PINS_V4",
     "PINS_V5",
     "PINS_V6",
+    "PINS_V7",
     "RETIRED",
     "SEATED_BY_VERSION",
     "SEATED_V4",
     "SEATED_V6",
+    "SEATED_V7",
     "SHIPPED_OPPONENTS",
     "digest",
     "latest_seated",

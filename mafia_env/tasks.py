@@ -27,7 +27,10 @@ earlier ones, which stay playable under the rules they were defined with:
   at tables of mixed players, and city-13's playing the maniac's seat by the rule bots, as it
   plays the town's (its network's maniac was below the rule bots' against 12 of the zoo's 28
   styles); every pair without sport-10's or club-10's filler, or against city-13's, is the
-  same games.
+  same games;
+- version 7: version 6 with forum-10's seat-filler retrained (issue 45: the talk recipe of
+  sport-10's on forum-10's table and rules) and playing the maniac's seat by the rule bots;
+  every pair without forum-10's filler is the same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -44,7 +47,7 @@ from mafia_env.engine.eras import earlier_rules, reading_rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
-TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3, 6: 3}  # task version -> the era its games are played in
+TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3, 6: 3, 7: 3}  # task version -> the era its games are played in
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -153,12 +156,19 @@ TASKS_V5: dict[str, Task] = _tables(5, OPPONENTS_V4, era=2)
 # well as the town's (`baselines.pins.SEATED_V6`), so those three digests are others.
 TASKS_V6: dict[str, Task] = _tables(6, OPPONENTS_V4, era=2)
 
+# ---------------------------------------------------------------- version 7
+# Version 6's tables, opponents and rules; forum-10's filler file is another
+# (`baselines.pins.PINS_V7`) and seats the rule bots on the maniac's side
+# (`baselines.pins.SEATED_V7`), so that digest is another.
+TASKS_V7: dict[str, Task] = _tables(7, OPPONENTS_V4, era=2)
+
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     2: TASKS_V2,
     3: TASKS_V3,
     4: TASKS_V4,
     5: TASKS_V5,
     6: TASKS_V6,
+    7: TASKS_V7,
 }
 
 
@@ -264,6 +274,7 @@ __all__ = [
     "TASKS_V4",
     "TASKS_V5",
     "TASKS_V6",
+    "TASKS_V7",
     "TASK_ERAS",
     "TINY_TASKS",
     "Task",

@@ -9,6 +9,7 @@
     python scripts/reproduce_checkpoints.py filler/v5/sport.pt  # eight runs (about 90 minutes)
     python scripts/reproduce_checkpoints.py filler/sport.pt   # ten runs (about 2 hours)
     python scripts/reproduce_checkpoints.py filler/club.pt    # eleven runs (about 2.5 hours)
+    python scripts/reproduce_checkpoints.py filler/forum.pt   # five runs (about 70 minutes)
     python scripts/reproduce_checkpoints.py --all             # every file (a few hours)
     python scripts/reproduce_checkpoints.py --list            # the commands, without running
 
@@ -43,6 +44,12 @@ CLUB = [
     "variant=club",
     "num_players=10",
     f"knobs={json.dumps(get_task('club-10').play_knobs())}",
+]
+# and on forum-10's (chain_task.sh for the task forum-10)
+FORUM = [
+    "variant=forum",
+    "num_players=10",
+    f"knobs={json.dumps(get_task('forum-10').play_knobs())}",
 ]
 # the talk layer's options over the mafia as well (the two links before club-10's last)
 MAFIA_LAYER = (
@@ -86,7 +93,7 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "filler/city-13.pt": ("configs/filler/city.yaml", []),
     "filler/v5/club.pt": ("configs/filler/club.yaml", []),  # tasks versions 4 and 5's
     "filler/online.pt": ("configs/filler/online.yaml", []),
-    "filler/forum.pt": ("configs/filler/forum.yaml", []),
+    "filler/v6/forum.pt": ("configs/filler/forum.yaml", []),  # tasks versions 4-6's
     "filler/minimal.pt": ("configs/filler/minimal.yaml", []),
     # sport-10's seat-filler of tasks version 5 (issue 45): the second link under the talk
     # layer's options for tables of mixed players
@@ -96,6 +103,9 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     # club-10's seat-filler of tasks version 6 (issue 45): sport-10's recipe on club-10's table
     # and rules, then three more links at tables of mixed players (the last of them here)
     "filler/club.pt": (TABLE, [*CLUB, "exp_name=filler_talk_layer_table5", "mixed_tables=0.75"]),
+    # forum-10's of tasks version 7 (issue 45): sport-10's talk chain on forum-10's table and
+    # rules, its fourth link under the talk layer (the links after it judged weaker)
+    "filler/forum.pt": ("configs/filler/sport-talk-layer-town-longer.yaml", FORUM),
 }
 
 
@@ -120,6 +130,11 @@ FIRST: dict[str, list[tuple[str, list[str]]]] = {
         ),
     ],
     "filler/v5/sport.pt": talk_chain([]),
+    # sport-10's chain on forum-10 up to that link (results/robust/experiments/talk_chain.sh)
+    "filler/forum.pt": [
+        (f"configs/filler/sport-{k}.yaml", FORUM)
+        for k in TALK_CHAIN[: TALK_CHAIN.index("talk-layer-town-longer")]
+    ],
     # version 5's chain and run, then one more link at 0.75 mixed tables (results/robust/README.md)
     "filler/sport.pt": [
         *talk_chain([]),

@@ -53,9 +53,12 @@ def test_version_5_definitions_are_pinned():
 
 def test_the_filler_pins_are_the_shipped_files():
     """Version 5's filler files stay shipped: sport-10's and club-10's, retrained for version 6,
-    under filler/v5/ (`pins.RETIRED`), the others where they were."""
+    under filler/v5/ (`pins.RETIRED`), forum-10's, retrained for version 7, under filler/v6/,
+    the others where they were."""
     club = shipped.SHIPPED / "filler/v5/club.pt"
-    retired = {"sport-10": shipped.SHIPPED / "filler/v5/sport.pt", "club-10": club}
+    forum = shipped.SHIPPED / "filler/v6/forum.pt"
+    sport = shipped.SHIPPED / "filler/v5/sport.pt"
+    retired = {"sport-10": sport, "club-10": club, "forum-10": forum}
     for task in TASKS_V5.values():
         path = pins.shipped_file(task, "filler")
         if task.name in retired:
@@ -72,6 +75,8 @@ def test_the_filler_pins_are_the_shipped_files():
     assert pins.load_options(old, "filler") == {"file": shipped.SHIPPED / "filler/v4/sport.pt"}
     assert pins.load_options(old, "rule") == {}
     assert pins.load_options(TASKS_V4["online-10"], "filler") == {}
+    # (forum-10's retired file: its network on every side, as versions 4-6 played it)
+    assert pins.load_options(TASKS_V4["forum-10"], "filler") == {"file": forum}
     assert pins.load_options(TASKS_V4["club-10"], "filler") == {"file": club}
 
 

@@ -58,11 +58,15 @@ def test_the_filler_plays_its_task(name):
     assert ckpt["obs_options"] == ({"belief": "deduction"} if reads else {})
     spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
     policy = load_policy("filler", spec, seed=1)
-    # city-13: BySide; sport-10 (tasks v5) and club-10 (v6): the talk layer its file records
-    net = policy.default if isinstance(policy, BySide) else getattr(policy, "inner", policy)
-    talks = name in ("sport-10", "club-10")
-    assert isinstance(net, PPOPolicy) and (name == "city-13" or talks) == (policy is not net)
-    assert isinstance(policy, BeliefTalk) == talks
+    # city-13 and forum-10 (tasks v7): BySide; sport-10 (tasks v5), club-10 (v6) and forum-10
+    # (v7): the talk layer its file records
+    bys = name in ("city-13", "forum-10")
+    talks = name in ("sport-10", "club-10", "forum-10")
+    assert isinstance(policy, BySide) == bys
+    talker = policy.default if bys else policy
+    net = getattr(talker, "inner", talker)
+    assert isinstance(net, PPOPolicy) and (bys or talks) == (policy is not net)
+    assert isinstance(talker, BeliefTalk) == talks
     # lockstep, town against the rule bots' mafia: the games end
     seating = Seating(load_policy("rule", spec, seed=3), teams={"town": policy})
     counts = play_games(task.variant, task.num_players, seating, 2, seed=2, knobs=task.play_knobs())
