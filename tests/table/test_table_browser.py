@@ -580,6 +580,10 @@ def test_the_host_gives_fouls_from_the_page_and_every_seat_sees_them(server):
             host.click("#calls .group[data-kind=remove] summary")
             host.click("#calls .group[data-kind=remove] button[data-seat='5']")
             seat.locator(".card.out[data-seat='5']").wait_for()
+            # (the host's page redraws its calls on its own next update: wait for it)
+            host.wait_for_function(
+                "() => !document.querySelector(\"#calls button[data-seat='5']\")"
+            )
             assert not host.locator("#calls button[data-seat='5']").count()
             host.screenshot(path=str(ARTIFACTS / "table49_host_1280x800.png"))
             seat.screenshot(path=str(ARTIFACTS / "table49_fouls_390x844.png"))
