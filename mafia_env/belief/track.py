@@ -8,7 +8,9 @@ deal (an elimination: the win check, CLUB's shown card, CITY's maniac; a night) 
 *segment*, and every class of deals that the segment cannot tell apart is tried once by
 `Search` from the reference world with that class's deal swapped in. A deal whose class
 cannot reproduce the segment is ruled out; the reference world moves on with a class that
-can. A query never replays the game: each move is read once.
+can. A query never replays the game: each move is read once. A move `quiet` finds blind to
+the deal (most of a day's) is played in the reference world itself where nothing else holds
+it, else in a copy.
 
 Classes (`DealSpace.class_keys`): deals that agree on the *involved* seats and on the roles
 left among the other living seats. For a segment without hidden turns the involved seats are
