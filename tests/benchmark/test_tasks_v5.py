@@ -33,16 +33,22 @@ PINNED_V5 = {
 TALK = dict(fallback="vouch", mafia=False, sheriff_first=True, meet=True, sparing=True, agree=True)
 
 
+def same_definition(task, earlier, version: int) -> None:
+    """`task` is of `version` and is `earlier`'s definition: the same table, seeds, games,
+    opponents and rules (only its version, and so its pins and digest, differ)."""
+    assert task.version == version
+    same = ("variant", "num_players", "sides", "opponents", "games", "seed", "knobs")
+    assert [getattr(task, f) for f in same] == [getattr(earlier, f) for f in same]
+    assert task.play_knobs() == earlier.play_knobs()  # the rules of the version before
+
+
 def test_version_5_definitions_are_pinned():
     assert LATEST >= 5 and TASKS_BY_VERSION[5] is TASKS_V5  # the latest: test_tasks_v6.py
     assert {name: pins.digest(task) for name, task in TASKS_V5.items()} == PINNED_V5
     assert list(TASKS_V5) == list(TASKS_V4)
     for name, task in TASKS_V5.items():
         v4 = TASKS_V4[name]
-        assert task.version == 5
-        same = ("variant", "num_players", "sides", "opponents", "games", "seed", "knobs")
-        assert [getattr(task, f) for f in same] == [getattr(v4, f) for f in same]
-        assert task.play_knobs() == v4.play_knobs()  # the rules of version 4
+        same_definition(task, v4, 5)
         for opp in pins.SHIPPED_OPPONENTS:
             same_file = name != "sport-10" or opp != "filler"
             assert (pins.pin(task, opp) == pins.pin(v4, opp) == PINS_V4[name][opp]) is same_file

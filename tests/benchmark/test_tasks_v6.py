@@ -22,7 +22,7 @@ from mafia_env.seating.policies import load_policy
 from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V5, TASKS_V6, get_task
 from tests.benchmark.test_benchmark import _script
 from tests.benchmark.test_tasks_v4 import shipped_results
-from tests.benchmark.test_tasks_v5 import TALK, earlier_results
+from tests.benchmark.test_tasks_v5 import TALK, earlier_results, same_definition
 
 # Version 6: version 5's tables, seeds, games, opponents and rules; sport-10's and club-10's
 # filler files are others; the digests hash who plays which side of a shipped bot too
@@ -46,10 +46,7 @@ def test_version_6_definitions_are_pinned():
     assert PINS_V6["sport-10"] == {**PINS_V5["sport-10"], "filler": "e28ee3492a535372"}
     for name, task in TASKS_V6.items():
         v5 = TASKS_V5[name]
-        assert task.version == 6
-        same = ("variant", "num_players", "sides", "opponents", "games", "seed", "knobs")
-        assert [getattr(task, f) for f in same] == [getattr(v5, f) for f in same]
-        assert task.play_knobs() == v5.play_knobs()  # the rules of version 5
+        same_definition(task, v5, 6)
         for opp in pins.SHIPPED_OPPONENTS:
             retrained = name in ("sport-10", "club-10") and opp == "filler"
             assert (pins.pin(task, opp) != pins.pin(v5, opp)) is retrained

@@ -20,7 +20,7 @@ from mafia_env.seating.policies import load_policy
 from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V6, TASKS_V7, get_task
 from tests.benchmark.test_benchmark import _script
 from tests.benchmark.test_tasks_v4 import shipped_results
-from tests.benchmark.test_tasks_v5 import earlier_results
+from tests.benchmark.test_tasks_v5 import earlier_results, same_definition
 
 # Version 7: version 6's tables, seeds, games, opponents and rules; forum-10's filler file is
 # another, and seats the rule bots on the maniac's side (`pins.SEATED_V7`).
@@ -42,10 +42,7 @@ def test_version_7_definitions_are_pinned():
     assert PINS_V7["forum-10"] == {**PINS_V6["forum-10"], "filler": "23b13a657c147ed7"}
     for name, task in TASKS_V7.items():
         v6 = TASKS_V6[name]
-        assert task.version == 7
-        same = ("variant", "num_players", "sides", "opponents", "games", "seed", "knobs")
-        assert [getattr(task, f) for f in same] == [getattr(v6, f) for f in same]
-        assert task.play_knobs() == v6.play_knobs()  # the rules of version 6
+        same_definition(task, v6, 7)
         for opp in pins.SHIPPED_OPPONENTS:
             retrained = name == "forum-10" and opp == "filler"
             assert (pins.pin(task, opp) != pins.pin(v6, opp)) is retrained
