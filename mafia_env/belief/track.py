@@ -347,7 +347,7 @@ class Tracker:
             return False
         if IN_PLACE and ref is self._mine and quiet(ref, step):
             options = self._options(ref)
-            read = _apply_watched(ref, step)
+            read, _ = _apply_watched(ref, step)
             if read:  # (`quiet` is wrong about the engine: tests/belief checks it never is)
                 raise BeliefError(f"the public move {step}, taken as blind, read seats {read}")
             self._took(step, ref, options)
@@ -417,15 +417,9 @@ class Tracker:
         role or team the engine read, and the events the seat saw that the move logged before
         it first read the deal (alike in every world)."""
         h = fork(ref)
-        read: set[int] = set()
-        first = [-1]
-        h.roles, h.teams = _Watch(h.roles), _Watch(h.teams)
-        for w in (h.roles, h.teams):
-            w.read, w.first, w.log = read, first, h.events
-        _apply(h, step)
-        before = [e for e in h.events[: max(first[0], 0)] if self._sees(e)]
-        h.roles, h.teams = _plain(h.roles), _plain(h.teams)
-        return h, set(read), before
+        read, first = _apply_watched(h, step)
+        before = [e for e in h.events[: max(first, 0)] if self._sees(e)]
+        return h, read, before
 
     def _night_involved(self, want: list[tuple], before: list[tuple]) -> tuple[int, ...]:
         """The involved seats of a night segment: those its view names, less the events the
@@ -1286,9 +1280,10 @@ def quiet(g: Game, step: tuple) -> bool:
     return nxt in PUBLIC_TURNS and (g.alive[seat] or nxt is Turn.LAST_WORD)
 
 
-def _apply_watched(g: Game, step: tuple) -> set[int]:
+def _apply_watched(g: Game, step: tuple) -> tuple[set[int], int]:
     """Apply `step` to `g` itself, watching the deal; return the seats whose role or team
-    the engine read."""
+    the engine read, and how many events the move logged before it first read one (-1: it
+    read none)."""
     roles, teams = g.roles, g.teams
     read: set[int] = set()
     first = [-1]
@@ -1299,7 +1294,7 @@ def _apply_watched(g: Game, step: tuple) -> set[int]:
         _apply(g, step)
     finally:
         g.roles, g.teams = roles, teams
-    return read
+    return read, first[0]
 
 
 def _remember(seg: Segment, steps: list[tuple]) -> None:
