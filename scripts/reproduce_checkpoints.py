@@ -38,19 +38,20 @@ sys.path.insert(0, str(ROOT))
 from baselines.ppo.ppo_config import load_config, with_overrides  # noqa: E402
 from mafia_env.tasks import get_task  # noqa: E402
 
-# sport-10's talk configs played on club-10's table and rules (the --set arguments of
-# results/robust/experiments/chain_task.sh for the task club-10)
-CLUB = [
-    "variant=club",
-    "num_players=10",
-    f"knobs={json.dumps(get_task('club-10').play_knobs())}",
-]
-# and on forum-10's (chain_task.sh for the task forum-10)
-FORUM = [
-    "variant=forum",
-    "num_players=10",
-    f"knobs={json.dumps(get_task('forum-10').play_knobs())}",
-]
+
+def task_table(name: str) -> list[str]:
+    """The --set arguments that play sport-10's talk configs on the task `name`'s table and
+    rules (those of results/robust/experiments/chain_task.sh for that task)."""
+    task = get_task(name)
+    return [
+        f"variant={task.variant}",
+        f"num_players={task.num_players}",
+        f"knobs={json.dumps(task.play_knobs())}",
+    ]
+
+
+CLUB = task_table("club-10")
+FORUM = task_table("forum-10")
 # the talk layer's options over the mafia as well (the two links before club-10's last)
 MAFIA_LAYER = (
     "learner_layer_options={fallback: vouch, mafia: true, sheriff_first: true, meet: true, "
