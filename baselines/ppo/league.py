@@ -62,6 +62,11 @@ class League:
             mixed=cfg.mixed_tables,
             share=cfg.mixed_share,
         )
+        if cfg.mixed_mates is not None:  # the benchmark's half-rule tables
+            self.opp.set_mates(
+                opponent_policy(cfg.mixed_mates, cfg.variant, n, cfg.seed + 2)[0],
+                cfg.mixed_mates_share,
+            )
         self.template = copy.deepcopy(agent)  # the network shape frozen members are built in
         self.snapshots: dict[str, dict[str, torch.Tensor]] = {}
         self.exploiters: dict[str, dict[str, torch.Tensor]] = {}

@@ -133,6 +133,13 @@ class Config:
     (``half-rule`` where the opponent is the rule bots)"""
     mixed_share: Annotated[float, Range(gt=0, lt=1)] = 0.5
     """the learner's share of its team's seats at a mixed table (at least one seat)"""
+    mixed_mates: str | None = None
+    """a policy (rule, or any name load_policy knows) that holds the rest of the learner's
+    team at a share `mixed_mates_share` of the mixed tables, drawn per game, the opponent
+    playing the other teams: the robustness benchmark's ``half-rule`` tables against a style;
+    None: the opponent plays the learner's other teammates too"""
+    mixed_mates_share: Annotated[float, Range(ge=0, le=1)] = 0.5
+    """the share of the mixed tables whose other teammates are `mixed_mates`'"""
     pool_size: PositiveInt = 8
     """earlier snapshots kept for the pool"""
     snapshot_every: PositiveInt = 10
@@ -253,6 +260,13 @@ class Config:
                 f"got {self.opponents!r}"
             )
         self.check_layer()
+        if self.mixed_mates is not None:
+            check_opponents([self.mixed_mates], (), "mixed_mates")
+            if self.mixed_tables <= 0:
+                raise ConfigError(
+                    f"mixed_mates {self.mixed_mates!r} plays at mixed tables only: set "
+                    "mixed_tables above 0 too"
+                )
         if self.league is not None:
             if self.opponents != DEFAULT_OPPONENTS:
                 raise ConfigError(

@@ -49,6 +49,10 @@ class Opponents:
     against a member (without `against`), the learner holds only `share` of its team's seats
     (at least one, drawn per game) and the member plays the rest of the team too: a mixed
     table, as the robustness benchmark's ``half-style`` (``half-rule`` against the rule bots).
+    With `mates` (a policy, `set_mates`), in a share `mates_share` of the mixed tables (drawn
+    per game) the rest of the learner's team is `mates`' instead, the other teams the
+    member's: the benchmark's ``half-rule`` tables against a style, where `mates` is the rule
+    bots. ``mate_seat[b]`` marks the seats `mates` plays.
     """
 
     def __init__(
@@ -75,6 +79,19 @@ class Opponents:
         self._p = np.zeros(0)
         self.town_share: dict[str, float] = {}  # a member's chance the learner plays town
         self.spec: Any = None  # the games' spec (its observation options): Rollout sets it
+        self.mates: Policy | None = None  # who plays the learner's other teammates (`set_mates`)
+        self.mates_share = 0.0
+        self.mate_seat = np.zeros((B, n), dtype=bool)
+
+    def set_mates(self, policy: Policy, share: float) -> None:
+        """Let `policy` hold the rest of the learner's team at a share `share` of the mixed
+        tables (drawn per game; the member plays the other teams)."""
+        if observes(policy) != "vector":
+            raise ConfigError(
+                f"mixed_mates observes {observes(policy)!r}; the trainer's games step vector "
+                "observations only"
+            )
+        self.mates, self.mates_share = policy, share
 
     def add(self, name: str, policy: Policy | None, weight: float = 1.0) -> None:
         """Add a member (None: self-play) drawn with `weight`; a policy must observe vectors."""
@@ -107,6 +124,7 @@ class Opponents:
         """Draw game `b`'s member, and the learner's seats for its deal `teams`."""
         old = self.game[b]
         name = self.game[b] = self._names[int(self.rng.choice(len(self._names), p=self._p))]
+        self.mate_seat[b] = False
         if old not in self.weights and old not in self.game:
             self.players.pop(old, None)  # a removed member whose last game just ended
         if self.players[name] is None:
@@ -127,19 +145,35 @@ class Opponents:
             if self.mixed > 0 and self.rng.random() < self.mixed:  # a mixed table
                 own = np.flatnonzero(seats)
                 held = self.rng.choice(own, max(1, math.floor(self.share * len(own))), False)
+                if self.mates is not None and self.rng.random() < self.mates_share:
+                    self.mate_seat[b, own] = True
+                    self.mate_seat[b, held] = False
                 seats = np.zeros_like(seats)
                 seats[held] = True
             self.learner_seat[b] = seats
 
-    def act(self, obs: np.ndarray, masks: np.ndarray, learn: np.ndarray, out: np.ndarray) -> None:
-        """Write the members' actions into `out` for the rows the learner does not play."""
+    def act(
+        self,
+        obs: np.ndarray,
+        masks: np.ndarray,
+        learn: np.ndarray,
+        out: np.ndarray,
+        seat: np.ndarray | None = None,
+    ) -> None:
+        """Write the members' actions into `out` for the rows the learner does not play (and
+        `mates`' on the seats it holds: `seat`, each row's acting seat, says which)."""
         rest = np.flatnonzero(~learn)
         if not rest.size:
             return
         names = np.array(self.game, dtype=object)[rest]
+        if self.mates is not None:
+            if seat is None:
+                raise ValueError("Opponents.act needs the acting seats where mates are set")
+            mate = self.mate_seat[rest, seat[rest]]
+            names[mate] = None  # the mates' rows
         for name in set(names):
-            rows = rest[names == name]
-            policy = self.players[name]
+            rows = rest[names == name] if name is not None else rest[mate]
+            policy = self.players[name] if name is not None else self.mates
             x = obs[rows] if self.spec is None else fit(policy, obs[rows], self.spec)
             out[rows] = policy.act_batch(x, masks[rows])
 
@@ -408,7 +442,7 @@ class Rollout:
                 actions[li] = a
                 self.logp_buf[step, li] = logp
                 self.val_buf[step, li] = v
-            opp.act(obs, masks, learn, actions)
+            opp.act(obs, masks, learn, actions, seat)
 
             self.obs, self.masks, rewards, dones, self.info = vec.step(actions)
             self.done_buf[step] = dones

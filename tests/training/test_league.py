@@ -133,6 +133,69 @@ def test_a_mixed_table_rollout_lets_the_member_play_the_learners_mates(tmp_path)
         assert turns and turns <= set(np.flatnonzero(opp.learner_seat[b]).tolist())
 
 
+class _Marked:
+    """A policy that plays its legal action of lowest index and counts the rows it saw."""
+
+    observes = "vector"
+
+    def __init__(self):
+        self.rows = 0
+
+    def act_batch(self, obs, masks):
+        self.rows += len(obs)
+        return np.asarray(masks).argmax(axis=1)
+
+
+def test_mixed_mates_hold_the_learners_other_seats_and_the_member_the_other_teams():
+    teams = np.array([0] * 7 + [1] * 3)
+    opp = Opponents(10, 1, np.random.default_rng(0), mixed=1.0, share=0.5)
+    member, mates = _Marked(), _Marked()
+    opp.add("style", member)
+    opp.set_mates(mates, 0.5)
+    kinds = set()
+    for _ in range(400):
+        opp.assign(0, teams)
+        mine, mate = opp.learner_seat[0], opp.mate_seat[0]
+        team = teams == opp.learner_team[0]
+        assert not (mine & mate).any() and not (mate & ~team).any()
+        if mate.any():  # the learner's team is its seats and the mates', nobody else's
+            assert (mine | mate).tolist() == team.tolist()
+        kinds.add(bool(mate.any()))
+    assert kinds == {True, False}  # half the mixed tables each way (mates_share 0.5)
+    # a step: each row goes to whoever holds its acting seat
+    while not opp.mate_seat[0].any():
+        opp.assign(0, teams)
+    masks = np.ones((1, 5), dtype=bool)
+    out = np.full(1, -1)
+    for s in range(10):
+        member.rows = mates.rows = 0
+        learn = opp.learner_seat[:, s]
+        opp.act(np.zeros((1, 3)), masks, learn, out, np.array([s]))
+        assert (mates.rows, member.rows) == (
+            (1, 0) if opp.mate_seat[0, s] else (0, 0) if learn[0] else (0, 1)
+        )
+    with pytest.raises(ValueError, match="acting seats"):
+        opp.act(np.zeros((1, 3)), masks, np.zeros(1, dtype=bool), out)
+
+
+def test_mixed_mates_train_beside_the_rule_bots(tmp_path):
+    from baselines.ppo import train
+
+    cfg = tiny(
+        tmp_path,
+        league=None,
+        imitate_steps=0,
+        mixed_tables=1.0,
+        mixed_mates="rule",
+        total_timesteps=2 * 512,
+    )
+    train(cfg)
+    with pytest.raises(ConfigError, match="mixed_tables"):
+        tiny(tmp_path, mixed_mates="rule")
+    with pytest.raises(ConfigError, match="mixed_mates"):
+        tiny(tmp_path, mixed_tables=0.5, mixed_mates="no_such_bot")
+
+
 @pytest.mark.parametrize("key, value", [("mixed_tables", 1.5), ("mixed_share", 1.0)])
 def test_bad_mixed_table_options_are_errors(tmp_path, key, value):
     with pytest.raises(ConfigError, match=key):
