@@ -53,20 +53,7 @@ class League:
     def __init__(self, cfg: Config, n: int, B: int, rng: np.random.Generator, agent: Agent):
         assert cfg.league is not None
         self.cfg, self.lc, self.n = cfg, cfg.league, n
-        self.opp = Opponents(
-            n,
-            B,
-            rng,
-            team=cfg.learner_team,
-            window=self.lc.winrate_window,
-            mixed=cfg.mixed_tables,
-            share=cfg.mixed_share,
-        )
-        if cfg.mixed_mates is not None:  # the benchmark's half-rule tables
-            self.opp.set_mates(
-                opponent_policy(cfg.mixed_mates, cfg.variant, n, cfg.seed + 2)[0],
-                cfg.mixed_mates_share,
-            )
+        self.opp = Opponents.of_config(cfg, n, B, rng, window=self.lc.winrate_window)
         self.template = copy.deepcopy(agent)  # the network shape frozen members are built in
         self.snapshots: dict[str, dict[str, torch.Tensor]] = {}
         self.exploiters: dict[str, dict[str, torch.Tensor]] = {}

@@ -53,14 +53,7 @@ class Mixture:
 
     def __init__(self, cfg: Config, n: int, B: int, rng: np.random.Generator, agent: Agent):
         self.cfg, self.rng = cfg, rng
-        self.opp = Opponents(
-            n, B, rng, team=cfg.learner_team, mixed=cfg.mixed_tables, share=cfg.mixed_share
-        )
-        if cfg.mixed_mates is not None:  # the benchmark's half-rule tables
-            self.opp.set_mates(
-                opponent_policy(cfg.mixed_mates, cfg.variant, n, cfg.seed + 2)[0],
-                cfg.mixed_mates_share,
-            )
+        self.opp = Opponents.of_config(cfg, n, B, rng)
         self.pool: list[dict[str, torch.Tensor]] = []  # earlier snapshots of the agent's weights
         self.pool_agent = copy.deepcopy(agent)
         for name, w in cfg.opponents.items():

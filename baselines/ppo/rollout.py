@@ -25,6 +25,7 @@ import torch
 import torch.nn as nn
 
 from baselines.ppo.agent import Agent, SparseRows
+from baselines.ppo.evaluate import opponent_policy
 from baselines.ppo.ppo_config import Config
 from mafia_env.commands import progress
 from mafia_env.engine.roles import TEAM_NAMES
@@ -82,6 +83,25 @@ class Opponents:
         self.mates: Policy | None = None  # who plays the learner's other teammates (`set_mates`)
         self.mates_share = 0.0
         self.mate_seat = np.zeros((B, n), dtype=bool)
+
+    @classmethod
+    def of_config(
+        cls, cfg: Config, n: int, B: int, rng: np.random.Generator, window: int = 500
+    ) -> Opponents:
+        """The trainer's opponents under `cfg`: its team, mixed tables and their mates."""
+        opp = cls(
+            n,
+            B,
+            rng,
+            team=cfg.learner_team,
+            window=window,
+            mixed=cfg.mixed_tables,
+            share=cfg.mixed_share,
+        )
+        if cfg.mixed_mates is not None:  # the benchmark's half-rule tables
+            mates = opponent_policy(cfg.mixed_mates, cfg.variant, n, cfg.seed + 2)[0]
+            opp.set_mates(mates, cfg.mixed_mates_share)
+        return opp
 
     def set_mates(self, policy: Policy, share: float) -> None:
         """Let `policy` hold the rest of the learner's team at a share `share` of the mixed
@@ -165,15 +185,20 @@ class Opponents:
         rest = np.flatnonzero(~learn)
         if not rest.size:
             return
-        names = np.array(self.game, dtype=object)[rest]
         if self.mates is not None:
             if seat is None:
                 raise ValueError("Opponents.act needs the acting seats where mates are set")
             mate = self.mate_seat[rest, seat[rest]]
-            names[mate] = None  # the mates' rows
+            self._play(self.mates, rest[mate], obs, masks, out)
+            rest = rest[~mate]
+        names = np.array(self.game, dtype=object)[rest]
         for name in set(names):
-            rows = rest[names == name] if name is not None else rest[mate]
-            policy = self.players[name] if name is not None else self.mates
+            self._play(self.players[name], rest[names == name], obs, masks, out)
+
+    def _play(
+        self, policy: Any, rows: np.ndarray, obs: np.ndarray, masks: np.ndarray, out: np.ndarray
+    ) -> None:
+        if rows.size:
             x = obs[rows] if self.spec is None else fit(policy, obs[rows], self.spec)
             out[rows] = policy.act_batch(x, masks[rows])
 
