@@ -9,8 +9,10 @@ phase and no evaluation during training. Prints steps/s by wall clock and by thi
 CPU time (`time.process_time`), which is the fairer figure on a shared machine, and where the
 time goes, measured by timers wrapped around the trainer's callees:
 
-- learner: the learner's forward passes in the rollout (sampling and the bootstrap values)
-- opponents: the opponents' inference (the rule bots' ``act_batch``)
+- learner: the learner's forward passes in the rollout (sampling and the bootstrap values),
+  and its layer where it plays under one (``learner_layer``)
+- opponents: the opponents' inference (the rule bots' ``act_batch``; a league's members,
+  ``Opponents.act``)
 - env: the vector environment's ``step`` and ``observe``
 - update: GAE, and the PPO epochs' forward passes, backward passes, clipping and steps
 - other: the rest of the loop (buffers, bookkeeping, logging)
@@ -132,6 +134,11 @@ def instrument(timers: Timers) -> None:
 
     if hasattr(rollout_mod, "Actor"):  # the rollout's own sampling of the learner's rows
         rollout_mod.Actor.__call__ = timers.wrap(rollout_mod.Actor.__call__, "learner")
+    if hasattr(rollout_mod, "LearnerLayer"):  # the learner's layer over its samples
+        layer = rollout_mod.LearnerLayer
+        layer.__call__ = timers.wrap(layer.__call__, "learner")
+    if hasattr(rollout_mod, "Opponents"):  # every member's rows (a league's too)
+        rollout_mod.Opponents.act = timers.wrap(rollout_mod.Opponents.act, "opponents")
 
     LazyBelief.fill = timers.wrap(LazyBelief.fill, "env")  # the belief piece (--belief)
     gae = rollout_mod.seat_gae  # timed wherever the trainer calls it from

@@ -38,6 +38,43 @@ SIDES = ("town", "mafia")
 _TOWN, _MAFIA = TEAM_NAMES.index("town"), TEAM_NAMES.index("mafia")
 
 
+def grouped(
+    plays: list[tuple[Any, np.ndarray]],
+) -> list[tuple[Any, np.ndarray, tuple[tuple[Any, ...], np.ndarray] | None]]:
+    """`plays` (policy, rows) as calls: the rows of rule bots that decide a batch together
+    (equal `RulePolicy.mix_key`: the zoo's styles of one shape) joined into one call of the
+    first of them, ``act_styles`` with each row's style; (policy, rows, None) for the rest.
+    A league of the zoo's styles has each in a few of a step's games: one call a step
+    instead of one a style."""
+    keyed: dict[Any, list[tuple[Any, np.ndarray]]] = {}
+    order: list[Any] = []  # a key of `keyed`, or a call of its own
+    for policy, rows in plays:
+        if not rows.size:
+            continue
+        key_of = getattr(policy, "mix_key", None)
+        if key_of is None:
+            order.append((policy, rows, None))
+            continue
+        key = ("group", key_of())
+        if key not in keyed:
+            keyed[key] = []
+            order.append(key)
+        keyed[key].append((policy, rows))
+    out = []
+    for item in order:
+        group = keyed[item] if isinstance(item[0], str) else None
+        if group is None:
+            out.append(item)
+        elif len(group) == 1:
+            out.append((*group[0], None))
+        else:
+            styles = tuple(p.style for p, _ in group)
+            rows = np.concatenate([r for _, r in group])
+            index = np.repeat(np.arange(len(group)), [len(r) for _, r in group])
+            out.append((group[0][0], rows, (styles, index)))
+    return out
+
+
 class Opponents:
     """Who plays against the learner in each of `B` games: a member drawn per game by weight.
 
@@ -83,6 +120,8 @@ class Opponents:
         self.mates: Policy | None = None  # who plays the learner's other teammates (`set_mates`)
         self.mates_share = 0.0
         self.mate_seat = np.zeros((B, n), dtype=bool)
+        # rule bots of one kind and several styles decide a step's rows in one call (`grouped`)
+        self.grouped = True
 
     @classmethod
     def of_config(
@@ -185,22 +224,35 @@ class Opponents:
         rest = np.flatnonzero(~learn)
         if not rest.size:
             return
+        plays: list[tuple[Any, np.ndarray]] = []
         if self.mates is not None:
             if seat is None:
                 raise ValueError("Opponents.act needs the acting seats where mates are set")
             mate = self.mate_seat[rest, seat[rest]]
-            self._play(self.mates, rest[mate], obs, masks, out)
+            plays.append((self.mates, rest[mate]))
             rest = rest[~mate]
         names = np.array(self.game, dtype=object)[rest]
-        for name in set(names):
-            self._play(self.players[name], rest[names == name], obs, masks, out)
+        for name in sorted(set(names)):  # (in a fixed order: a grouped call's draws follow it)
+            plays.append((self.players[name], rest[names == name]))
+        calls = grouped(plays) if self.grouped else [(p, r, None) for p, r in plays]
+        for policy, rows, styles in calls:
+            self._play(policy, rows, obs, masks, out, styles)
 
     def _play(
-        self, policy: Any, rows: np.ndarray, obs: np.ndarray, masks: np.ndarray, out: np.ndarray
+        self,
+        policy: Any,
+        rows: np.ndarray,
+        obs: np.ndarray,
+        masks: np.ndarray,
+        out: np.ndarray,
+        styles: tuple[tuple[Any, ...], np.ndarray] | None = None,
     ) -> None:
         if rows.size:
             x = obs[rows] if self.spec is None else fit(policy, obs[rows], self.spec)
-            out[rows] = policy.act_batch(x, masks[rows])
+            if styles is None:
+                out[rows] = policy.act_batch(x, masks[rows])
+            else:
+                out[rows] = policy.act_styles(x, masks[rows], *styles)
 
     def record(self, b: int, rewards: np.ndarray, teams: np.ndarray) -> float | None:
         """Note how game `b` (its seats' rewards and teams) ended; return the learner's return

@@ -8,7 +8,7 @@ its `Style`. Every call decides a batch: `act` is a batch of one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -17,7 +17,7 @@ from baselines.rule.draws import Draws, combine, play, spread
 from baselines.rule.handlers import SPEAKERS, TEAM_SPEAKERS, TURNS, no_choice
 from baselines.rule.posterior import Posterior
 from baselines.rule.reading import SeenBatch
-from baselines.rule.style import RULE, Style
+from baselines.rule.style import RULE, SHAPE, Style, StyleMix
 from baselines.rule.suspicion import READINGS
 from mafia_env.actions import ActionLayout
 from mafia_env.engine.eras import ERAS, earlier_rules
@@ -126,19 +126,18 @@ class RulePolicy:
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Return one legal action per row: the rows are read and decided at once, their
         draws among equals made in row order (as if decided one by one, in order)."""
-        obs, masks = self._table(obs, masks)
-        if isinstance(obs, RulePolicy):  # a game under the rules of its time
-            return obs.act_batch(*masks)
-        legal = masks != 0
-        out = legal.argmax(axis=1)  # rows with nothing to decide: their one action
-        count = legal.sum(axis=1)
-        rows = np.flatnonzero(count != 1)
-        if rows.size:
-            if not count[rows].all():
-                raise ValueError("the mask allows no action")
-            b = self.read(obs, legal, rows)
-            out[rows] = play(self.decide(b), b, self.rng)
-        return out
+        return self._act(obs, masks, None)
+
+    def act_styles(
+        self, obs: np.ndarray, masks: np.ndarray, styles: Sequence[Style], index: Any
+    ) -> np.ndarray:
+        """`act_batch` with a style a row: row r plays ``styles[index[r]]``, its draws among
+        equals from this bot's generator. The styles share this bot's `Style.shape` (its
+        reading of the table and its speech plans; their other knobs may differ): one call
+        decides the rows of many bots of a kind, as the trainer's league of the zoo's styles
+        has them (`baselines.ppo.rollout.Opponents`), each row as its style's own bot would
+        (`probs_styles` gives the same probabilities as each style's `probs_batch`)."""
+        return self._act(obs, masks, self._mix(styles, index, len(obs)))
 
     def probs(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Return the probability of every action for one observation (see `probs_batch`)."""
@@ -147,9 +146,41 @@ class RulePolicy:
     def probs_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Return the probability of every action per row: the bot's choice, its seeded draws
         among equals (and its fallback's) spread uniformly over every way they could fall."""
+        return self._probs(obs, masks, None)
+
+    def probs_styles(
+        self, obs: np.ndarray, masks: np.ndarray, styles: Sequence[Style], index: Any
+    ) -> np.ndarray:
+        """`probs_batch` with a style a row, as `act_styles` plays them."""
+        return self._probs(obs, masks, self._mix(styles, index, len(obs)))
+
+    def mix_key(self) -> tuple[Any, ...]:
+        """Bots of equal keys decide a batch together (`act_styles`): their class, table and
+        `Style.shape`."""
+        key = self.__dict__.get("_mix_key")
+        if key is None or key[0] is not self.style:  # (kept: a league asks every step)
+            key = self._mix_key = (self.style, (type(self), repr(self.spec), self.style.shape))
+        return key[1]
+
+    def _act(self, obs: Any, masks: Any, mix: StyleMix | None) -> np.ndarray:
+        obs, masks = self._table(obs, masks)
+        if isinstance(obs, RulePolicy):  # a game under the rules of its time
+            return obs._act(*masks, mix)
+        legal = masks != 0
+        out = legal.argmax(axis=1)  # rows with nothing to decide: their one action
+        count = legal.sum(axis=1)
+        rows = np.flatnonzero(count != 1)
+        if rows.size:
+            if not count[rows].all():
+                raise ValueError("the mask allows no action")
+            b = self.read(obs, legal, rows, mix)
+            out[rows] = play(self.decide(b), b, self.rng)
+        return out
+
+    def _probs(self, obs: Any, masks: Any, mix: StyleMix | None) -> np.ndarray:
         obs, masks = self._table(obs, masks)
         if isinstance(obs, RulePolicy):
-            return obs.probs_batch(*masks)
+            return obs._probs(*masks, mix)
         legal = masks != 0
         out = np.zeros(masks.shape, dtype=np.float64)
         count = legal.sum(axis=1)
@@ -159,15 +190,44 @@ class RulePolicy:
         if rows.size:
             if not count[rows].all():
                 raise ValueError("the mask allows no action")
-            b = self.read(obs, legal, rows)
+            b = self.read(obs, legal, rows, mix)
             out[rows] = spread(self.decide(b), b)
         return out
 
-    def read(self, obs: np.ndarray, legal: np.ndarray, rows: np.ndarray) -> SeenBatch:
-        """Read the rows `rows` of a batch."""
-        if rows.size == len(obs):
-            return SeenBatch(self, obs, legal)
-        return SeenBatch(self, obs[rows], legal[rows])
+    def _mix(self, styles: Sequence[Style], index: Any, rows: int) -> StyleMix | None:
+        """The rows' styles as a `StyleMix` (None where every row plays this bot's own)."""
+        styles = tuple(styles)
+        index = np.asarray(index)
+        if not styles or not all(isinstance(s, Style) for s in styles):
+            raise ConfigError(f"styles must be a non-empty sequence of Style; got {styles!r}")
+        if index.shape != (rows,) or index.dtype.kind not in "iu":
+            raise ConfigError(
+                f"index must be {rows} integers (a style a row); got {index.dtype} {index.shape}"
+            )
+        if rows and not (index.min() >= 0 and index.max() < len(styles)):
+            got = f"{index.min()}..{index.max()}"
+            raise ConfigError(f"index must be in 0..{len(styles) - 1}; got {got}")
+        shape = self.style.shape
+        odd = [s for s in styles if s.shape != shape]
+        if odd:
+            mine, theirs = (dict(zip(SHAPE, x, strict=True)) for x in (shape, odd[0].shape))
+            raise ConfigError(
+                f"act_styles: the styles must share the bot's {', '.join(SHAPE)} "
+                f"({mine}); got {theirs}"
+            )
+        if all(s == self.style for s in styles):
+            return None
+        return StyleMix(styles, index.astype(np.intp, copy=False))
+
+    def read(
+        self, obs: np.ndarray, legal: np.ndarray, rows: np.ndarray, mix: StyleMix | None = None
+    ) -> SeenBatch:
+        """Read the rows `rows` of a batch (each by its own style, given `mix`)."""
+        whole = rows.size == len(obs)
+        b = SeenBatch(self, obs, legal) if whole else SeenBatch(self, obs[rows], legal[rows])
+        if mix is not None:
+            b.mix = mix if whole else mix.take(rows)
+        return b
 
     def decide(self, b: SeenBatch) -> Draws:
         """Return every row's draws and choice: its turn kind's decision (`turns`), the

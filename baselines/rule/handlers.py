@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -22,7 +23,6 @@ from baselines.rule.draws import Draws, Places, Tie, combine, fixed
 from baselines.rule.plan import coin, mafia_day_scores, mafia_ranking, public_noise
 from baselines.rule.posterior import binary_entropy
 from baselines.rule.reading import NONE, SeenBatch, any_of, max_of, min_of, row_dots
-from baselines.rule.style import Style
 from baselines.rule.suspicion import STRONG, W_SHERIFF_RED
 from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Role, Team
@@ -34,6 +34,36 @@ CLEARED = 0.03  # abstain ``posterior``: below this P(black) a candidate counts 
 INFO = 0.05  # check ``information``: suspicion + INFO * the answer's entropy in bits
 
 # ------------------------------------------------------------------ helpers
+
+
+def habit(b: SeenBatch, knob: str, table: dict[str, Callable[..., Any]], *args: Any) -> Any:
+    """``table[h](b, *args)`` for the habit h the `Style` knob `knob` names: each row's own
+    where the batch mixes styles (`SeenBatch.mix`): every habit its rows play decided over
+    the whole batch, each row's kept (arrays row by row, `Draws` by `combine`)."""
+    if b.mix is None:
+        return table[getattr(b.style, knob)](b, *args)
+    groups = b.mix.groups(knob)
+    if len(groups) == 1:
+        return table[groups[0][0]](b, *args)
+    parts = [(table[h](b, *args), rows) for h, rows in groups]
+    if isinstance(parts[0][0], Draws):
+        return combine(parts, b.R)
+    xs = [np.asarray(x) for x, _ in parts]
+    xs = [np.full(b.R, x) if x.ndim == 0 else x for x in xs]  # (a number: alike for each row)
+    out = xs[0].copy()
+    for x, (_, rows) in zip(xs[1:], parts[1:], strict=True):
+        np.copyto(out, x, where=rows.reshape(-1, *[1] * (out.ndim - 1)))
+    return out
+
+
+def chance(b: SeenBatch, knob: str, i: int) -> float:
+    """Row `i`'s probability `knob` (a `Style` chance: its own style's in a mixed batch)."""
+    return getattr(b.style, knob) if b.mix is None else b.mix.chance(knob, i)
+
+
+def plays(b: SeenBatch, knob: str, value: str) -> bool | np.ndarray:
+    """Whether the batch's style has `knob` at `value`: in a mixed batch, [R] row by row."""
+    return getattr(b.style, knob) == value if b.mix is None else b.mix.rows(knob, value)
 
 
 def first(x: np.ndarray) -> np.ndarray:
@@ -196,7 +226,8 @@ def speech(b: SeenBatch, rows: np.ndarray) -> Draws:
         planner(plan)
         parts.append((plan.draws(), on))
     draws = combine(parts, b.R)
-    return noisy(b, rows, draws) if b.style.noise_p > 0 else draws
+    noise = b.style.noise_p > 0 if b.mix is None else any(s.noise_p > 0 for s in b.mix.styles)
+    return noisy(b, rows, draws) if noise else draws
 
 
 NOISE_GRAIN = 20  # `noisy`: the noise coin has this many sides (noise_p in steps of 1/20)
@@ -206,7 +237,12 @@ def noisy(b: SeenBatch, rows: np.ndarray, draws: Draws) -> Draws:
     """`draws` with noisy talk (`Style.noise_p`, `Style.noisy`): each row whose speech is
     noisy draws a coin of `NOISE_GRAIN` sides and a legal speech act other than the end of
     the speech; where the coin falls below ``noise_p``, the act is said instead of the plan's."""
-    on = rows & NOISES[b.style.noisy](b)
+    on = rows & habit(b, "noisy", NOISES)
+    if b.mix is not None:  # each row's own chance
+        cut = np.rint(np.array([s.noise_p for s in b.mix.styles]) * NOISE_GRAIN)[b.mix.index]
+        on &= cut > 0
+    else:
+        cut = round(b.style.noise_p * NOISE_GRAIN)
     acts = b.masks & on[:, None]
     acts[:, b.pass_idx] = False
     on &= any_of(acts, 1)
@@ -214,7 +250,6 @@ def noisy(b: SeenBatch, rows: np.ndarray, draws: Draws) -> Draws:
         return draws
     k = len(draws.counts)
     tie = Tie(acts)
-    cut = round(b.style.noise_p * NOISE_GRAIN)
     inner = draws.choose
 
     def choose(places: Places) -> np.ndarray:
@@ -278,14 +313,14 @@ def talk_normal(p: Plan) -> None:
     strong = (sus >= STRONG) & ~b.my_accused & b.seg(Act.ACCUSE)
     p.pick(best_of(sus, b.alive & b.not_me), Act.ACCUSE, strong)
     floor = np.where(any_of(b.nominee, 1, keepdims=True), 0.0, -1e8)
-    p.pick(NOMINATES[b.style.nominate](b, floor), Act.NOMINATE)
+    p.pick(habit(b, "nominate", NOMINATES, floor), Act.NOMINATE)
 
 
 def talk_quiet(p: Plan) -> None:
     """Talk ``quiet``: no accusation; a nomination only while nobody is up for the vote."""
     b = p.b
     none_up = ~any_of(b.nominee, 1, keepdims=True)
-    p.pick(NOMINATES[b.style.nominate](b, -1e8) & none_up, Act.NOMINATE)
+    p.pick(habit(b, "nominate", NOMINATES, -1e8) & none_up, Act.NOMINATE)
 
 
 def talk_talkative(p: Plan) -> None:
@@ -303,7 +338,7 @@ def talk_talkative(p: Plan) -> None:
     cleared = others & (sus < 0) & ~my_vouched & b.seg(Act.VOUCH)
     p.say(one(b, Act.VOUCH, arg_first_max(-sus, cleared)))
     floor = np.where(any_of(b.nominee, 1, keepdims=True), 0.0, -1e8)
-    p.pick(NOMINATES[b.style.nominate](b, floor), Act.NOMINATE)
+    p.pick(habit(b, "nominate", NOMINATES, floor), Act.NOMINATE)
 
 
 TALKS = {"normal": talk_normal, "quiet": talk_quiet, "talkative": talk_talkative}
@@ -349,7 +384,7 @@ def sheriff_speech(p: Plan) -> None:
         | (b.nominee | b.candidates)[b.rows, b.me]
         | b.me_claimant
         | any_of(b.called_me_black, 1)  # a false sheriff calls me black
-        | SHERIFF_CLAIMS[b.style.sheriff_claim](b)
+        | habit(b, "sheriff_claim", SHERIFF_CLAIMS)
     )
     go = on & (any_of(live_black, 1) | danger)
     if np.count_nonzero(go):
@@ -364,7 +399,7 @@ def sheriff_speech(p: Plan) -> None:
     liars = on[:, None] & b.claimant & b.not_me & alive & ~b.my_accused
     if np.count_nonzero(liars):
         p.say(block(b, Act.ACCUSE, liars))
-    p.pick(NOMINATES[b.style.nominate](b, 0.0), Act.NOMINATE)
+    p.pick(habit(b, "nominate", NOMINATES, 0.0), Act.NOMINATE)
 
 
 def sheriff_claims_black(b: SeenBatch) -> np.ndarray:
@@ -403,7 +438,7 @@ def mafia_speech(p: Plan) -> None:
     if b.bot.has_sheriff and b.bot.rules.claims:
         p.say(*counterclaim(b, on))
     said = on & b.turn_is("speech")
-    framed = PUSHES[b.style.push](b, on)
+    framed = habit(b, "push", PUSHES, on)
     if np.count_nonzero(framed >= 0):
         p.say(
             np.where(~b.at(b.my_accused, framed), one(b, Act.ACCUSE, framed), NONE),
@@ -451,18 +486,23 @@ def counterclaim(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
     if np.count_nonzero(keep):
         keep &= b.my_black.sum(axis=1) < day - 1
         cols.append(block(b, Act.CLAIM_CHECK, keep[:, None] & claimant & ~team & ~b.my_black, 1))
-    cols += FAKE_STORIES[b.style.fake_story](b, on)
+    if b.mix is None:
+        cols += FAKE_STORIES[b.style.fake_story](b, on)
+    else:  # each story told by its rows
+        for story, rows in b.mix.groups("fake_story"):
+            cols += FAKE_STORIES[story](b, on if rows is None else on & rows)
     # a new story, by the member to speak, today
     style = b.style
     base = on & ~b.me_claimant & b.me_alive
     start = base & ~any_of(b.mate & claimant, 1) & (day >= 2)
     live = team & alive
     lowest = first(live)
-    claimer = FAKE_CLAIMERS[style.fake_claimer](b, lowest)
+    claimer = habit(b, "fake_claimer", FAKE_CLAIMERS, lowest)
     own = FAKE_ROLES[style.fake_role](b)  # the role of the fake claim
-    if own is Role.SHERIFF and style.fake_claimer != "all":
-        claimer &= ~any_of(b.mate & claimant, 1)  # one story a team, where one claims
-    faking = base & (day >= FAKE_FROM[style.fake_from](b)) & claimer
+    one_story = ~np.asarray(plays(b, "fake_claimer", "all"))
+    if own is Role.SHERIFF and np.any(one_story):  # one story a team, where one claims
+        claimer &= ~(any_of(b.mate & claimant, 1) & one_story)
+    faking = base & (day >= habit(b, "fake_from", FAKE_FROM)) & claimer
     if not (np.count_nonzero(start) or np.count_nonzero(faking)):
         return cols
     target = np.full(b.R, NONE, dtype=np.int64)
@@ -478,13 +518,13 @@ def counterclaim(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
         exposer = target
         counter = np.zeros(b.R, dtype=bool)
     if own is not Role.SHERIFF:  # another role's fake claim: its own story (`fake_claim`)
-        return [*cols, *claim_role(b, counter, exposer, style), *fake_claim(b, faking, own)]
+        return [*cols, *claim_role(b, counter, exposer), *fake_claim(b, faking, own)]
     fake = faking & (exposer < 0) & ~any_of(claimant & ~team, 1)
     for i in np.flatnonzero(counter | fake).tolist():
         if counter[i]:
-            if coin(b, i, 1) < style.counterclaim_p:
+            if coin(b, i, 1) < chance(b, "counterclaim_p", i):
                 target[i] = exposer[i]
-        elif coin(b, i, 2) < style.fake_claim_p:
+        elif coin(b, i, 2) < chance(b, "fake_claim_p", i):
             target[i] = -2  # the mafia's top-ranked target, below
     ranked = target == -2
     if np.count_nonzero(ranked):
@@ -517,14 +557,12 @@ def story_check(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
     return [check, nominee]
 
 
-def claim_role(
-    b: SeenBatch, counter: np.ndarray, exposer: np.ndarray, style: Style
-) -> list[np.ndarray]:
+def claim_role(b: SeenBatch, counter: np.ndarray, exposer: np.ndarray) -> list[np.ndarray]:
     """The counter-claim alone (`counterclaim`, chance `counterclaim_p`): claim sheriff with
     a false black check on the exposer, where the mafia's fake claim is another role's."""
     target = np.full(b.R, NONE, dtype=np.int64)
     for i in np.flatnonzero(counter).tolist():
-        if coin(b, i, 1) < style.counterclaim_p:
+        if coin(b, i, 1) < chance(b, "counterclaim_p", i):
             target[i] = exposer[i]
     told = target >= 0
     if not np.count_nonzero(told):
@@ -544,7 +582,7 @@ def fake_claim(b: SeenBatch, faking: np.ndarray, role: Role) -> list[np.ndarray]
     claimed = (b.claim_kind == kind) & b.alive
     go = faking & ~claimed[b.rows, b.me] & ~any_of(claimed & ~b.team, 1)
     for i in np.flatnonzero(go).tolist():
-        go[i] = coin(b, i, 2) < b.style.fake_claim_p
+        go[i] = coin(b, i, 2) < chance(b, "fake_claim_p", i)
     return [np.where(go, off + index, NONE)]
 
 
@@ -609,9 +647,10 @@ def vote(b: SeenBatch, rows: np.ndarray) -> Draws:
     options = b.seg(Act.VOTE)
     target = ballot(b, rows, options)
     choice = np.where(target >= 0, one(b, Act.VOTE, target), b.pass_choice)
-    if b.style.ballot != "random":
+    at_random = plays(b, "ballot", "random")
+    if not np.any(at_random):
         return fixed(choice)
-    drawn = rows & ~b.black & (target >= 0)
+    drawn = rows & ~b.black & (target >= 0) & at_random
     tie = Tie(others_or_all(b, options) & drawn[:, None])
 
     def choose(places: Places) -> np.ndarray:
@@ -664,19 +703,18 @@ def ballot(
         tied = push & (town.sum(axis=1) > 1)
         rank = mafia_day_scores(b, tied) if np.count_nonzero(tied) else sus
         pushed = arg_first_max(rank, town, order)
-        if b.style.push != "town":
-            framed = PUSHES[b.style.push](b, push)
+        if not np.all(plays(b, "push", "town")):
+            framed = habit(b, "push", PUSHES, push)
             pushed = np.where((framed >= 0) & b.at(town, framed), framed, pushed)
         out = np.where(black, np.where(with_town, doomed, pushed), out)
     town_rows = ~b.black & has & rows
     if np.count_nonzero(town_rows):
         opt = others_or_all(b, options)
         best = max_of(np.where(opt, sus, -np.inf), 1)
-        habit = "top" if in_turn and b.style.ballot == "random" else b.style.ballot
-        top = BALLOTS[habit](b, opt, best)
+        top = habit(b, "ballot", IN_TURN_BALLOTS if in_turn else BALLOTS, opt, best)
         got = np.where(top, b.nominee_pos, n + 1).argmin(axis=1)
         if b.bot.rules.silent_vote == "abstain":
-            got = np.where(ABSTAIN[b.style.abstain](b, opt, best), NONE, got)
+            got = np.where(habit(b, "abstain", ABSTAIN, opt, best), NONE, got)
         out = np.where(town_rows, got, out)
     return out
 
@@ -740,6 +778,7 @@ BALLOTS = {
     "contrarian": ballot_contrarian,
     "random": ballot_random,
 }
+IN_TURN_BALLOTS = {**BALLOTS, "random": ballot_top}  # an open count: ``random`` votes ``top``
 
 
 def abstain_below_zero(b: SeenBatch, options: np.ndarray, best: np.ndarray) -> np.ndarray:
@@ -835,7 +874,7 @@ def mafia_kill(b: SeenBatch, rows: np.ndarray) -> Draws:
 
 def sheriff_check(b: SeenBatch, rows: np.ndarray) -> Draws:
     """Check a seat not checked yet (any, once all are), by `Style.check`."""
-    return pick(b, Act.NIGHT, CHECKS[b.style.check](b), fresh_or_all(b, b.seg(Act.NIGHT)))
+    return pick(b, Act.NIGHT, habit(b, "check", CHECKS), fresh_or_all(b, b.seg(Act.NIGHT)))
 
 
 def check_suspected(b: SeenBatch) -> np.ndarray:
@@ -858,7 +897,7 @@ def don_check(b: SeenBatch, rows: np.ndarray) -> Draws:
     once he is found (and alive), hold (pass, else the fallback)."""
     found = any_of(b.checked_yes & b.alive, 1)
     options = fresh_or_all(b, b.seg(Act.NIGHT) & ~b.mafia_of) & ~found[:, None]
-    return pick(b, Act.NIGHT, DON_CHECKS[b.style.don_check](b, options), options)
+    return pick(b, Act.NIGHT, habit(b, "don_check", DON_CHECKS, options), options)
 
 
 def don_check_attackers(b: SeenBatch, options: np.ndarray) -> np.ndarray:
@@ -883,7 +922,7 @@ DON_CHECKS = {"attackers": don_check_attackers, "information": don_check_informa
 
 def doctor(b: SeenBatch, rows: np.ndarray) -> Draws:
     """The doctor's heal, by `Style.heal`."""
-    return HEALS[b.style.heal](b, b.seg(Act.NIGHT))
+    return habit(b, "heal", HEALS, b.seg(Act.NIGHT))
 
 
 def heal_trusted(b: SeenBatch, targets: np.ndarray) -> Draws:
@@ -909,7 +948,7 @@ HEALS = {"trusted": heal_trusted, "likeliest": heal_likeliest}
 
 def putana(b: SeenBatch, rows: np.ndarray) -> Draws:
     """The putana's block, by `Style.block`."""
-    return BLOCKS[b.style.block](b, b.seg(Act.NIGHT))
+    return habit(b, "block", BLOCKS, b.seg(Act.NIGHT))
 
 
 def block_suspected(b: SeenBatch, targets: np.ndarray) -> Draws:
@@ -943,7 +982,7 @@ BLOCKS = {
 
 def maniac(b: SeenBatch, rows: np.ndarray) -> Draws:
     """Maniac: his shot, by `Style.maniac` (drawn among equals)."""
-    return pick(b, Act.NIGHT, MANIACS[b.style.maniac](b), b.seg(Act.NIGHT))
+    return pick(b, Act.NIGHT, habit(b, "maniac", MANIACS), b.seg(Act.NIGHT))
 
 
 def maniac_claimers(b: SeenBatch) -> np.ndarray:
@@ -980,7 +1019,7 @@ def executor(b: SeenBatch, rows: np.ndarray) -> Draws:
     """Mafia: the member the town suspects least carries out the shot (`Style.executor`;
     the lowest seat among equals)."""
     team = b.seg(Act.EXECUTOR)
-    least = arg_first_max(-EXECUTORS[b.style.executor](b, rows), team)
+    least = arg_first_max(-habit(b, "executor", EXECUTORS, rows), team)
     return fixed(can(b, Act.EXECUTOR, least))
 
 
@@ -1004,7 +1043,7 @@ EXECUTORS = {"suspicion": executor_suspected, "posterior": executor_posterior}
 
 def hunt(b: SeenBatch, rows: np.ndarray) -> Draws:
     """The free hunt, by `Style.hunt`: requested on the top suspect, or held (pass)."""
-    return HUNTS[b.style.hunt](b, b.seg(Act.HUNT))
+    return habit(b, "hunt", HUNTS, b.seg(Act.HUNT))
 
 
 def hunt_on(b: SeenBatch, scores: np.ndarray, targets: np.ndarray, at: float) -> Draws:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from baselines.rule.style import StyleMix
 from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Role, Team
 
@@ -71,6 +72,7 @@ class SeenBatch:
 
     def __init__(self, bot: Bot, obs: np.ndarray, masks: np.ndarray):
         self.bot, self.style = bot, bot.style
+        self.mix: StyleMix | None = None  # each row's own style, where they differ (`StyleMix`)
         self.n, self.layout = bot.n, bot.layout
         self.masks = masks if masks.dtype == bool else masks != 0
         self.R = R = len(obs)

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+import numpy as np
+
 from mafia_env.errors import ConfigError
 
 # the habits each habit knob may name, the default first
@@ -45,6 +47,9 @@ HABITS: dict[str, tuple[str, ...]] = {
 }
 # the number knobs, each a probability
 CHANCES = ("counterclaim_p", "fake_claim_p", "noise_p")
+# the knobs that shape a bot's reading and its speech plans: one call of a bot holds one value
+# of each (`Style.shape`); every other knob a batch may mix row by row (`StyleMix`)
+SHAPE = ("reading", "talk", "fake_role")
 
 
 @dataclass(frozen=True)
@@ -141,6 +146,12 @@ class Style:
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
                 raise ConfigError(f"style knob {name!r} must be a number in [0, 1]; got {value!r}")
 
+    @property
+    def shape(self) -> tuple[str, ...]:
+        """The values of its `SHAPE` knobs: styles alike in them decide a batch together
+        (`RulePolicy.act_styles`), each row by its own style's other knobs."""
+        return tuple(getattr(self, k) for k in SHAPE)
+
     def but(self, **knobs: Any) -> Style:
         """Return this style with `knobs` changed (checked as any style is)."""
         return Style.of(knobs, self)
@@ -174,4 +185,45 @@ RULE_V2 = Style(
     executor="posterior",
 )
 
-__all__ = ["CHANCES", "HABITS", "RULE", "RULE_V2", "Style"]
+
+class StyleMix:
+    """The styles of a batch's rows, where they differ: row r plays ``styles[index[r]]``.
+
+    The styles share their `Style.shape`; a decision reads each other knob through `groups`
+    (the rows of each value) or `chance` (a row's probability)."""
+
+    def __init__(self, styles: tuple[Style, ...], index: np.ndarray):
+        self.styles, self.index = styles, index
+        self._groups: dict[str, list[tuple[Any, np.ndarray | None]]] = {}
+
+    def groups(self, knob: str) -> list[tuple[Any, np.ndarray | None]]:
+        """[(value, rows)]: each value of `knob` among the styles, in the styles' order, and
+        the rows that play it ([R] bool; None where every row plays the one value)."""
+        got = self._groups.get(knob)
+        if got is None:
+            values = [getattr(s, knob) for s in self.styles]
+            distinct = list(dict.fromkeys(values))
+            if len(distinct) == 1:
+                got = [(distinct[0], None)]
+            else:
+                of_style = np.array([distinct.index(v) for v in values])
+                of_row = of_style[self.index]
+                got = [(v, of_row == k) for k, v in enumerate(distinct)]
+            self._groups[knob] = got
+        return got
+
+    def chance(self, knob: str, i: int) -> float:
+        """Row `i`'s probability `knob` (one of `CHANCES`)."""
+        return getattr(self.styles[self.index[i]], knob)
+
+    def rows(self, knob: str, value: Any) -> np.ndarray:
+        """[R] bool: the rows whose style's `knob` is `value`."""
+        hit = np.array([getattr(s, knob) == value for s in self.styles])
+        return hit[self.index]
+
+    def take(self, rows: np.ndarray) -> StyleMix:
+        """The mix of the batch's rows `rows` (indices)."""
+        return StyleMix(self.styles, self.index[rows])
+
+
+__all__ = ["CHANCES", "HABITS", "RULE", "RULE_V2", "SHAPE", "Style", "StyleMix"]

@@ -18,6 +18,7 @@ from baselines.ppo.ppo_train import Mixture  # noqa: E402
 from baselines.ppo.rollout import Opponents  # noqa: E402
 from baselines.train import main as train_main  # noqa: E402
 from mafia_env.errors import ConfigError  # noqa: E402
+from mafia_env.vector import VectorMafia  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = ("sport", "city", "club", "online", "forum", "minimal")
@@ -176,6 +177,54 @@ def test_mixed_mates_hold_the_learners_other_seats_and_the_member_the_other_team
         )
     with pytest.raises(ValueError, match="acting seats"):
         opp.act(np.zeros((1, 3)), masks, np.zeros(1, dtype=bool), out)
+
+
+def test_rule_bots_of_one_kind_play_a_steps_rows_in_one_call():
+    from baselines.ppo.rollout import grouped
+    from baselines.zoo import load_style
+    from mafia_env.seating.policies import load_policy
+
+    vec = VectorMafia("sport", 32, seed=4)
+    obs, masks, _ = vec.reset()
+    names = ["rule", "style:framer", "style:vote_first", "style:quiet_town"]
+    bots = {n: load_policy(n, "sport", 10, seed=i) for i, n in enumerate(names)}
+    other = _Marked()
+    rows = np.array_split(np.arange(32), 5)
+    plays = [(bots[n], r) for n, r in zip(names, rows, strict=False)] + [(other, rows[4])]
+    calls = grouped([*plays, (bots["rule"], np.zeros(0, dtype=int))])
+    # the first three share a shape: one call of the first, a style a row; the quiet town
+    # (another shape) and the other policy alone
+    assert [c[0] for c in calls] == [bots["rule"], bots["style:quiet_town"], other]
+    _, joined, (styles, index) = calls[0]
+    assert joined.tolist() == np.concatenate(rows[:3]).tolist()
+    assert styles == tuple(bots[n].style for n in names[:3])
+    assert index.tolist() == [0] * len(rows[0]) + [1] * len(rows[1]) + [2] * len(rows[2])
+    assert calls[1][2] is None and calls[2][2] is None
+    assert load_style("framer", "sport", 10).mix_key() == bots["rule"].mix_key()
+    # an Opponents step: the same actions grouped or not where no draw is made (probs
+    # are the styles' own: tests/bots/test_rule_styles_mixed.py), one call for the group
+    opp = Opponents(10, 32, np.random.default_rng(0))
+    for n in names[:3]:
+        opp.add(n, bots[n])
+    opp.game = [names[b % 3] for b in range(32)]  # (each game's member, as drawn)
+    learn = np.zeros(32, dtype=bool)
+    calls_made = []
+    rule_act = type(bots["rule"]).act_styles
+
+    def spy(self, *a, **k):
+        calls_made.append(self)
+        return rule_act(self, *a, **k)
+
+    type(bots["rule"]).act_styles = spy
+    try:
+        out = np.full(32, -1)
+        opp.act(obs, masks, learn, out)
+    finally:
+        type(bots["rule"]).act_styles = rule_act
+    assert calls_made == [bots["rule"]] and masks[np.arange(32), out].all()
+    for b in range(32):  # each row as its member's own bot decides it (a draw aside)
+        p = bots[opp.game[b]].probs(obs[b], masks[b])
+        assert p[out[b]] > 0
 
 
 def test_mixed_mates_train_beside_the_rule_bots(tmp_path):
