@@ -234,7 +234,10 @@ class Opponents:
         names = np.array(self.game, dtype=object)[rest]
         for name in sorted(set(names)):  # (in a fixed order: a grouped call's draws follow it)
             plays.append((self.players[name], rest[names == name]))
-        calls = grouped(plays) if self.grouped else [(p, r, None) for p, r in plays]
+        if self.grouped and len(plays) > 1:
+            calls = grouped(plays)
+        else:
+            calls = [(p, r, None) for p, r in plays]
         for policy, rows, styles in calls:
             self._play(policy, rows, obs, masks, out, styles)
 
