@@ -61,9 +61,9 @@ def chance(b: SeenBatch, knob: str, i: int) -> float:
     return getattr(b.style, knob) if b.mix is None else b.mix.chance(knob, i)
 
 
-def plays(b: SeenBatch, knob: str, value: str) -> bool | np.ndarray:
-    """Whether the batch's style has `knob` at `value`: in a mixed batch, [R] row by row."""
-    return getattr(b.style, knob) == value if b.mix is None else b.mix.rows(knob, value)
+def habits(b: SeenBatch, knob: str) -> list[Any]:
+    """The habits of the `Style` knob `knob` that the batch's rows play (each once)."""
+    return [getattr(b.style, knob)] if b.mix is None else [h for h, _ in b.mix.groups(knob)]
 
 
 def first(x: np.ndarray) -> np.ndarray:
@@ -499,9 +499,12 @@ def counterclaim(b: SeenBatch, on: np.ndarray) -> list[np.ndarray]:
     lowest = first(live)
     claimer = habit(b, "fake_claimer", FAKE_CLAIMERS, lowest)
     own = FAKE_ROLES[style.fake_role](b)  # the role of the fake claim
-    one_story = ~np.asarray(plays(b, "fake_claimer", "all"))
-    if own is Role.SHERIFF and np.any(one_story):  # one story a team, where one claims
-        claimer &= ~(any_of(b.mate & claimant, 1) & one_story)
+    if own is Role.SHERIFF:  # one story a team, where one claims
+        if b.mix is None:
+            if style.fake_claimer != "all":
+                claimer &= ~any_of(b.mate & claimant, 1)
+        else:
+            claimer &= ~(any_of(b.mate & claimant, 1) & ~b.mix.rows("fake_claimer", "all"))
     faking = base & (day >= habit(b, "fake_from", FAKE_FROM)) & claimer
     if not (np.count_nonzero(start) or np.count_nonzero(faking)):
         return cols
@@ -647,10 +650,15 @@ def vote(b: SeenBatch, rows: np.ndarray) -> Draws:
     options = b.seg(Act.VOTE)
     target = ballot(b, rows, options)
     choice = np.where(target >= 0, one(b, Act.VOTE, target), b.pass_choice)
-    at_random = plays(b, "ballot", "random")
-    if not np.any(at_random):
-        return fixed(choice)
-    drawn = rows & ~b.black & (target >= 0) & at_random
+    if b.mix is None:
+        if b.style.ballot != "random":
+            return fixed(choice)
+        drawn = rows & ~b.black & (target >= 0)
+    else:
+        at_random = b.mix.rows("ballot", "random")
+        if not at_random.any():
+            return fixed(choice)
+        drawn = rows & ~b.black & (target >= 0) & at_random
     tie = Tie(others_or_all(b, options) & drawn[:, None])
 
     def choose(places: Places) -> np.ndarray:
@@ -703,7 +711,7 @@ def ballot(
         tied = push & (town.sum(axis=1) > 1)
         rank = mafia_day_scores(b, tied) if np.count_nonzero(tied) else sus
         pushed = arg_first_max(rank, town, order)
-        if not np.all(plays(b, "push", "town")):
+        if habits(b, "push") != ["town"]:
             framed = habit(b, "push", PUSHES, push)
             pushed = np.where((framed >= 0) & b.at(town, framed), framed, pushed)
         out = np.where(black, np.where(with_town, doomed, pushed), out)
