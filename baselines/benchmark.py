@@ -110,9 +110,10 @@ def play_lockstep(
     one game at a time would: the figures of version 3 are this function's. `done(g, env)`
     is called as deal g (seed ``task.seed + g``) ends, its env not yet reset (per-deal
     results: `baselines.robust`). It plays on one torch thread (`one_thread_here`): a network
-    infers small batches, where torch's pool only costs.
+    infers small batches, where torch's pool only costs; and with the heap alive before it
+    left out of Python's full collections (`old_heap_frozen`).
     """
-    with one_thread_here():
+    with one_thread_here(), old_heap_frozen():
         return _lockstep(task, seating, side, games, num_envs, tick, done)
 
 
@@ -267,6 +268,33 @@ def one_thread_here() -> Iterator[None]:
             os.environ["OMP_NUM_THREADS"] = env
         if torch is not None and threads is not None:
             torch.set_num_threads(threads)
+
+
+_FROZEN = [0]  # `old_heap_frozen` blocks open
+
+
+@contextmanager
+def old_heap_frozen() -> Iterator[None]:
+    """The objects alive at the block's start (torch, the modules, the policies, the tables)
+    left out of Python's cyclic garbage collections until its end (`gc.freeze`, then
+    `gc.unfreeze`: they are back in the oldest generation after, nothing is kept for good).
+
+    The games' own objects are collected as before; what is spared is the full collections'
+    walk over the old heap, hundreds of thousands of objects with torch loaded: a reader of
+    the belief piece allocates enough to set one off every few dozen games, each tens of
+    milliseconds (`scripts/bench_belief_piece.py --benchmark` prints the collector's time).
+    Blocks nest: the outermost unfreezes."""
+    import gc
+
+    if not _FROZEN[0]:
+        gc.freeze()
+    _FROZEN[0] += 1
+    try:
+        yield
+    finally:
+        _FROZEN[0] -= 1
+        if not _FROZEN[0]:
+            gc.unfreeze()
 
 
 def run_many(

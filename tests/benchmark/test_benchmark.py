@@ -261,6 +261,32 @@ def test_version_3_plays_the_same_deals_in_lockstep():
     )
 
 
+def test_lockstep_games_leave_the_old_heap_out_of_full_collections_and_free_it_after():
+    import gc
+
+    from baselines.benchmark import old_heap_frozen, play_lockstep
+    from mafia_env.seating.games import Seating
+
+    before = gc.get_freeze_count()
+    seen = []
+
+    class Watching(FirstLegal):
+        def act_batch(self, obs, masks):
+            seen.append(gc.get_freeze_count())
+            return super().act_batch(obs, masks)
+
+    task = dataclasses.replace(TINY, variant="sport", games=2)
+    with old_heap_frozen():  # blocks nest: the outermost one unfreezes
+        inside = gc.get_freeze_count()
+        play_lockstep(task, Seating(Watching()), "town", 2, num_envs=2)
+        assert gc.get_freeze_count() == inside
+    assert inside > before and seen and min(seen) >= inside  # the heap before: frozen
+    assert gc.get_freeze_count() == before  # and given back to the collector after
+    with pytest.raises(RuntimeError), old_heap_frozen():
+        raise RuntimeError("a failing game")
+    assert gc.get_freeze_count() == before
+
+
 def test_seat_filler_check_reports_each_criterion_and_the_shortfalls(tmp_path, capsys):
     spec = importlib.util.spec_from_file_location(
         "seat_filler_check", ROOT / "scripts/seat_filler_check.py"
