@@ -37,12 +37,16 @@ Compare runs made back to back on one machine, with the same command:
     python scripts/bench_trainer.py --updates 2 --belief  # the network reads the belief piece
     python scripts/bench_trainer.py --updates 4 --repeat 2 --against ../main  # another checkout
     python scripts/bench_trainer.py --updates 8 --repeat 3 --pipeline overlap --against ../main
+    python scripts/bench_trainer.py --updates 6 --repeat 2 --against ../main \
+        --config configs/filler/sport-talk-layer-town-mixed.yaml \
+        --weights baselines/checkpoints/filler/sport.pt          # a league of the zoo's styles
 
 ``--against DIR`` times DIR's trainer (DIR's code, with DIR's ``.venv`` where it has one,
 under this script's timers) and this checkout's in turn, in fresh processes, back to back, and
-prints the ratio: a change against its base in the same run. The runs start from the shipped
-weights as ``init_weights`` reads them (a file of an earlier era's layout widened to today's),
-with a fresh optimizer.
+prints the ratio: a change against its base in the same run (each runs its own copy of
+``--config`` and ``--weights`` where they are this checkout's files). The runs start from the
+shipped weights as ``init_weights`` reads them (a file of an earlier era's layout widened to
+today's), with a fresh optimizer.
 
 ``--backends`` runs the trainer on each engine in turn, in fresh processes, back to back: the
 Python engine with ``MAFIA_ENV_NO_CCORE=1``, the C core (`mafia_env.ccore`) as ``auto`` takes it.
@@ -316,12 +320,21 @@ def _checkout_run(root: Path, args: argparse.Namespace, this: bool) -> dict[str,
     env["BENCH_TRAINER_ROOT"] = str(root)
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
         cmd = [python, str(Path(__file__).resolve()), "--updates", str(args.updates)]
-        cmd += ["--config", str(root / "configs/ppo/sport.yaml")]
-        cmd += ["--weights", str(root / "baselines/checkpoints/sport.pt")]
+        cmd += ["--config", str(_in(root, args.config))]
+        cmd += ["--weights", str(_in(root, args.weights))]
         cmd += ["--belief"] if args.belief else []
         cmd += ["--pipeline", args.pipeline] if this and args.pipeline else []
         subprocess.run([*cmd, "--json", f.name], check=True, env=env, cwd=root)
         return json.loads(Path(f.name).read_text())["runs"][0]
+
+
+def _in(root: Path, path: Path) -> Path:
+    """`path` as `root`'s own file where it is this checkout's (each checkout runs its own
+    config and weights), else as given."""
+    try:
+        return root / path.resolve().relative_to(ROOT)
+    except ValueError:
+        return path
 
 
 def against(args: argparse.Namespace) -> None:
