@@ -270,7 +270,7 @@ def one_thread_here() -> Iterator[None]:
             torch.set_num_threads(threads)
 
 
-_FROZEN = [0]  # `old_heap_frozen` blocks open
+_FROZEN = {"depth": 0, "ours": False}  # `old_heap_frozen`: blocks open, whether it froze
 
 
 @contextmanager
@@ -283,17 +283,20 @@ def old_heap_frozen() -> Iterator[None]:
     walk over the old heap, hundreds of thousands of objects with torch loaded: a reader of
     the belief piece allocates enough to set one off every few dozen games, each tens of
     milliseconds (`scripts/bench_belief_piece.py --benchmark` prints the collector's time).
-    Blocks nest: the outermost unfreezes."""
+    Blocks nest (the outermost unfreezes), and a heap the program froze itself is left as it
+    is."""
     import gc
 
-    if not _FROZEN[0]:
-        gc.freeze()
-    _FROZEN[0] += 1
+    if not _FROZEN["depth"]:
+        _FROZEN["ours"] = gc.get_freeze_count() == 0
+        if _FROZEN["ours"]:
+            gc.freeze()
+    _FROZEN["depth"] += 1
     try:
         yield
     finally:
-        _FROZEN[0] -= 1
-        if not _FROZEN[0]:
+        _FROZEN["depth"] -= 1
+        if not _FROZEN["depth"] and _FROZEN["ours"]:
             gc.unfreeze()
 
 

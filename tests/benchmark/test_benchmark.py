@@ -267,7 +267,7 @@ def test_lockstep_games_leave_the_old_heap_out_of_full_collections_and_free_it_a
     from baselines.benchmark import old_heap_frozen, play_lockstep
     from mafia_env.seating.games import Seating
 
-    before = gc.get_freeze_count()
+    gc.unfreeze()  # (a heap frozen by the program itself is left alone: below)
     seen = []
 
     class Watching(FirstLegal):
@@ -277,14 +277,21 @@ def test_lockstep_games_leave_the_old_heap_out_of_full_collections_and_free_it_a
 
     task = dataclasses.replace(TINY, variant="sport", games=2)
     with old_heap_frozen():  # blocks nest: the outermost one unfreezes
-        inside = gc.get_freeze_count()
+        inside = gc.get_freeze_count()  # (frozen objects freed since lower it a little)
         play_lockstep(task, Seating(Watching()), "town", 2, num_envs=2)
-        assert gc.get_freeze_count() == inside
-    assert inside > before and seen and min(seen) >= inside  # the heap before: frozen
-    assert gc.get_freeze_count() == before  # and given back to the collector after
+        assert gc.get_freeze_count() > inside // 2
+    assert inside > 1000 and seen and min(seen) > inside // 2  # the heap before: frozen
+    assert gc.get_freeze_count() == 0  # and given back to the collector after
     with pytest.raises(RuntimeError), old_heap_frozen():
         raise RuntimeError("a failing game")
-    assert gc.get_freeze_count() == before
+    assert gc.get_freeze_count() == 0
+    gc.freeze()  # a program that froze its heap itself keeps it frozen
+    try:
+        frozen = gc.get_freeze_count()
+        play_lockstep(task, Seating(Watching()), "town", 2, num_envs=2)
+        assert gc.get_freeze_count() >= frozen // 2 > 0
+    finally:
+        gc.unfreeze()
 
 
 def test_seat_filler_check_reports_each_criterion_and_the_shortfalls(tmp_path, capsys):
