@@ -6,7 +6,9 @@
 # updates), then two links under the layer's options for tables of mixed players
 # (configs/filler/sport-talk-layer-table.yaml, the second from the first's weights). A link
 # whose agent.pt is there is skipped (it resumes). On sport-10 about 11 min a link on one
-# core (3,700-4,400 env steps/s): 80 min in all.
+# core (3,700-4,400 env steps/s): 80 min in all. Since the league's rule-bot styles decide a
+# step in one call (`baselines.ppo.rollout.grouped`) a link of the league configs takes about
+# 5 min alone on the 2-core machine (forum-10: 7,700-10,000 env steps/s).
 # Club-10 took 104 minutes, online-10 114 (results/robust/README.md).
 #   bash results/robust/experiments/table_chain.sh [SEED] [TASK]
 set -euo pipefail
