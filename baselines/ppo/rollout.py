@@ -46,26 +46,15 @@ def grouped(
     first of them, ``act_styles`` with each row's style; (policy, rows, None) for the rest.
     A league of the zoo's styles has each in a few of a step's games: one call a step
     instead of one a style."""
-    keyed: dict[Any, list[tuple[Any, np.ndarray]]] = {}
-    order: list[Any] = []  # a key of `keyed`, or a call of its own
+    groups: dict[Any, list[tuple[Any, np.ndarray]]] = {}  # in the order first met
     for policy, rows in plays:
-        if not rows.size:
-            continue
-        key_of = getattr(policy, "mix_key", None)
-        if key_of is None:
-            order.append((policy, rows, None))
-            continue
-        key = ("group", key_of())
-        if key not in keyed:
-            keyed[key] = []
-            order.append(key)
-        keyed[key].append((policy, rows))
+        if rows.size:
+            key_of = getattr(policy, "mix_key", None)
+            key = key_of() if key_of is not None else object()  # (else a call of its own)
+            groups.setdefault(key, []).append((policy, rows))
     out = []
-    for item in order:
-        group = keyed[item] if isinstance(item[0], str) else None
-        if group is None:
-            out.append(item)
-        elif len(group) == 1:
+    for group in groups.values():
+        if len(group) == 1:
             out.append((*group[0], None))
         else:
             styles = tuple(p.style for p, _ in group)

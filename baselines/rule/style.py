@@ -218,8 +218,10 @@ class StyleMix:
 
     def rows(self, knob: str, value: Any) -> np.ndarray:
         """[R] bool: the rows whose style's `knob` is `value`."""
-        hit = np.array([getattr(s, knob) == value for s in self.styles])
-        return hit[self.index]
+        for v, rows in self.groups(knob):
+            if v == value:
+                return np.ones(len(self.index), dtype=bool) if rows is None else rows
+        return np.zeros(len(self.index), dtype=bool)
 
     def take(self, rows: np.ndarray) -> StyleMix:
         """The mix of the batch's rows `rows` (indices)."""
