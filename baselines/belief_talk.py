@@ -62,7 +62,7 @@ import numpy as np
 
 from baselines.filler_talk_options import FALLBACKS, PARTS
 from baselines.rule.bot import RulePolicy
-from baselines.rule.posterior import L_AGAINST_ME, L_AGAINST_ME_CAP, L_NIGHT_DEAD, Posterior
+from baselines.rule.posterior import L_AGAINST_ME, L_AGAINST_ME_CAP, L_NIGHT_DEAD, hard_facts
 from baselines.rule.reading import SeenBatch
 from mafia_env.belief.claims import read_claims
 from mafia_env.engine.kinds import Act
@@ -245,7 +245,7 @@ class BeliefTalk:
         reader taken for town: what a town player in his seat would believe); each only for
         the rows `_decide` reads it in (NaN elsewhere)."""
         bot = b.bot
-        post = Posterior(b)
+        pub_facts, own_facts, _ = hard_facts(b)
         R, n = b.alive.shape
         rows = b.rows
         me = b.me
@@ -264,7 +264,7 @@ class BeliefTalk:
         against = b.votes[rows, :, me] + b.nominations[rows, :, me] + 2.0 * b.accused[rows, :, me]
         llr_own = llr + (town[:, None] * L_AGAINST_ME) * np.minimum(against, L_AGAINST_ME_CAP)
         out_ends = ~b.alive if bot.over_if_out else None
-        pub_fix = post.pub_fix.astype(np.int64).copy()
+        pub_fix = pub_facts.astype(np.int64)
         pub_fix[rows, me] = -1
         pub_sheriff = np.where(sheriff_known == 1, 0, sheriff_known)  # a claim, not a fact
         pub_sheriff[rows, me] = np.where(sheriff_reader, 0, -1)
@@ -274,10 +274,14 @@ class BeliefTalk:
         town, mafia_team = bot.town_role[b.role].astype(bool), b.black.astype(bool)
         uses_pub = ~town & mafia_team
         skip = ~town & ~np.bool_(self.mafia)
-        own_rows = np.flatnonzero(~uses_pub & ~skip)
-        pub_rows = np.flatnonzero(uses_pub & ~skip)
-        own = self._read(b, post.own_fix.astype(np.int64), sheriff_known, llr_own, args, own_rows)
-        pub = self._read(b, pub_fix, pub_sheriff, llr, args, pub_rows)
+        # one reading for both (a row reads one of them): each row's facts and evidence
+        on = uses_pub[:, None]
+        fix = np.where(on, pub_fix, own_facts)
+        sfix = np.where(on, pub_sheriff, sheriff_known)
+        both = self._read(b, fix, sfix, np.where(on, llr, llr_own), args, np.flatnonzero(~skip))
+        own, pub = both.copy(), both
+        own[uses_pub] = np.nan
+        pub[~uses_pub] = np.nan
         return own, pub
 
     def _read(

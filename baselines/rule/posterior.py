@@ -76,6 +76,51 @@ def binary_entropy(p: np.ndarray) -> np.ndarray:
     return -(q * np.log(q) + (1 - q) * np.log(1 - q))
 
 
+def hard_facts(b: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The hard facts of each row of `b` (a `SeenBatch`), -1 town, +1 black, 0 open, int8
+    [R, n]: the public ones (the roles shown to the table) and the reader's own (his role and
+    teammates, his checks, the belief piece where the table gives it); and [R, n] bool, the
+    reader's own seat. What `Posterior` starts from, and all `BeliefTalk` reads of it."""
+    bot = b.bot
+    R, n = b.alive.shape
+    k = bot.mafia_size
+    rows = np.arange(R)
+    is_me = np.zeros((R, n), dtype=bool)
+    is_me[rows, b.me] = True
+    role = b.role
+    reader_black = bot.mafia_role[role]  # the reader is of the mafia team
+    reader_town = bot.town_role[role]
+    reader_sheriff = role == bot.sheriff_kind
+    # the facts every player shares: the roles shown to the table
+    revealed = b.v["revealed"]
+    shown = revealed.any(axis=2)
+    shown_kind = revealed.argmax(axis=2)
+    pub_fix = np.zeros((R, n), dtype=np.int8)
+    pub_fix[shown & ~bot.mafia_role[shown_kind]] = -1
+    pub_fix[shown & bot.mafia_role[shown_kind]] = 1
+    own_fix = pub_fix.copy()
+    own_fix[is_me & reader_town[:, None]] = -1
+    own_fix[is_me & reader_black[:, None]] = 1
+    mates = b.mate & (b.mate_kind < len(bot.roles))
+    mate_black = mates & bot.mafia_role[b.mate_kind]
+    own_fix[mate_black] = 1
+    own_fix[mates & ~bot.mafia_role[b.mate_kind]] = -1
+    if np.count_nonzero(reader_black):  # the mafia know their whole team (sets outside are out)
+        known = np.where(reader_black[:, None], own_fix == 1, False)
+        full = known.sum(axis=1) >= k
+        own_fix[full[:, None] & (own_fix == 0)] = -1
+    sheriff_rows = reader_sheriff[:, None]
+    own_fix[sheriff_rows & b.checked_yes] = 1
+    own_fix[sheriff_rows & b.checked_no] = -1
+    piece = b.v.get("belief")
+    if piece is not None:  # the table's exact deduction (the observation's belief piece)
+        pm = piece[..., bot.mafia_cols].sum(axis=2) if len(bot.mafia_cols) else None
+        if pm is not None:
+            own_fix[(pm <= 0) & (own_fix == 0)] = -1
+            own_fix[(pm >= 1) & (own_fix == 0)] = 1
+    return pub_fix, own_fix, is_me
+
+
 class Posterior:
     """P(each seat is of the mafia team) for every row of a batch: the reader's and the
     town's (public facts only), and P(each seat is the truthful sheriff) by the town's.
@@ -91,18 +136,9 @@ class Posterior:
         self.sets_t = team_sets_t(n, k)  # [n, M]
         rows = np.arange(R)
         me = b.me
-        is_me = np.zeros((R, n), dtype=bool)
-        is_me[rows, me] = True
-        role = b.role
-        reader_black = bot.mafia_role[role]  # the reader is of the mafia team
-        reader_town = bot.town_role[role]
-        reader_sheriff = role == bot.sheriff_kind
-        # the facts every player shares: the roles shown to the table
-        revealed = b.v["revealed"]
-        shown = revealed.any(axis=2)
-        shown_kind = revealed.argmax(axis=2)
-        shown_black = shown & bot.mafia_role[shown_kind]
-        shown_white = shown & ~bot.mafia_role[shown_kind]
+        pub_fix, own_fix, is_me = hard_facts(b)
+        reader_town = bot.town_role[b.role]
+        reader_sheriff = b.role == bot.sheriff_kind
         elim = b.v["eliminated"]
         hunted = elim[..., int(Cause.HUNTED)] > 0 if elim.shape[2] > Cause.HUNTED else None
         # public log-likelihood ratios of black per seat (everyone's view)
@@ -126,30 +162,7 @@ class Posterior:
         called_me = b.claimed_black[rows, :, me] & claimants & reader_town[:, None] & ~is_me
         own += L_CALLS_ME_BLACK * called_me
         own += L_FALSE_SHERIFF * (claimants & reader_sheriff[:, None] & ~is_me)
-        # hard facts: -1 town, +1 black, 0 open
-        pub_fix = np.zeros((R, n), dtype=np.int8)
-        pub_fix[shown_white] = -1
-        pub_fix[shown_black] = 1
-        own_fix = pub_fix.copy()
-        own_fix[is_me & reader_town[:, None]] = -1
-        own_fix[is_me & reader_black[:, None]] = 1
-        mates = b.mate & (b.mate_kind < len(bot.roles))
-        mate_black = mates & bot.mafia_role[b.mate_kind]
-        own_fix[mate_black] = 1
-        own_fix[mates & ~bot.mafia_role[b.mate_kind]] = -1
-        if np.count_nonzero(reader_black):  # the mafia know their whole team (sets outside are out)
-            known = np.where(reader_black[:, None], own_fix == 1, False)
-            full = known.sum(axis=1) >= k
-            own_fix[full[:, None] & (own_fix == 0)] = -1
         sheriff_rows = reader_sheriff[:, None]
-        own_fix[sheriff_rows & b.checked_yes] = 1
-        own_fix[sheriff_rows & b.checked_no] = -1
-        piece = b.v.get("belief")
-        if piece is not None:  # the table's exact deduction (the observation's belief piece)
-            pm = piece[..., bot.mafia_cols].sum(axis=2) if len(bot.mafia_cols) else None
-            if pm is not None:
-                own_fix[(pm <= 0) & (own_fix == 0)] = -1
-                own_fix[(pm >= 1) & (own_fix == 0)] = 1
         # claims: a town claimant is the sheriff telling the truth (sets weighed by his calls)
         self.claimants = claimants & ~is_me
         refuted = ~b.public_credible
@@ -237,4 +250,4 @@ class Posterior:
         return w @ sets, w
 
 
-__all__ = ["EPS", "Posterior", "binary_entropy", "team_sets"]
+__all__ = ["EPS", "Posterior", "binary_entropy", "hard_facts", "team_sets"]

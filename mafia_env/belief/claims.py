@@ -35,6 +35,7 @@ led there: it is a model of the claims, cheap enough to consult at every decisio
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -70,14 +71,42 @@ RANDOM_CALL = 0.5  # a town liar's call is black this often, whatever the target
 DIGITS = 12  # `read_claims` rounds its probabilities to this many decimals
 
 
-@dataclass
 class ClaimReading:
-    """`read_claims`'s answer: P(black) and P(real sheriff) per seat, the models' weights."""
+    """`read_claims`'s answer: P(black) and P(real sheriff) per seat, the models' weights.
 
-    black: np.ndarray  # [R, n]
-    sheriff: np.ndarray  # [R, n]
-    models: np.ndarray  # [R, M]
-    names: tuple[str, ...]  # the models, in the order of ``models``'s columns
+    ``black`` [R, n], ``sheriff`` [R, n], ``models`` [R, M], ``names`` (the models, in the
+    order of ``models``'s columns). ``sheriff`` and ``models`` may be given as functions of
+    no argument: each is then computed on first use (a reader of ``black`` alone, as
+    `baselines.belief_talk`, does not pay for them)."""
+
+    __slots__ = ("_models", "_sheriff", "black", "names")
+
+    def __init__(
+        self,
+        black: np.ndarray,
+        sheriff: np.ndarray | Callable[[], np.ndarray],
+        models: np.ndarray | Callable[[], np.ndarray],
+        names: tuple[str, ...],
+    ):
+        self.black, self._sheriff, self._models, self.names = black, sheriff, models, names
+
+    @property
+    def sheriff(self) -> np.ndarray:
+        if callable(self._sheriff):
+            self._sheriff = self._sheriff()
+        return self._sheriff
+
+    @property
+    def models(self) -> np.ndarray:
+        if callable(self._models):
+            self._models = self._models()
+        return self._models
+
+    def __repr__(self) -> str:
+        return (
+            f"ClaimReading(black={self.black!r}, sheriff={self.sheriff!r}, "
+            f"models={self.models!r}, names={self.names!r})"
+        )
 
 
 @cache
@@ -207,16 +236,21 @@ def read_claims(
     logw[bad] = -np.inf
     w = np.exp(logw - logw.max(axis=1, keepdims=True))
     w /= w.sum(axis=1, keepdims=True)  # [R, W]
+
     # each model's weight: sum over the worlds of w * P(m | the world's class)
-    by_class = np.bincount(
-        (np.arange(R)[:, None] * V + cls).ravel(), weights=w.ravel(), minlength=R * V
-    ).reshape(R, V)
+    def weights() -> np.ndarray:
+        by_class = np.bincount(
+            (np.arange(R)[:, None] * V + cls).ravel(), weights=w.ravel(), minlength=R * V
+        ).reshape(R, V)
+        return np.round(np.einsum("rv,rvm->rm", by_class, given), DIGITS)
+
     # rounded, so that seats the table treats alike read alike to the bit (the product's
-    # order of sums would tell them apart in the last bits, and a tie is a tie)
+    # order of sums would tell them apart in the last bits, and a tie is a tie); the
+    # sheriff's and the models' on first use
     return ClaimReading(
         black=np.round(w @ B, DIGITS),
-        sheriff=np.round(w @ S, DIGITS),
-        models=np.round(np.einsum("rv,rvm->rm", by_class, given), DIGITS),
+        sheriff=lambda: np.round(w @ S, DIGITS),
+        models=weights,
         names=tuple(m.name for m in models),
     )
 
