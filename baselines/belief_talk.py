@@ -274,14 +274,12 @@ class BeliefTalk:
         town, mafia_team = bot.town_role[b.role].astype(bool), b.black.astype(bool)
         uses_pub = ~town & mafia_team
         skip = ~town & ~np.bool_(self.mafia)
-        # one reading for both (a row reads one of them): each row's facts and evidence
-        on = uses_pub[:, None]
-        fix = np.where(on, pub_fix, own_facts)
-        sfix = np.where(on, pub_sheriff, sheriff_known)
-        both = self._read(b, fix, sfix, np.where(on, llr, llr_own), args, np.flatnonzero(~skip))
-        own, pub = both.copy(), both
-        own[uses_pub] = np.nan
-        pub[~uses_pub] = np.nan
+        # (two readings, each of its own rows: a row's reading is a product over the rows read
+        # with it, whose last bits depend on them, and the moves are pinned)
+        own_rows = np.flatnonzero(~uses_pub & ~skip)
+        pub_rows = np.flatnonzero(uses_pub & ~skip)
+        own = self._read(b, own_facts.astype(np.int64), sheriff_known, llr_own, args, own_rows)
+        pub = self._read(b, pub_fix, pub_sheriff, llr, args, pub_rows)
         return own, pub
 
     def _read(
