@@ -3,7 +3,8 @@ the rule bots) under `baselines.belief_talk.BeliefTalk`, speaking, nominating an
 its reading of the claims. Experiments: over a network not trained under the layer the talk
 costs it most of its wins (``results/robust/README.md``); sport-10's ``filler`` from task
 version 5, club-10's from version 6 and forum-10's from version 7 were trained under it, and
-their files record the layer they play under.
+minimal-10's from version 8 under its agreed shot alone; their files record the layer they
+play under.
 """
 
 from __future__ import annotations

@@ -98,6 +98,14 @@ PINS_V7: dict[str, dict[str, str]] = {
     "forum-10": {**PINS_V6["forum-10"], "filler": "23b13a657c147ed7"},  # filler/forum.pt
 }
 
+# THE PIN TABLE of version 8: version 7's, with minimal-10's seat-filler trained against the
+# zoo (issue 45: two links of PFSP against the rule bots, the networks and the zoo's training
+# styles, then one under the talk layer's agreed shot, which its file records).
+PINS_V8: dict[str, dict[str, str]] = {
+    **PINS_V7,
+    "minimal-10": {**PINS_V7["minimal-10"], "filler": "d0aade3a9f7b29e7"},  # filler/minimal.pt
+}
+
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     2: PINS_V2,
     3: PINS_V3,
@@ -105,6 +113,7 @@ PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     5: PINS_V5,
     6: PINS_V6,
     7: PINS_V7,
+    8: PINS_V8,
 }
 
 # The sides of a shipped bot that its file's network does not play, per version: task ->
@@ -129,23 +138,28 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
     5: SEATED_V4,
     6: SEATED_V6,
     7: SEATED_V7,
+    8: SEATED_V7,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
 # file (under baselines/checkpoints) that the version pinned and keeps playing.
 _FORUM_V6 = {"forum-10": {"filler": "filler/v6/forum.pt"}}
+_MINIMAL_V7 = {"minimal-10": {"filler": "filler/v7/minimal.pt"}}
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
     4: {
         "sport-10": {"filler": "filler/v4/sport.pt"},
         "club-10": {"filler": "filler/v5/club.pt"},
         **_FORUM_V6,
+        **_MINIMAL_V7,
     },
     5: {
         "sport-10": {"filler": "filler/v5/sport.pt"},
         "club-10": {"filler": "filler/v5/club.pt"},
         **_FORUM_V6,
+        **_MINIMAL_V7,
     },
-    6: _FORUM_V6,
+    6: {**_FORUM_V6, **_MINIMAL_V7},
+    7: _MINIMAL_V7,
 }
 
 
@@ -235,6 +249,7 @@ __all__ = [
     "PINS_V5",
     "PINS_V6",
     "PINS_V7",
+    "PINS_V8",
     "RETIRED",
     "SEATED_BY_VERSION",
     "SEATED_V4",

@@ -30,7 +30,10 @@ earlier ones, which stay playable under the rules they were defined with:
   same games;
 - version 7: version 6 with forum-10's seat-filler retrained (issue 45: the talk recipe of
   sport-10's on forum-10's table and rules) and playing the maniac's seat by the rule bots;
-  every pair without forum-10's filler is the same games.
+  every pair without forum-10's filler is the same games;
+- version 8: version 7 with minimal-10's seat-filler trained against the zoo of styles
+  (issue 45) and shooting its team's agreed target; every pair without minimal-10's filler is
+  the same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -47,7 +50,15 @@ from mafia_env.engine.eras import earlier_rules, reading_rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
-TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3, 6: 3, 7: 3}  # task version -> the era its games are played in
+TASK_ERAS = {
+    2: 1,
+    3: 2,
+    4: 3,
+    5: 3,
+    6: 3,
+    7: 3,
+    8: 3,
+}  # task version -> the era its games are played in
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -162,6 +173,11 @@ TASKS_V6: dict[str, Task] = _tables(6, OPPONENTS_V4, era=2)
 # (`baselines.pins.SEATED_V7`), so that digest is another.
 TASKS_V7: dict[str, Task] = _tables(7, OPPONENTS_V4, era=2)
 
+# ---------------------------------------------------------------- version 8
+# Version 7's tables, opponents and rules; minimal-10's filler file is another
+# (`baselines.pins.PINS_V8`), so that digest is another.
+TASKS_V8: dict[str, Task] = _tables(8, OPPONENTS_V4, era=2)
+
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     2: TASKS_V2,
     3: TASKS_V3,
@@ -169,6 +185,7 @@ TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     5: TASKS_V5,
     6: TASKS_V6,
     7: TASKS_V7,
+    8: TASKS_V8,
 }
 
 
@@ -275,6 +292,7 @@ __all__ = [
     "TASKS_V5",
     "TASKS_V6",
     "TASKS_V7",
+    "TASKS_V8",
     "TASK_ERAS",
     "TINY_TASKS",
     "Task",

@@ -10,6 +10,7 @@
     python scripts/reproduce_checkpoints.py filler/sport.pt   # ten runs (about 2 hours)
     python scripts/reproduce_checkpoints.py filler/club.pt    # eleven runs (about 2.5 hours)
     python scripts/reproduce_checkpoints.py filler/forum.pt   # five runs (about 70 minutes)
+    python scripts/reproduce_checkpoints.py filler/minimal.pt  # four runs (about 30 minutes)
     python scripts/reproduce_checkpoints.py --all             # every file (a few hours)
     python scripts/reproduce_checkpoints.py --list            # the commands, without running
 
@@ -95,7 +96,7 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "filler/v5/club.pt": ("configs/filler/club.yaml", []),  # tasks versions 4 and 5's
     "filler/online.pt": ("configs/filler/online.yaml", []),
     "filler/v6/forum.pt": ("configs/filler/forum.yaml", []),  # tasks versions 4-6's
-    "filler/minimal.pt": ("configs/filler/minimal.yaml", []),
+    "filler/v7/minimal.pt": ("configs/filler/minimal.yaml", []),  # tasks versions 4-7's
     # sport-10's seat-filler of tasks version 5 (issue 45): the second link under the talk
     # layer's options for tables of mixed players
     "filler/v5/sport.pt": (TABLE, ["exp_name=filler_talk_layer_table2"]),
@@ -107,6 +108,9 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     # forum-10's of tasks version 7 (issue 45): sport-10's talk chain on forum-10's table and
     # rules, its fourth link under the talk layer (the links after it judged weaker)
     "filler/forum.pt": ("configs/filler/sport-talk-layer-town-longer.yaml", FORUM),
+    # minimal-10's of tasks version 8 (issue 45): two links against the zoo from the clone,
+    # then one under the talk layer's agreed shot
+    "filler/minimal.pt": ("configs/filler/minimal-agree.yaml", []),
 }
 
 
@@ -135,6 +139,12 @@ FIRST: dict[str, list[tuple[str, list[str]]]] = {
     "filler/forum.pt": [
         (f"configs/filler/sport-{k}.yaml", FORUM)
         for k in TALK_CHAIN[: TALK_CHAIN.index("talk-layer-town-longer")]
+    ],
+    # the clone of versions 4-7, then two links against the zoo (configs/filler/minimal-open.yaml)
+    "filler/minimal.pt": [
+        RUNS["filler/v7/minimal.pt"],
+        ("configs/filler/minimal-open.yaml", []),
+        ("configs/filler/minimal-open.yaml", ["exp_name=minimal_open2"]),
     ],
     # version 5's chain and run, then one more link at 0.75 mixed tables (results/robust/README.md)
     "filler/sport.pt": [

@@ -66,12 +66,14 @@ def test_version_4_definitions_are_pinned():
 def test_the_filler_pins_are_the_shipped_files():
     """Version 4's filler files stay shipped: sport-10's, retrained for version 5, under
     filler/v4/ (`pins.RETIRED`), club-10's, retrained for version 6, under filler/v5/ (the
-    last version that pinned it), forum-10's, retrained for version 7, under filler/v6/, the
-    others where they were."""
+    last version that pinned it), forum-10's, retrained for version 7, under filler/v6/,
+    minimal-10's, retrained for version 8, under filler/v7/, the others where they were."""
     for name, task in TASKS_V4.items():
         path = pins.shipped_file(task, "filler")
         assert path.name == f"{FILES[name]}.pt"
-        retired = {"sport-10": "v4", "club-10": "v5", "forum-10": "v6"}.get(name)
+        retired = {"sport-10": "v4", "club-10": "v5", "forum-10": "v6", "minimal-10": "v7"}.get(
+            name
+        )
         assert path.parent.name == (retired or "filler")
         if not retired:
             assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")

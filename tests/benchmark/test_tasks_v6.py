@@ -61,13 +61,16 @@ def test_version_6_definitions_are_pinned():
 
 def test_the_filler_pins_are_the_shipped_files_and_club_10s_talks():
     """Every task's filler file is the one pinned (forum-10's, retrained for version 7, under
-    filler/v6/: `pins.RETIRED`); club-10's (retrained) plays under the talk layer its file
-    records, reading no belief piece, and version 5's task plays the file it pinned
-    (filler/v5/club.pt), which reads the piece."""
+    filler/v6/, and minimal-10's, retrained for version 8, under filler/v7/: `pins.RETIRED`);
+    club-10's (retrained) plays under the talk layer its file records, reading no belief
+    piece, and version 5's task plays the file it pinned (filler/v5/club.pt), which reads the
+    piece."""
     for task in TASKS_V6.values():
         path = pins.shipped_file(task, "filler")
         if task.name == "forum-10":
             assert path == shipped.SHIPPED / "filler/v6/forum.pt"
+        elif task.name == "minimal-10":  # (retrained for version 8)
+            assert path == shipped.SHIPPED / "filler/v7/minimal.pt"
         else:
             assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
         got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]

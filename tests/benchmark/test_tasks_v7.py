@@ -17,7 +17,7 @@ from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V6, TASKS_V7, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V6, TASKS_V7, get_task
 from tests.benchmark.test_benchmark import _script
 from tests.benchmark.test_tasks_v4 import shipped_results
 from tests.benchmark.test_tasks_v5 import earlier_results, same_definition
@@ -35,7 +35,7 @@ PINNED_V7 = {
 
 
 def test_version_7_definitions_are_pinned():
-    assert LATEST == 7 and TASKS is TASKS_V7 and TASKS_BY_VERSION[7] is TASKS_V7
+    assert LATEST >= 7 and TASKS_BY_VERSION[7] is TASKS_V7  # the latest: test_tasks_v8.py
     assert {name: pins.digest(task) for name, task in TASKS_V7.items()} == PINNED_V7
     assert list(TASKS_V7) == list(TASKS_V6)
     assert {**PINS_V7, "forum-10": PINS_V6["forum-10"]} == PINS_V6
@@ -49,11 +49,11 @@ def test_version_7_definitions_are_pinned():
             assert (pins.shipped_file(task, opp) != pins.shipped_file(v6, opp)) is retrained
             assert (pins.seated(task, opp) != pins.seated(v6, opp)) is retrained
         assert pins.digest(task) != pins.digest(v6)  # another version
-        assert get_task(name) is task and get_task(name, 7) is task
+        assert get_task(name, 7) is task
     assert pins.seated(TASKS_V7["forum-10"], "filler") == {"maniac": "rule"}
     assert pins.seated(TASKS_V6["forum-10"], "filler") == {}
-    with pytest.raises(ConfigError, match=r"tasks of version 8; versions: 2, 3, 4, 5, 6, 7"):
-        get_task("sport-10", 8)
+    with pytest.raises(ConfigError, match=r"tasks of version 9; versions: 2, 3, 4, 5, 6, 7"):
+        get_task("sport-10", 9)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_forum_10s_talks():
@@ -62,7 +62,10 @@ def test_the_filler_pins_are_the_shipped_files_and_forum_10s_talks():
     file it pinned (`pins.RETIRED`: filler/v6/forum.pt), the network on every side."""
     for task in TASKS_V7.values():
         path = pins.shipped_file(task, "filler")
-        assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
+        if task.name == "minimal-10":  # (retrained for version 8: `pins.RETIRED`)
+            assert path == shipped.SHIPPED / "filler/v7/minimal.pt"
+        else:
+            assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
         got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
         assert got == pins.pin(task, "filler"), f"{path} is {got}"
     old = shipped.SHIPPED / "filler/v6/forum.pt"

@@ -58,10 +58,10 @@ def test_the_filler_plays_its_task(name):
     assert ckpt["obs_options"] == ({"belief": "deduction"} if reads else {})
     spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
     policy = load_policy("filler", spec, seed=1)
-    # city-13 and forum-10 (tasks v7): BySide; sport-10 (tasks v5), club-10 (v6) and forum-10
-    # (v7): the talk layer its file records
+    # city-13 and forum-10 (tasks v7): BySide; sport-10 (tasks v5), club-10 (v6), forum-10
+    # (v7) and minimal-10 (v8: its agreed shot alone): the talk layer its file records
     bys = name in ("city-13", "forum-10")
-    talks = name in ("sport-10", "club-10", "forum-10")
+    talks = name in ("sport-10", "club-10", "forum-10", "minimal-10")
     assert isinstance(policy, BySide) == bys
     talker = policy.default if bys else policy
     net = getattr(talker, "inner", talker)
