@@ -120,6 +120,28 @@ def earlier_results(tasks: dict, names: tuple[str, ...]) -> list[dict]:
     return out
 
 
+def check_one_retrained(earlier: dict, later: dict, name: str) -> None:
+    """`scripts/reference_table.py --reuse` from `earlier`'s version to `later`'s, where only
+    task `name`'s filler was retrained: a pair is reused unless that filler plays in it, as
+    the learner or the opponent (online-10's, none retrained, all are)."""
+    results = earlier_results(earlier, (name, "online-10"))
+    known = _script().reusable(results, [later[name], later["online-10"]])
+    assert not any(o == "filler" and t == name for _, t, _, o in known)
+    assert not any(p == "filler" and t == name for p, t, _, _ in known)
+    assert ("rule", name, "mafia", "league") in known
+    assert ("filler", "online-10", "town", "filler") in known
+    assert len(known) == 8 + 10 + 10  # `name`: the rule bots' not vs filler; online-10: all
+
+
+def check_results_reused(version: int, name: str) -> None:
+    """The shipped results of `version`: only the pairs with task `name`'s filler (retrained
+    for it) were played again, the rest come from the version before."""
+    for policy, r in shipped_results(version):
+        for x in r["rows"]:
+            new = r["task"] == name and "filler" in (policy, x["opponent"])
+            assert ("from_version" not in x) if new else (x.get("from_version") == version - 1)
+
+
 def test_a_retrained_learner_is_not_reused():
     """`scripts/reference_table.py --reuse`: a pair of version 4 is version 5's where the
     opponent's and the learner's files are pinned alike; sport-10's filler was retrained, so

@@ -18,9 +18,11 @@ from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
 from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V6, TASKS_V7, get_task
-from tests.benchmark.test_benchmark import _script
-from tests.benchmark.test_tasks_v4 import shipped_results
-from tests.benchmark.test_tasks_v5 import earlier_results, same_definition
+from tests.benchmark.test_tasks_v5 import (
+    check_one_retrained,
+    check_results_reused,
+    same_definition,
+)
 
 # Version 7: version 6's tables, seeds, games, opponents and rules; forum-10's filler file is
 # another, and seats the rule bots on the maniac's side (`pins.SEATED_V7`).
@@ -93,23 +95,13 @@ def test_the_filler_pins_are_the_shipped_files_and_forum_10s_talks():
 def test_pairs_with_forum_10s_filler_are_played_again():
     """`scripts/reference_table.py --reuse`: a pair of version 6 is version 7's unless
     forum-10's filler plays in it, as the learner or the opponent."""
-    script = _script()
-    results = earlier_results(TASKS_V6, ("forum-10", "online-10"))
-    known = script.reusable(results, [TASKS_V7["forum-10"], TASKS_V7["online-10"]])
-    assert not any(o == "filler" and t == "forum-10" for _, t, _, o in known)
-    assert not any(p == "filler" and t == "forum-10" for p, t, _, _ in known)
-    assert ("rule", "forum-10", "mafia", "league") in known
-    assert ("filler", "online-10", "town", "filler") in known
-    assert len(known) == 8 + 10 + 10  # forum-10: the rule bots' not vs filler; online-10: all
+    check_one_retrained(TASKS_V6, TASKS_V7, "forum-10")
 
 
 def test_results_v7_are_the_pinned_tasks():
     """The shipped results of version 7: every task, every pair, 500 games, the digests; only
     the pairs with forum-10's filler were played again, the rest come from version 6."""
-    for policy, r in shipped_results(7):
-        for x in r["rows"]:
-            new = r["task"] == "forum-10" and "filler" in (policy, x["opponent"])
-            assert ("from_version" not in x) if new else (x.get("from_version") == 6)
+    check_results_reused(7, "forum-10")
 
 
 def test_the_standard_attacker_still_starts_from_version_4s_filler():

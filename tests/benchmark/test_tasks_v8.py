@@ -16,9 +16,11 @@ from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
 from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V7, TASKS_V8, get_task
-from tests.benchmark.test_benchmark import _script
-from tests.benchmark.test_tasks_v4 import shipped_results
-from tests.benchmark.test_tasks_v5 import earlier_results, same_definition
+from tests.benchmark.test_tasks_v5 import (
+    check_one_retrained,
+    check_results_reused,
+    same_definition,
+)
 
 # Version 8: version 7's tables, seeds, games, opponents, seats and rules; minimal-10's filler
 # file is another.
@@ -84,23 +86,13 @@ def test_the_filler_pins_are_the_shipped_files_and_minimal_10s_agrees():
 def test_pairs_with_minimal_10s_filler_are_played_again():
     """`scripts/reference_table.py --reuse`: a pair of version 7 is version 8's unless
     minimal-10's filler plays in it, as the learner or the opponent."""
-    script = _script()
-    results = earlier_results(TASKS_V7, ("minimal-10", "online-10"))
-    known = script.reusable(results, [TASKS_V8["minimal-10"], TASKS_V8["online-10"]])
-    assert not any(o == "filler" and t == "minimal-10" for _, t, _, o in known)
-    assert not any(p == "filler" and t == "minimal-10" for p, t, _, _ in known)
-    assert ("rule", "minimal-10", "mafia", "league") in known
-    assert ("filler", "online-10", "town", "filler") in known
-    assert len(known) == 8 + 10 + 10  # minimal-10: the rule bots' not vs filler; online-10: all
+    check_one_retrained(TASKS_V7, TASKS_V8, "minimal-10")
 
 
 def test_results_v8_are_the_pinned_tasks():
     """The shipped results of version 8: every task, every pair, 500 games, the digests; only
     the pairs with minimal-10's filler were played again, the rest come from version 7."""
-    for policy, r in shipped_results(8):
-        for x in r["rows"]:
-            new = r["task"] == "minimal-10" and "filler" in (policy, x["opponent"])
-            assert ("from_version" not in x) if new else (x.get("from_version") == 7)
+    check_results_reused(8, "minimal-10")
 
 
 def test_the_standard_attacker_still_starts_from_version_4s_filler():
