@@ -50,15 +50,8 @@ from mafia_env.engine.eras import earlier_rules, reading_rules
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
-TASK_ERAS = {
-    2: 1,
-    3: 2,
-    4: 3,
-    5: 3,
-    6: 3,
-    7: 3,
-    8: 3,
-}  # task version -> the era its games are played in
+# task version -> the era its games are played in
+TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3, 6: 3, 7: 3, 8: 3}
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:

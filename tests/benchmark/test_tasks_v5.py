@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from pathlib import Path
 
 import pytest
 
@@ -140,6 +141,18 @@ def check_results_reused(version: int, name: str) -> None:
         for x in r["rows"]:
             new = r["task"] == name and "filler" in (policy, x["opponent"])
             assert ("from_version" not in x) if new else (x.get("from_version") == version - 1)
+
+
+def check_attacker_from_version_4(tasks: dict, name: str, old: Path) -> None:
+    """`mafia exploit --start filler` on every task of `tasks` starts from the filler file
+    tasks version 4 pinned (task `name`'s: `old`, its file before it was retrained)."""
+    from baselines.exploit import start_file
+
+    for t, task in tasks.items():
+        first = pins.shipped_file(get_task(t, 4), "filler")
+        assert start_file(task, "filler") == first
+        assert hashlib.sha256(first.read_bytes()).hexdigest()[:16] == PINS_V4[t]["filler"]
+    assert start_file(tasks[name], "filler") == old
 
 
 def test_a_retrained_learner_is_not_reused():

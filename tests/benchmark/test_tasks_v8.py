@@ -17,6 +17,7 @@ from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
 from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V7, TASKS_V8, get_task
 from tests.benchmark.test_tasks_v5 import (
+    check_attacker_from_version_4,
     check_one_retrained,
     check_results_reused,
     same_definition,
@@ -98,10 +99,4 @@ def test_results_v8_are_the_pinned_tasks():
 def test_the_standard_attacker_still_starts_from_version_4s_filler():
     """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned:
     minimal-10's retrained filler does not move the standard attacker."""
-    from baselines.exploit import start_file
-
-    for name, task in TASKS_V8.items():
-        old = pins.shipped_file(get_task(name, 4), "filler")
-        assert start_file(task, "filler") == old
-        assert hashlib.sha256(old.read_bytes()).hexdigest()[:16] == pins.PINS_V4[name]["filler"]
-    assert start_file(TASKS_V8["minimal-10"], "filler") == OLD
+    check_attacker_from_version_4(TASKS_V8, "minimal-10", OLD)
