@@ -49,10 +49,21 @@ def union(policies: Iterable[Any]) -> dict[str, Any]:
 
 def width(policy: Any, spec: GameSpec) -> int:
     """Return the length of the vector `policy` reads in games of `spec`'s rules and size."""
+    return _width(wanted(policy), spec)
+
+
+def _width(opts: dict[str, Any], spec: GameSpec) -> int:
+    """The length of the vector of options `opts` (`wanted`) in games of `spec`'s rules and
+    size: built once per rules, size and options (`GameSpec.cached`)."""
     from mafia_env.observe import ObsLayout
 
-    opts = wanted(policy)
-    return ObsLayout.of(spec.with_obs(**{k: opts.get(k) for k in OBS_OPTIONS})).size
+    def build(s: GameSpec) -> int:
+        return ObsLayout.of(s.with_obs(**{k: opts.get(k) for k in OBS_OPTIONS})).size
+
+    try:
+        return spec.cached((_width, tuple(sorted(opts.items()))), build)
+    except TypeError:  # an unhashable option value: built each time
+        return build(spec)
 
 
 def fit(policy: Any, obs: np.ndarray, spec: GameSpec) -> np.ndarray:
@@ -179,9 +190,9 @@ def extend_rows(
     and the table lacks, computed in one call (`mafia_env.belief.store.matrices`)."""
     out = [None] * len(obs)
     need = []
+    have = {k: v for k, v in spec.obs if v is not None}
     for i, (policy, o) in enumerate(zip(policies, obs, strict=True)):
         opts = wanted(policy)
-        have = {k: v for k, v in spec.obs if v is not None}
         if all(have.get(k) == v for k, v in opts.items()):
             out[i] = fit(policy, o, spec)
         elif set(opts) != {"belief"}:
@@ -192,9 +203,15 @@ def extend_rows(
         from mafia_env.belief.store import matrices
 
         pieces = matrices([_engine_game(games[i]) for i in need], [seats[i] for i in need])
+        w = _width({}, spec)  # the plain prefix
         for i, piece in zip(need, pieces, strict=True):
-            base = fit(_PLAIN, obs[i], spec)
-            out[i] = np.concatenate([base, piece.astype(base.dtype)])
+            o = obs[i]
+            if o.shape[-1] < w:
+                o = fit(_PLAIN, o, spec)  # (the error it raises)
+            row = np.empty(w + piece.shape[-1], dtype=o.dtype)
+            row[:w] = o[..., :w]
+            row[w:] = piece
+            out[i] = row
     return out
 
 

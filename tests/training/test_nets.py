@@ -22,7 +22,7 @@ from mafia_env import env as make_env  # noqa: E402
 from mafia_env.engine.spec import GameSpec  # noqa: E402
 from mafia_env.errors import ConfigError  # noqa: E402
 from mafia_env.observe import ObsLayout  # noqa: E402
-from mafia_env.seat_obs import extend, fit, union  # noqa: E402
+from mafia_env.seat_obs import extend, extend_rows, fit, union, width  # noqa: E402
 from mafia_env.seat_obs import rows as seat_rows  # noqa: E402
 from mafia_env.seating.games import Seating, ask  # noqa: E402
 from mafia_env.tasks import get_task  # noqa: E402
@@ -106,6 +106,12 @@ def test_a_table_seats_belief_and_plain_bots_together(belief_run):
     benv.reset(seed=4)
     np.testing.assert_allclose(benv.observe(benv.agent_selection)["observation"], full)
     assert fit(rule, full[None], benv.unwrapped.spec).shape == (1, plain)
+    # many seats in one call: the piece for the reader, the plain row for the rule bot
+    got = extend_rows([policy, rule], [obs, obs], [u.game, u.game], [seat, seat], u.spec)
+    np.testing.assert_array_equal(got[0], full)
+    np.testing.assert_array_equal(got[1], obs)
+    assert got[0].dtype == obs.dtype
+    assert width(policy, u.spec) == with_belief and width(rule, u.spec) == plain
     assert isinstance(ask(env, seat, policy), int)
     # the lockstep path: the piece computed only for the rows that read it, same numbers
     pvec, bvec = (  # the piece comes from the Python engine's games (a core batch refuses)
