@@ -45,6 +45,10 @@ benchmark's ``half-rule`` and ``half-style`` tables):
 - ``agree``: a mafia seat shoots the team's agreed target (SPORT-N3: the don's word at the
   zero-night meeting on the first night, then the team's top-ranked town player, as the rule
   bots shoot), so that a team of mixed players does not split its shots (SPORT-N4).
+- ``lead`` (with ``agree``): where a living don's shot is the team's (CITY-N3: the rules'
+  ``mafia_kill: don``), the mafia seats shoot the wrapped policy's own choice (the don's
+  decides, whoever plays him); the agreed target only where every member must shoot alike
+  (CITY-N4: without a don a split is the team's forfeit).
 
 Options for measuring the parts: ``others_talk`` off keeps only the real sheriff's talk;
 ``hide_talk`` hides the table's accusations and vouches from the network. ``filler_talk`` is
@@ -88,6 +92,15 @@ def _within(layout: Any, moves: np.ndarray, act: Act) -> np.ndarray:
     return (moves >= off) & (moves < off + layout.width[act])
 
 
+def _don_alive(b: SeenBatch) -> np.ndarray:
+    """[R]: whether the reader's team has a living don it knows (the reader or a teammate):
+    the one whose shot is the team's under ``mafia_kill: don`` (CITY-N3)."""
+    don = b.bot.don_role
+    kind = np.minimum(b.mate_kind, len(don) - 1)
+    dons = (b.is_me & don[b.role][:, None]) | (b.mate & don[kind])
+    return (dons & b.alive).any(axis=1)
+
+
 class BeliefTalk:
     """A policy whose day talk, nominations and votes come from the claims reading where the
     wrapped policy's are empty or blind (module docstring); the rest is the wrapped policy's."""
@@ -113,6 +126,7 @@ class BeliefTalk:
         meet: bool = False,
         sparing: bool = False,
         agree: bool = False,
+        lead: bool = False,
     ):
         self.spec = spec
         self.inner = inner
@@ -147,6 +161,9 @@ class BeliefTalk:
         # don's word at the meeting, then the team's top-ranked town player, as the rule bots
         # do), so that a team of mixed players fires at one seat
         self.agree = agree
+        # on (with `agree`): while a living don decides the shot (`mafia_kill: don`), the
+        # wrapped policy's own choice; the agreed target only where all must agree
+        self.lead = lead
         lay = self.reader._pieces
         self._hidden = [slice(lay[k][0], lay[k][1]) for k in ("accused", "vouched") if k in lay]
         self.seed(seed)
@@ -191,6 +208,8 @@ class BeliefTalk:
         kind = np.where(has, turn.argmax(axis=1), -1)
         if self.agree and "mafia_kill" in names:
             night = np.flatnonzero((kind == names.index("mafia_kill")) & (legal.sum(axis=1) > 1))
+            if night.size and self.lead and reader.rules.mafia_kill == "don":
+                night = night[~_don_alive(reader.read(obs, legal, night))]
             if night.size:
                 out[night] = reader.act_batch(obs[night], masks[night])
         wanted, speech_kind, vote_kind = self._kinds(names)

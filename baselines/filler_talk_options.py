@@ -21,6 +21,7 @@ PARTS = (
     "meet",
     "sparing",
     "agree",
+    "lead",
 )
 
 __all__ = ["FALLBACKS", "PARTS"]

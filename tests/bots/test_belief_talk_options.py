@@ -1,6 +1,6 @@
 """`BeliefTalk`'s options for a table of mixed players (``sheriff_first``, ``meet``,
-``sparing``, ``agree``): each checked against a scripted network that does the opposite, in
-whole games (the events) and on single decisions with the reading held flat."""
+``sparing``, ``agree``, ``lead``): each checked against a scripted network that does the
+opposite, in whole games (the events) and on single decisions with the reading held flat."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from baselines.robust import table_of
 from baselines.rule import RulePolicy
 from mafia_env.engine.events import Ev
 from mafia_env.engine.kinds import Act
-from mafia_env.engine.roles import Role
+from mafia_env.engine.roles import Role, Team
 from mafia_env.errors import ConfigError
 from mafia_env.match import Seating, play_game
 from mafia_env.policy import load_policy
@@ -230,8 +230,59 @@ def test_agree_has_a_mixed_mafia_fire_at_one_seat():
 
 def test_the_options_are_checked_by_name():
     spec = table_of(TASK)
-    for name in ("sheriff_first", "meet", "sparing", "agree"):
+    for name in ("sheriff_first", "meet", "sparing", "agree", "lead"):
         p = load_policy("rule_talk", spec, seed=1, **{name: True})
         assert getattr(p, name) is True
     with pytest.raises(ConfigError, match="rule_talk takes no options"):
         load_policy("rule_talk", spec, meeting=True)
+
+
+def test_lead_keeps_a_living_dons_shot_and_agrees_without_him():
+    """CITY-N3, CITY-N4: under ``mafia_kill: don`` a living don's shot is the team's, so with
+    ``lead`` the network's own shot stands there (the scripted don splits from his rule-bot
+    teammates, harmlessly); once the don is dead every member must shoot alike (a split is
+    the team's forfeit), and the agreed shot holds with or without ``lead``."""
+    task = get_task("city-13", LATEST)
+    spec = table_of(task)
+    rule = load_policy("rule", spec, seed=2)
+    env = mafia_env.raw_env(task.variant, task.num_players, **task.play_knobs())
+    counts = {}
+    for lead in (True, False):
+        opts = {"speech": False, "nominate": False, "vote": False, "mafia": False}
+        mafia = BeliefTalk(spec, Scripted(spec), 1, agree=True, lead=lead, **opts)
+
+        class Mixed(Seating):  # the scripted don and one member, a rule bot the rest
+            def players(self, game, _m=mafia):
+                out = super().players(game)
+                don = [int(r) for r in game.roles].index(int(Role.DON))
+                plain = [s for s, r in enumerate(game.roles) if r is Role.MAFIA]
+                for s in (don, plain[0]):
+                    out[s] = _m
+                return out
+
+        led = split_led = unled = split_unled = 0
+        for g in range(20):
+            play_game(env, Mixed(default=rule), seed=task.seed + g)
+            game = env.unwrapped.game
+            don = [int(r) for r in game.roles].index(int(Role.DON))
+            shots: dict[int, dict[int, int]] = {}
+            night = 0
+            for kind, actor, target, value, _seen in game.events:
+                if kind == Ev.NIGHT:
+                    night = value
+                elif kind == Ev.SHOT and game.roles[actor].team is Team.MAFIA:  # (not the maniac)
+                    shots.setdefault(night, {})[actor] = target
+            for by in shots.values():
+                if len(by) < 2:
+                    continue
+                split = len(set(by.values())) > 1
+                if don in by:
+                    led, split_led = led + 1, split_led + split
+                else:
+                    unled, split_unled = unled + 1, split_unled + split
+        counts[lead] = (led, split_led, unled, split_unled)
+    for lead, (led, _, unled, split_unled) in counts.items():
+        assert led > 0 and unled > 0, (lead, counts)  # both kinds of night came up
+        assert split_unled == 0, (lead, counts)  # without the don: one seat, always
+    assert counts[True][1] > 0  # the scripted don's own shot, apart from his teammates'
+    assert counts[False][1] == 0  # `agree` alone: the rule bots' shot, the don's too
