@@ -2,8 +2,9 @@
 the rule bots) under `baselines.belief_talk.BeliefTalk`, speaking, nominating and voting from
 its reading of the claims. Experiments: over a network not trained under the layer the talk
 costs it most of its wins (``results/robust/README.md``); sport-10's ``filler`` from task
-version 5, club-10's from version 6 and forum-10's from version 7 were trained under it, and
-minimal-10's from version 8 under its agreed shot alone; their files record the layer they
+version 5, club-10's from version 6 and forum-10's from version 7 were trained under it,
+minimal-10's from version 8 and city-13's from version 9 under its agreed shot alone, and
+online-10's of version 9 plays under that shot untrained; their files record the layer they
 play under.
 """
 

@@ -106,6 +106,16 @@ PINS_V8: dict[str, dict[str, str]] = {
     "minimal-10": {**PINS_V7["minimal-10"], "filler": "d0aade3a9f7b29e7"},  # filler/minimal.pt
 }
 
+# THE PIN TABLE of version 9: version 8's, with city-13's seat-filler (its network on the
+# mafia's seats) trained four links against the zoo under the talk layer's agreed shot, and
+# online-10's network of versions 4-8 playing under that shot untrained (issue 45: a team of
+# mixed players whose shots split misses, CITY-N4 forfeits); each file records its layer.
+PINS_V9: dict[str, dict[str, str]] = {
+    **PINS_V8,
+    "city-13": {**PINS_V8["city-13"], "filler": "46e61ef78175d671"},  # filler/city-13.pt
+    "online-10": {**PINS_V8["online-10"], "filler": "02dead87a7250fc1"},  # filler/online.pt
+}
+
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     2: PINS_V2,
     3: PINS_V3,
@@ -114,6 +124,7 @@ PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     6: PINS_V6,
     7: PINS_V7,
     8: PINS_V8,
+    9: PINS_V9,
 }
 
 # The sides of a shipped bot that its file's network does not play, per version: task ->
@@ -139,27 +150,35 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
     6: SEATED_V6,
     7: SEATED_V7,
     8: SEATED_V7,
+    9: SEATED_V7,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
 # file (under baselines/checkpoints) that the version pinned and keeps playing.
 _FORUM_V6 = {"forum-10": {"filler": "filler/v6/forum.pt"}}
 _MINIMAL_V7 = {"minimal-10": {"filler": "filler/v7/minimal.pt"}}
+_V8 = {
+    "city-13": {"filler": "filler/v8/city-13.pt"},
+    "online-10": {"filler": "filler/v8/online.pt"},
+}
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
     4: {
         "sport-10": {"filler": "filler/v4/sport.pt"},
         "club-10": {"filler": "filler/v5/club.pt"},
         **_FORUM_V6,
         **_MINIMAL_V7,
+        **_V8,
     },
     5: {
         "sport-10": {"filler": "filler/v5/sport.pt"},
         "club-10": {"filler": "filler/v5/club.pt"},
         **_FORUM_V6,
         **_MINIMAL_V7,
+        **_V8,
     },
-    6: {**_FORUM_V6, **_MINIMAL_V7},
-    7: _MINIMAL_V7,
+    6: {**_FORUM_V6, **_MINIMAL_V7, **_V8},
+    7: {**_MINIMAL_V7, **_V8},
+    8: _V8,
 }
 
 
@@ -250,6 +269,7 @@ __all__ = [
     "PINS_V6",
     "PINS_V7",
     "PINS_V8",
+    "PINS_V9",
     "RETIRED",
     "SEATED_BY_VERSION",
     "SEATED_V4",

@@ -33,7 +33,10 @@ earlier ones, which stay playable under the rules they were defined with:
   every pair without forum-10's filler is the same games;
 - version 8: version 7 with minimal-10's seat-filler trained against the zoo of styles
   (issue 45) and shooting its team's agreed target; every pair without minimal-10's filler is
-  the same games.
+  the same games;
+- version 9: version 8 with city-13's seat-filler (its network on the mafia's seats) trained
+  against the zoo under its team's agreed shot, and online-10's playing under that shot
+  (issue 45); every pair without city-13's or online-10's filler is the same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -51,7 +54,7 @@ from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
 # task version -> the era its games are played in
-TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3, 6: 3, 7: 3, 8: 3}
+TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3, 6: 3, 7: 3, 8: 3, 9: 3}
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -171,6 +174,11 @@ TASKS_V7: dict[str, Task] = _tables(7, OPPONENTS_V4, era=2)
 # (`baselines.pins.PINS_V8`), so that digest is another.
 TASKS_V8: dict[str, Task] = _tables(8, OPPONENTS_V4, era=2)
 
+# ---------------------------------------------------------------- version 9
+# Version 8's tables, opponents and rules; city-13's and online-10's filler files are others
+# (`baselines.pins.PINS_V9`), so those digests are others.
+TASKS_V9: dict[str, Task] = _tables(9, OPPONENTS_V4, era=2)
+
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     2: TASKS_V2,
     3: TASKS_V3,
@@ -179,6 +187,7 @@ TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     6: TASKS_V6,
     7: TASKS_V7,
     8: TASKS_V8,
+    9: TASKS_V9,
 }
 
 
@@ -286,6 +295,7 @@ __all__ = [
     "TASKS_V6",
     "TASKS_V7",
     "TASKS_V8",
+    "TASKS_V9",
     "TASK_ERAS",
     "TINY_TASKS",
     "Task",

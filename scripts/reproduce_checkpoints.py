@@ -4,7 +4,7 @@
     python scripts/reproduce_checkpoints.py sport.pt          # one file (about 25 minutes)
     python scripts/reproduce_checkpoints.py league/sport.pt   # a league seat-filler
     python scripts/reproduce_checkpoints.py league_v2/club.pt   # a belief seat-filler
-    python scripts/reproduce_checkpoints.py filler/city-13.pt  # the table's seat-filler
+    python scripts/reproduce_checkpoints.py filler/city-13.pt  # five runs (about 25 minutes)
     python scripts/reproduce_checkpoints.py filler/v5/club.pt  # two stages: clone, then league
     python scripts/reproduce_checkpoints.py filler/v5/sport.pt  # eight runs (about 90 minutes)
     python scripts/reproduce_checkpoints.py filler/sport.pt   # ten runs (about 2 hours)
@@ -15,10 +15,11 @@
     python scripts/reproduce_checkpoints.py --list            # the commands, without running
 
 Each run is `python -m baselines.train` with the variant's config and the overrides below; its
-weights-only `agent.pt` is then copied over the shipped file. A file made in several runs
-(`FIRST`: a clone, then league play from it, or a chain of them) runs the earlier ones into
-`<run dir>/first`, `<run dir>/first2`, ... and starts each run from the one before it's
-`agent.pt` (`init_weights`). Runs are CPU-only and seeded:
+weights-only `agent.pt` is then copied over the shipped file (stamped first with the layer its
+network plays under, where `STAMPS` names one: `python -m baselines.ppo.stamp`). A file made
+in several runs (`FIRST`: a clone, then league play from it, or a chain of them) runs the
+earlier ones into `<run dir>/first`, `<run dir>/first2`, ... and starts each run from the one
+before it's `agent.pt` (`init_weights`). Runs are CPU-only and seeded:
 at the commit baselines/checkpoints/README.md names for a file, a rerun retraces it (up to
 floating-point differences between machines).
 """
@@ -92,8 +93,10 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "league_v2/club.pt": ("configs/league_v2/club.yaml", []),
     # the seat-fillers (issue 28): cloned from the best answer to each opponent, per task
     "filler/v4/sport.pt": ("configs/filler/sport.yaml", []),  # tasks version 4's
-    "filler/city-13.pt": ("configs/filler/city.yaml", []),
+    "filler/v8/city-13.pt": ("configs/filler/city.yaml", []),  # tasks versions 4-8's
     "filler/v5/club.pt": ("configs/filler/club.yaml", []),  # tasks versions 4 and 5's
+    "filler/v8/online.pt": ("configs/filler/online.yaml", []),  # tasks versions 4-8's
+    # online-10's of tasks version 9 (issue 45): the same run, its file then stamped (`STAMPS`)
     "filler/online.pt": ("configs/filler/online.yaml", []),
     "filler/v6/forum.pt": ("configs/filler/forum.yaml", []),  # tasks versions 4-6's
     "filler/v7/minimal.pt": ("configs/filler/minimal.yaml", []),  # tasks versions 4-7's
@@ -111,6 +114,22 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     # minimal-10's of tasks version 8 (issue 45): two links against the zoo from the clone,
     # then one under the talk layer's agreed shot
     "filler/minimal.pt": ("configs/filler/minimal-agree.yaml", []),
+    # city-13's of tasks version 9 (issue 45): four links from the clone under the agreed
+    # shot, the last two of 300 updates (the last of them here)
+    "filler/city-13.pt": (
+        "configs/filler/city-agree.yaml",
+        ["exp_name=city_agree4", "total_timesteps=2457600"],
+    ),
+}
+
+# shipped file -> the `baselines.ppo.stamp` arguments its last run's agent.pt is stamped with
+# (the layer its network plays under, recorded in the file: the weights are the run's)
+STAMPS: dict[str, list[str]] = {
+    # online-10's of tasks version 9 (issue 45): versions 4-8's network under the agreed shot
+    "filler/online.pt": [
+        "--layer=belief_talk",
+        *(f"--option={o}" for o in ("speech=false", "nominate=false", "vote=false", "agree=true")),
+    ],
 }
 
 
@@ -139,6 +158,13 @@ FIRST: dict[str, list[tuple[str, list[str]]]] = {
     "filler/forum.pt": [
         (f"configs/filler/sport-{k}.yaml", FORUM)
         for k in TALK_CHAIN[: TALK_CHAIN.index("talk-layer-town-longer")]
+    ],
+    # the clone of versions 4-8, then three links under the agreed shot (city-agree.yaml)
+    "filler/city-13.pt": [
+        RUNS["filler/v8/city-13.pt"],
+        ("configs/filler/city-agree.yaml", ["exp_name=city_agree1"]),
+        ("configs/filler/city-agree.yaml", ["exp_name=city_agree2"]),
+        ("configs/filler/city-agree.yaml", ["exp_name=city_agree3", "total_timesteps=2457600"]),
     ],
     # the clone of versions 4-7, then two links against the zoo (configs/filler/minimal-open.yaml)
     "filler/minimal.pt": [
@@ -175,6 +201,9 @@ def commands(name: str, run_dir: Path) -> list[list[str]]:
             sets = [*sets, f"init_weights={start}"]
         cmds.append(train_command(config, sets, folder))
         start = folder / with_overrides(load_config(ROOT / config), sets).run_name() / "agent.pt"
+    if name in STAMPS:  # the file: the last run's weights under the layer it records
+        stamp = [sys.executable, "-m", "baselines.ppo.stamp", str(start), *STAMPS[name]]
+        cmds.append([*stamp, "--out", str(start)])
     return cmds
 
 

@@ -67,13 +67,13 @@ def test_the_filler_pins_are_the_shipped_files():
     """Version 4's filler files stay shipped: sport-10's, retrained for version 5, under
     filler/v4/ (`pins.RETIRED`), club-10's, retrained for version 6, under filler/v5/ (the
     last version that pinned it), forum-10's, retrained for version 7, under filler/v6/,
-    minimal-10's, retrained for version 8, under filler/v7/, the others where they were."""
+    minimal-10's, retrained for version 8, under filler/v7/, city-13's and online-10's, others
+    for version 9, under filler/v8/, the others where they were."""
     for name, task in TASKS_V4.items():
         path = pins.shipped_file(task, "filler")
         assert path.name == f"{FILES[name]}.pt"
-        retired = {"sport-10": "v4", "club-10": "v5", "forum-10": "v6", "minimal-10": "v7"}.get(
-            name
-        )
+        retired = {"sport-10": "v4", "club-10": "v5", "forum-10": "v6", "minimal-10": "v7",
+                   "city-13": "v8", "online-10": "v8"}.get(name)  # fmt: skip
         assert path.parent.name == (retired or "filler")
         if not retired:
             assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
@@ -88,8 +88,8 @@ def test_earlier_versions_stay_as_they_were():
         assert get_task(name, 3) is TASKS_V3[name]
         assert get_task(name, 3).version == 3 and "filler" not in get_task(name, 3).opponents
         assert get_task(name, 2).opponents == ("rule", "random", "ppo")
-    with pytest.raises(ConfigError, match=r"no benchmark tasks of version 9; versions: 2, 3, 4"):
-        get_task("sport-10", 9)
+    with pytest.raises(ConfigError, match=r"no benchmark tasks of version 10; versions: 2, 3, 4"):
+        get_task("sport-10", 10)
 
 
 def test_version_4_loads_and_plays_against_the_filler():

@@ -61,12 +61,15 @@ def test_version_5_definitions_are_pinned():
 def test_the_filler_pins_are_the_shipped_files():
     """Version 5's filler files stay shipped: sport-10's and club-10's, retrained for version 6,
     under filler/v5/ (`pins.RETIRED`), forum-10's, retrained for version 7, under filler/v6/,
-    minimal-10's, retrained for version 8, under filler/v7/, the others where they were."""
+    minimal-10's, retrained for version 8, under filler/v7/, city-13's and online-10's, others
+    for version 9, under filler/v8/, the others where they were."""
     club = shipped.SHIPPED / "filler/v5/club.pt"
     forum = shipped.SHIPPED / "filler/v6/forum.pt"
     sport = shipped.SHIPPED / "filler/v5/sport.pt"
     minimal = shipped.SHIPPED / "filler/v7/minimal.pt"
-    retired = {"sport-10": sport, "club-10": club, "forum-10": forum, "minimal-10": minimal}
+    city, online = shipped.SHIPPED / "filler/v8/city-13.pt", shipped.SHIPPED / "filler/v8/online.pt"
+    retired = {"sport-10": sport, "club-10": club, "forum-10": forum, "minimal-10": minimal,
+               "city-13": city, "online-10": online}  # fmt: skip
     for task in TASKS_V5.values():
         path = pins.shipped_file(task, "filler")
         if task.name in retired:
@@ -82,7 +85,7 @@ def test_the_filler_pins_are_the_shipped_files():
     old = TASKS_V4["sport-10"]
     assert pins.load_options(old, "filler") == {"file": shipped.SHIPPED / "filler/v4/sport.pt"}
     assert pins.load_options(old, "rule") == {}
-    assert pins.load_options(TASKS_V4["online-10"], "filler") == {}
+    assert pins.load_options(TASKS_V4["online-10"], "filler") == {"file": online}
     # (forum-10's retired file: its network on every side, as versions 4-6 played it)
     assert pins.load_options(TASKS_V4["forum-10"], "filler") == {"file": forum}
     assert pins.load_options(TASKS_V4["club-10"], "filler") == {"file": club}
@@ -121,25 +124,25 @@ def earlier_results(tasks: dict, names: tuple[str, ...]) -> list[dict]:
     return out
 
 
-def check_one_retrained(earlier: dict, later: dict, name: str) -> None:
-    """`scripts/reference_table.py --reuse` from `earlier`'s version to `later`'s, where only
-    task `name`'s filler was retrained: a pair is reused unless that filler plays in it, as
-    the learner or the opponent (online-10's, none retrained, all are)."""
-    results = earlier_results(earlier, (name, "online-10"))
-    known = _script().reusable(results, [later[name], later["online-10"]])
+def check_one_retrained(earlier: dict, later: dict, name: str, same: str = "online-10") -> None:
+    """`scripts/reference_table.py --reuse` from `earlier`'s version to `later`'s, where task
+    `name`'s filler was retrained: a pair is reused unless that filler plays in it, as the
+    learner or the opponent (task `same`'s, not retrained, all are)."""
+    results = earlier_results(earlier, (name, same))
+    known = _script().reusable(results, [later[name], later[same]])
     assert not any(o == "filler" and t == name for _, t, _, o in known)
     assert not any(p == "filler" and t == name for p, t, _, _ in known)
     assert ("rule", name, "mafia", "league") in known
-    assert ("filler", "online-10", "town", "filler") in known
-    assert len(known) == 8 + 10 + 10  # `name`: the rule bots' not vs filler; online-10: all
+    assert ("filler", same, "town", "filler") in known
+    assert len(known) == 8 + 10 + 10  # `name`: the rule bots' not vs filler; `same`: all
 
 
-def check_results_reused(version: int, name: str) -> None:
-    """The shipped results of `version`: only the pairs with task `name`'s filler (retrained
-    for it) were played again, the rest come from the version before."""
+def check_results_reused(version: int, *names: str) -> None:
+    """The shipped results of `version`: only the pairs with the filler of a task of `names`
+    (retrained for it) were played again, the rest come from the version before."""
     for policy, r in shipped_results(version):
         for x in r["rows"]:
-            new = r["task"] == name and "filler" in (policy, x["opponent"])
+            new = r["task"] in names and "filler" in (policy, x["opponent"])
             assert ("from_version" not in x) if new else (x.get("from_version") == version - 1)
 
 

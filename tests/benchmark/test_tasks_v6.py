@@ -61,7 +61,8 @@ def test_version_6_definitions_are_pinned():
 
 def test_the_filler_pins_are_the_shipped_files_and_club_10s_talks():
     """Every task's filler file is the one pinned (forum-10's, retrained for version 7, under
-    filler/v6/, and minimal-10's, retrained for version 8, under filler/v7/: `pins.RETIRED`);
+    filler/v6/, minimal-10's, retrained for version 8, under filler/v7/, city-13's and
+    online-10's, others for version 9, under filler/v8/: `pins.RETIRED`);
     club-10's (retrained) plays under the talk layer its file records, reading no belief
     piece, and version 5's task plays the file it pinned (filler/v5/club.pt), which reads the
     piece."""
@@ -71,6 +72,12 @@ def test_the_filler_pins_are_the_shipped_files_and_club_10s_talks():
             assert path == shipped.SHIPPED / "filler/v6/forum.pt"
         elif task.name == "minimal-10":  # (retrained for version 8)
             assert path == shipped.SHIPPED / "filler/v7/minimal.pt"
+        elif task.name in ("city-13", "online-10"):  # (others for version 9)
+            assert (
+                path
+                == shipped.SHIPPED
+                / f"filler/v8/{task.variant if task.name == 'online-10' else task.name}.pt"
+            )
         else:
             assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
         got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
@@ -96,16 +103,22 @@ def test_city_13_filler_plays_the_maniac_by_the_rule_bots_and_version_5_by_its_n
 
     spec = GameSpec.make("city", 13, **TASKS_V6["city-13"].play_knobs())
     town, mafia, maniac = (TEAM_NAMES.index(t) for t in ("town", "mafia", "maniac"))
-    now = load_policy("filler", spec, seed=1)
+    # (versions 4-8's file, retired for version 9: `pins.RETIRED`, its seats named outright)
+    file = shipped.SHIPPED / "filler/v8/city-13.pt"
+    mine = pins.load_options(TASKS_V6["city-13"], "filler")
+    assert mine == {"file": file, "sides": {"town": "rule", "maniac": "rule"}}
+    now = load_policy("filler", spec, seed=1, **mine)
     assert isinstance(now, BySide) and isinstance(now.default, PPOPolicy)
     assert type(now.policies[town]).__name__ == "RulePolicy"
     assert now.policies[maniac] is now.policies[town] and now.policies[mafia] is now.default
-    assert pins.load_options(TASKS_V6["city-13"], "filler") == {}
+    latest = load_policy("filler", spec, seed=1)  # the latest file: seated alike
+    assert isinstance(latest, BySide) and latest.policies[maniac] is latest.policies[town]
     opts = pins.load_options(TASKS_V5["city-13"], "filler")
-    assert opts == {"sides": {"town": "rule"}}
+    assert opts == {"file": file, "sides": {"town": "rule"}}
     old = load_policy("filler", spec, seed=1, **opts)
     assert old.policies[maniac] is old.default and old.policies[town] is not old.default
-    assert isinstance(load_policy("filler", spec, seed=1, sides={}), PPOPolicy)
+    assert isinstance(load_policy("filler", spec, seed=1, file=file, sides={}), PPOPolicy)
+    assert not isinstance(load_policy("filler", spec, seed=1, sides={}), BySide)
     with pytest.raises(ConfigError, match=r"sides must map a side to one of rule"):
         load_policy("filler", spec, seed=1, sides={"maniac": "league"})
     with pytest.raises(ConfigError, match="names no team"):

@@ -55,8 +55,8 @@ def test_version_7_definitions_are_pinned():
         assert get_task(name, 7) is task
     assert pins.seated(TASKS_V7["forum-10"], "filler") == {"maniac": "rule"}
     assert pins.seated(TASKS_V6["forum-10"], "filler") == {}
-    with pytest.raises(ConfigError, match=r"tasks of version 9; versions: 2, 3, 4, 5, 6, 7"):
-        get_task("sport-10", 9)
+    with pytest.raises(ConfigError, match=r"tasks of version 10; versions: 2, 3, 4, 5, 6, 7"):
+        get_task("sport-10", 10)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_forum_10s_talks():
@@ -67,6 +67,12 @@ def test_the_filler_pins_are_the_shipped_files_and_forum_10s_talks():
         path = pins.shipped_file(task, "filler")
         if task.name == "minimal-10":  # (retrained for version 8: `pins.RETIRED`)
             assert path == shipped.SHIPPED / "filler/v7/minimal.pt"
+        elif task.name in ("city-13", "online-10"):  # (others for version 9)
+            assert (
+                path
+                == shipped.SHIPPED
+                / f"filler/v8/{task.variant if task.name == 'online-10' else task.name}.pt"
+            )
         else:
             assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
         got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]

@@ -15,7 +15,7 @@ from baselines.pins import PINS_V7, PINS_V8
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V7, TASKS_V8, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V7, TASKS_V8, get_task
 from tests.benchmark.test_tasks_v5 import (
     check_attacker_from_version_4,
     check_one_retrained,
@@ -37,7 +37,7 @@ OLD = shipped.SHIPPED / "filler/v7/minimal.pt"  # versions 4-7's minimal-10 fill
 
 
 def test_version_8_definitions_are_pinned():
-    assert LATEST == 8 and TASKS is TASKS_V8 and TASKS_BY_VERSION[8] is TASKS_V8
+    assert LATEST >= 8 and TASKS_BY_VERSION[8] is TASKS_V8  # the latest: test_tasks_v9.py
     assert {name: pins.digest(task) for name, task in TASKS_V8.items()} == PINNED_V8
     assert list(TASKS_V8) == list(TASKS_V7)
     assert {**PINS_V8, "minimal-10": PINS_V7["minimal-10"]} == PINS_V7
@@ -51,9 +51,9 @@ def test_version_8_definitions_are_pinned():
             assert (pins.shipped_file(task, opp) != pins.shipped_file(v7, opp)) is retrained
             assert pins.seated(task, opp) == pins.seated(v7, opp)
         assert pins.digest(task) != pins.digest(v7)  # another version
-        assert get_task(name) is task and get_task(name, 8) is task
-    with pytest.raises(ConfigError, match=r"tasks of version 9; versions: 2, 3, 4, 5, 6, 7, 8"):
-        get_task("sport-10", 9)
+        assert get_task(name, 8) is task
+    with pytest.raises(ConfigError, match=r"tasks of version 10; versions: 2, 3, .*, 7, 8"):
+        get_task("sport-10", 10)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_minimal_10s_agrees():
@@ -63,7 +63,11 @@ def test_the_filler_pins_are_the_shipped_files_and_minimal_10s_agrees():
     network."""
     for task in TASKS_V8.values():
         path = pins.shipped_file(task, "filler")
-        assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
+        if task.name in ("city-13", "online-10"):  # (others for version 9: `pins.RETIRED`)
+            stem = {"city-13": "city-13", "online-10": "online"}[task.name]
+            assert path == shipped.SHIPPED / f"filler/v8/{stem}.pt"
+        else:
+            assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
         got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
         assert got == pins.pin(task, "filler"), f"{path} is {got}"
     for version in (4, 5, 6, 7):

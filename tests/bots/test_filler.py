@@ -59,9 +59,10 @@ def test_the_filler_plays_its_task(name):
     spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
     policy = load_policy("filler", spec, seed=1)
     # city-13 and forum-10 (tasks v7): BySide; sport-10 (tasks v5), club-10 (v6), forum-10
-    # (v7) and minimal-10 (v8: its agreed shot alone): the talk layer its file records
+    # (v7), minimal-10 (v8: its agreed shot alone), city-13 and online-10 (v9: the same): the
+    # talk layer its file records
     bys = name in ("city-13", "forum-10")
-    talks = name in ("sport-10", "club-10", "forum-10", "minimal-10")
+    talks = name in ("sport-10", "club-10", "forum-10", "minimal-10", "city-13", "online-10")
     assert isinstance(policy, BySide) == bys
     talker = policy.default if bys else policy
     net = getattr(talker, "inner", talker)
@@ -136,6 +137,9 @@ def test_by_side_hands_each_row_to_its_team_policy():
         obs, masks, _, _, info = vec.step(got)
     seat = copy.copy(filler)
     assert seat.policies[0] is not rule and seat.policies[1] is not net
-    assert seat.policies[1].agent is net.agent  # the network shared
+    # the network shared (under the talk layer its file records from tasks version 9)
+    assert (
+        seat.policies[1].inner is not net.inner and seat.policies[1].inner.agent is net.inner.agent
+    )
     with pytest.raises(ConfigError, match="names no team"):
         BySide(spec, net, cops=rule)

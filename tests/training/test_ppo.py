@@ -406,11 +406,19 @@ def test_every_shipped_checkpoint_has_a_reproducing_command():
     ).stdout
     folder = ROOT / "baselines" / "checkpoints"
     shipped = sorted(str(p.relative_to(folder)) for p in folder.glob("**/*.pt"))
-    # one line a file; its last run writes the file's folder (a two-run file: " && ")
-    listed = sorted(line.split("run_dir=runs/reproduce/")[-1] + ".pt" for line in out.splitlines())
+    # one line a file; its last run writes the file's folder (a two-run file: " && "), and a
+    # stamp of that run's agent.pt may follow (the layer the file records: `STAMPS`)
+    lines = out.splitlines()
+    trained = [[r for r in line.split(" && ") if " baselines.train " in r] for line in lines]
+    listed = sorted(runs[-1].split("run_dir=runs/reproduce/")[-1] + ".pt" for runs in trained)
     assert listed == shipped
-    for line in out.splitlines():  # each names existing configs
-        runs = line.split(" && ")
+    stamped = [line.split(" && ")[-1] for line in lines if " baselines.ppo.stamp " in line]
+    assert stamped  # online-10's filler of tasks version 9
+    for stamp in stamped:  # the last run's agent.pt, in place
+        agent = stamp.split(" baselines.ppo.stamp ")[1].split()[0]
+        assert agent.endswith("/agent.pt") and stamp.endswith(f"--out {agent}")
+    for line, runs in zip(lines, trained, strict=True):  # each names existing configs
+        assert len(runs) == len(line.split(" && ")) - (" baselines.ppo.stamp " in line)
         for run in runs:
             assert (ROOT / run.split("--config ")[1].split()[0]).exists()
         if len(runs) == 2:  # the second run starts from the first's weights

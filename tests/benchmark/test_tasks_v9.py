@@ -1,0 +1,124 @@
+"""Benchmark tasks of version 9 (issue 45): city-13's seat-filler (its network on the mafia's
+seats) trained against the zoo under its team's agreed shot, and online-10's network of
+versions 4-8 playing under that shot; every other file and seat is version 8's, and so are
+the other pairs."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+import baselines.shipped as shipped
+from baselines import pins
+from baselines.belief_talk import BeliefTalk
+from baselines.pins import PINS_V8, PINS_V9
+from mafia_env.engine.spec import GameSpec
+from mafia_env.errors import ConfigError
+from mafia_env.seating.policies import load_policy
+from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V8, TASKS_V9, get_task
+from tests.benchmark.test_tasks_v5 import (
+    check_attacker_from_version_4,
+    check_one_retrained,
+    check_results_reused,
+    same_definition,
+)
+
+# Version 9: version 8's tables, seeds, games, opponents, seats and rules; city-13's and
+# online-10's filler files are others.
+PINNED_V9 = {
+    "sport-10": "6a2511d3f609dec5",
+    "city-13": "9ebb6b4688ef40d4",
+    "club-10": "136b31375b974f35",
+    "online-10": "94039a9cd254a91e",
+    "forum-10": "9cd90e9d1c483c76",
+    "minimal-10": "66e1c03461090142",
+}
+RETRAINED = ("city-13", "online-10")
+OLD = {  # versions 4-8's files
+    "city-13": shipped.SHIPPED / "filler/v8/city-13.pt",
+    "online-10": shipped.SHIPPED / "filler/v8/online.pt",
+}
+NEW = {"city-13": "46e61ef78175d671", "online-10": "02dead87a7250fc1"}
+
+
+def test_version_9_definitions_are_pinned():
+    assert LATEST == 9 and TASKS is TASKS_V9 and TASKS_BY_VERSION[9] is TASKS_V9
+    assert {name: pins.digest(task) for name, task in TASKS_V9.items()} == PINNED_V9
+    assert list(TASKS_V9) == list(TASKS_V8)
+    assert {**PINS_V9, **{t: PINS_V8[t] for t in RETRAINED}} == PINS_V8
+    for t in RETRAINED:
+        assert PINS_V9[t] == {**PINS_V8[t], "filler": NEW[t]}
+    for name, task in TASKS_V9.items():
+        v8 = TASKS_V8[name]
+        same_definition(task, v8, 9)
+        for opp in pins.SHIPPED_OPPONENTS:
+            retrained = name in RETRAINED and opp == "filler"
+            assert (pins.pin(task, opp) != pins.pin(v8, opp)) is retrained
+            assert (pins.shipped_file(task, opp) != pins.shipped_file(v8, opp)) is retrained
+            assert pins.seated(task, opp) == pins.seated(v8, opp)
+        assert pins.digest(task) != pins.digest(v8)  # another version
+        assert get_task(name) is task and get_task(name, 9) is task
+    with pytest.raises(ConfigError, match=r"tasks of version 10; versions: 2, 3, .*, 8, 9"):
+        get_task("sport-10", 10)
+
+
+def test_the_filler_pins_are_the_shipped_files_and_the_new_ones_agree():
+    """Every task's filler file is the one pinned; city-13's (retrained) and online-10's (the
+    same network, stamped) play under the talk layer's agreed shot alone, as their files
+    record, and versions 4-8 play the files they pinned (`pins.RETIRED`: filler/v8/), the
+    bare networks; city-13's town and maniac stay the rule bots'."""
+    for task in TASKS_V9.values():
+        path = pins.shipped_file(task, "filler")
+        assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
+        got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        assert got == pins.pin(task, "filler"), f"{path} is {got}"
+    for t, old in OLD.items():
+        for version in (4, 5, 6, 7, 8):
+            assert pins.shipped_file(get_task(t, version), "filler") == old
+            assert pins.load_options(get_task(t, version), "filler")["file"] == old
+        assert hashlib.sha256(old.read_bytes()).hexdigest()[:16] == PINS_V8[t]["filler"]
+    pytest.importorskip("torch")
+    from baselines.ppo.checkpoint import PPOPolicy
+
+    for t in RETRAINED:
+        task = TASKS_V9[t]
+        spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
+        now = load_policy("filler", spec, seed=1)
+        mafia = now.default if t == "city-13" else now  # city-13: `BySide`, the network's mafia
+        assert isinstance(mafia, BeliefTalk) and isinstance(mafia.inner, PPOPolicy)
+        assert mafia.agree and not (mafia.speech or mafia.nominate or mafia.vote or mafia.lead)
+        assert pins.load_options(task, "filler") == {}
+        before = load_policy("filler", spec, seed=1, **pins.load_options(get_task(t, 8), "filler"))
+        inner = before.default if t == "city-13" else before
+        assert isinstance(inner, PPOPolicy)
+    city = TASKS_V9["city-13"]
+    assert pins.seated(city, "filler") == {"town": "rule", "maniac": "rule"}
+    # online-10's: the same weights as versions 4-8's, the layer recorded
+    torch = pytest.importorskip("torch")
+    a, b = (torch.load(p, map_location="cpu", weights_only=False) for p in (
+        OLD["online-10"], pins.shipped_file(TASKS_V9["online-10"], "filler")))  # fmt: skip
+    assert a["model"].keys() == b["model"].keys()
+    assert all(torch.equal(a["model"][w], b["model"][w]) for w in a["model"])
+    assert "layer" not in a and b["layer"]["name"] == "belief_talk"
+
+
+@pytest.mark.parametrize("name", RETRAINED)
+def test_pairs_with_a_new_filler_are_played_again(name):
+    """`scripts/reference_table.py --reuse`: a pair of version 8 is version 9's unless
+    a retrained filler plays in it, as the learner or the opponent."""
+    check_one_retrained(TASKS_V8, TASKS_V9, name, same="sport-10")
+
+
+def test_results_v9_are_the_pinned_tasks():
+    """The shipped results of version 9: every task, every pair, 500 games, the digests; only
+    the pairs with city-13's or online-10's filler were played again, the rest come from
+    version 8."""
+    check_results_reused(9, *RETRAINED)
+
+
+def test_the_standard_attacker_still_starts_from_version_4s_filler():
+    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
+    new files do not move the standard attacker."""
+    for t, old in OLD.items():
+        check_attacker_from_version_4(TASKS_V9, t, old)
