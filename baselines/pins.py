@@ -107,12 +107,12 @@ PINS_V8: dict[str, dict[str, str]] = {
 }
 
 # THE PIN TABLE of version 9: version 8's, with city-13's seat-filler (its network on the
-# mafia's seats) trained four links against the zoo under the talk layer's agreed shot, and
+# mafia's seats) trained five links against the zoo under the talk layer's agreed shot, and
 # online-10's network of versions 4-8 playing under that shot untrained (issue 45: a team of
 # mixed players whose shots split misses, CITY-N4 forfeits); each file records its layer.
 PINS_V9: dict[str, dict[str, str]] = {
     **PINS_V8,
-    "city-13": {**PINS_V8["city-13"], "filler": "46e61ef78175d671"},  # filler/city-13.pt
+    "city-13": {**PINS_V8["city-13"], "filler": "e1931f8475b95ab1"},  # filler/city-13.pt
     "online-10": {**PINS_V8["online-10"], "filler": "02dead87a7250fc1"},  # filler/online.pt
 }
 

@@ -4,7 +4,7 @@
     python scripts/reproduce_checkpoints.py sport.pt          # one file (about 25 minutes)
     python scripts/reproduce_checkpoints.py league/sport.pt   # a league seat-filler
     python scripts/reproduce_checkpoints.py league_v2/club.pt   # a belief seat-filler
-    python scripts/reproduce_checkpoints.py filler/city-13.pt  # five runs (about 25 minutes)
+    python scripts/reproduce_checkpoints.py filler/city-13.pt  # six runs (about 30 minutes)
     python scripts/reproduce_checkpoints.py filler/v5/club.pt  # two stages: clone, then league
     python scripts/reproduce_checkpoints.py filler/v5/sport.pt  # eight runs (about 90 minutes)
     python scripts/reproduce_checkpoints.py filler/sport.pt   # ten runs (about 2 hours)
@@ -114,11 +114,11 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     # minimal-10's of tasks version 8 (issue 45): two links against the zoo from the clone,
     # then one under the talk layer's agreed shot
     "filler/minimal.pt": ("configs/filler/minimal-agree.yaml", []),
-    # city-13's of tasks version 9 (issue 45): four links from the clone under the agreed
-    # shot, the last two of 300 updates (the last of them here)
+    # city-13's of tasks version 9 (issue 45): five links from the clone under the agreed
+    # shot, the last three of 300 updates (the last of them here)
     "filler/city-13.pt": (
         "configs/filler/city-agree.yaml",
-        ["exp_name=city_agree4", "total_timesteps=2457600"],
+        ["exp_name=city_agree5", "total_timesteps=2457600"],
     ),
 }
 
@@ -159,12 +159,18 @@ FIRST: dict[str, list[tuple[str, list[str]]]] = {
         (f"configs/filler/sport-{k}.yaml", FORUM)
         for k in TALK_CHAIN[: TALK_CHAIN.index("talk-layer-town-longer")]
     ],
-    # the clone of versions 4-8, then three links under the agreed shot (city-agree.yaml)
+    # the clone of versions 4-8, then four links under the agreed shot (city-agree.yaml)
     "filler/city-13.pt": [
         RUNS["filler/v8/city-13.pt"],
         ("configs/filler/city-agree.yaml", ["exp_name=city_agree1"]),
         ("configs/filler/city-agree.yaml", ["exp_name=city_agree2"]),
-        ("configs/filler/city-agree.yaml", ["exp_name=city_agree3", "total_timesteps=2457600"]),
+        *(
+            (
+                "configs/filler/city-agree.yaml",
+                [f"exp_name=city_agree{k}", "total_timesteps=2457600"],
+            )
+            for k in (3, 4)
+        ),
     ],
     # the clone of versions 4-7, then two links against the zoo (configs/filler/minimal-open.yaml)
     "filler/minimal.pt": [
