@@ -124,6 +124,25 @@ def earlier_results(tasks: dict, names: tuple[str, ...]) -> list[dict]:
     return out
 
 
+# the filler files later versions retrained, as the versions before keep them (`pins.RETIRED`)
+FILLER_V8 = {"city-13": "filler/v8/city-13.pt", "online-10": "filler/v8/online.pt"}
+FILLER_V7 = {"minimal-10": "filler/v7/minimal.pt", **FILLER_V8}
+FILLER_V6 = {"forum-10": "filler/v6/forum.pt", **FILLER_V7}
+
+
+def check_filler_files(tasks: dict, retired: dict[str, str]) -> None:
+    """Each task's filler file of `tasks` (one version's) is its retired file where `retired`
+    names one (under baselines/checkpoints), else the shipped one, and hashes to its pin."""
+    for task in tasks.values():
+        path = pins.shipped_file(task, "filler")
+        if task.name in retired:
+            assert path == shipped.SHIPPED / retired[task.name]
+        else:
+            assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
+        got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        assert got == pins.pin(task, "filler"), f"{path} is {got}"
+
+
 def check_one_retrained(earlier: dict, later: dict, name: str, same: str = "online-10") -> None:
     """`scripts/reference_table.py --reuse` from `earlier`'s version to `later`'s, where task
     `name`'s filler was retrained: a pair is reused unless that filler plays in it, as the

@@ -22,7 +22,13 @@ from mafia_env.seating.policies import load_policy
 from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V5, TASKS_V6, get_task
 from tests.benchmark.test_benchmark import _script
 from tests.benchmark.test_tasks_v4 import shipped_results
-from tests.benchmark.test_tasks_v5 import TALK, earlier_results, same_definition
+from tests.benchmark.test_tasks_v5 import (
+    FILLER_V6,
+    TALK,
+    check_filler_files,
+    earlier_results,
+    same_definition,
+)
 
 # Version 6: version 5's tables, seeds, games, opponents and rules; sport-10's and club-10's
 # filler files are others; the digests hash who plays which side of a shipped bot too
@@ -66,22 +72,7 @@ def test_the_filler_pins_are_the_shipped_files_and_club_10s_talks():
     club-10's (retrained) plays under the talk layer its file records, reading no belief
     piece, and version 5's task plays the file it pinned (filler/v5/club.pt), which reads the
     piece."""
-    for task in TASKS_V6.values():
-        path = pins.shipped_file(task, "filler")
-        if task.name == "forum-10":
-            assert path == shipped.SHIPPED / "filler/v6/forum.pt"
-        elif task.name == "minimal-10":  # (retrained for version 8)
-            assert path == shipped.SHIPPED / "filler/v7/minimal.pt"
-        elif task.name in ("city-13", "online-10"):  # (others for version 9)
-            assert (
-                path
-                == shipped.SHIPPED
-                / f"filler/v8/{task.variant if task.name == 'online-10' else task.name}.pt"
-            )
-        else:
-            assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
-        got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-        assert got == pins.pin(task, "filler"), f"{path} is {got}"
+    check_filler_files(TASKS_V6, FILLER_V6)
     pytest.importorskip("torch")
     from baselines.ppo.checkpoint import PPOPolicy
 

@@ -19,7 +19,9 @@ from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
 from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V6, TASKS_V7, get_task
 from tests.benchmark.test_tasks_v5 import (
+    FILLER_V7,
     check_attacker_from_version_4,
+    check_filler_files,
     check_one_retrained,
     check_results_reused,
     same_definition,
@@ -63,20 +65,7 @@ def test_the_filler_pins_are_the_shipped_files_and_forum_10s_talks():
     """Every task's filler file is the one pinned; forum-10's (retrained) plays under the talk
     layer its file records, its maniac's rows by the rule bots, and version 6's task plays the
     file it pinned (`pins.RETIRED`: filler/v6/forum.pt), the network on every side."""
-    for task in TASKS_V7.values():
-        path = pins.shipped_file(task, "filler")
-        if task.name == "minimal-10":  # (retrained for version 8: `pins.RETIRED`)
-            assert path == shipped.SHIPPED / "filler/v7/minimal.pt"
-        elif task.name in ("city-13", "online-10"):  # (others for version 9)
-            assert (
-                path
-                == shipped.SHIPPED
-                / f"filler/v8/{task.variant if task.name == 'online-10' else task.name}.pt"
-            )
-        else:
-            assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
-        got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-        assert got == pins.pin(task, "filler"), f"{path} is {got}"
+    check_filler_files(TASKS_V7, FILLER_V7)  # (minimal-10's, city-13's, online-10's retired)
     old = shipped.SHIPPED / "filler/v6/forum.pt"
     for version in (4, 5, 6):
         assert pins.shipped_file(get_task("forum-10", version), "filler") == old

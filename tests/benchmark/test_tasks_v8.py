@@ -17,7 +17,9 @@ from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
 from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V7, TASKS_V8, get_task
 from tests.benchmark.test_tasks_v5 import (
+    FILLER_V8,
     check_attacker_from_version_4,
+    check_filler_files,
     check_one_retrained,
     check_results_reused,
     same_definition,
@@ -61,15 +63,7 @@ def test_the_filler_pins_are_the_shipped_files_and_minimal_10s_agrees():
     piece and plays under the talk layer's agreed shot alone, as its file records, and
     versions 4-7 play the file they pinned (`pins.RETIRED`: filler/v7/minimal.pt), the bare
     network."""
-    for task in TASKS_V8.values():
-        path = pins.shipped_file(task, "filler")
-        if task.name in ("city-13", "online-10"):  # (others for version 9: `pins.RETIRED`)
-            stem = {"city-13": "city-13", "online-10": "online"}[task.name]
-            assert path == shipped.SHIPPED / f"filler/v8/{stem}.pt"
-        else:
-            assert path == shipped.shipped_checkpoint(task.variant, task.num_players, "filler")
-        got = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-        assert got == pins.pin(task, "filler"), f"{path} is {got}"
+    check_filler_files(TASKS_V8, FILLER_V8)  # (city-13's and online-10's retired for 9)
     for version in (4, 5, 6, 7):
         assert pins.shipped_file(get_task("minimal-10", version), "filler") == OLD
         assert pins.load_options(get_task("minimal-10", version), "filler") == {"file": OLD}
