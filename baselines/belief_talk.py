@@ -92,15 +92,6 @@ def _within(layout: Any, moves: np.ndarray, act: Act) -> np.ndarray:
     return (moves >= off) & (moves < off + layout.width[act])
 
 
-def _don_alive(b: SeenBatch) -> np.ndarray:
-    """[R]: whether the reader's team has a living don it knows (the reader or a teammate):
-    the one whose shot is the team's under ``mafia_kill: don`` (CITY-N3)."""
-    don = b.bot.don_role
-    kind = np.minimum(b.mate_kind, len(don) - 1)
-    dons = (b.is_me & don[b.role][:, None]) | (b.mate & don[kind])
-    return (dons & b.alive).any(axis=1)
-
-
 class BeliefTalk:
     """A policy whose day talk, nominations and votes come from the claims reading where the
     wrapped policy's are empty or blind (module docstring); the rest is the wrapped policy's."""
@@ -209,7 +200,8 @@ class BeliefTalk:
         if self.agree and "mafia_kill" in names:
             night = np.flatnonzero((kind == names.index("mafia_kill")) & (legal.sum(axis=1) > 1))
             if night.size and self.lead and reader.rules.mafia_kill == "don":
-                night = night[~_don_alive(reader.read(obs, legal, night))]
+                b = reader.read(obs, legal, night)  # (a living don's shot is the team's)
+                night = night[~(b.dons & b.alive).any(axis=1)]
             if night.size:
                 out[night] = reader.act_batch(obs[night], masks[night])
         wanted, speech_kind, vote_kind = self._kinds(names)

@@ -597,12 +597,9 @@ def claimer_lowest(b: SeenBatch, lowest: np.ndarray) -> np.ndarray:
 def claimer_don(b: SeenBatch, lowest: np.ndarray) -> np.ndarray:
     """Fake claimer ``don``: the don, faking his checks (where no don is dealt or he is out:
     the lowest live member)."""
-    don = b.bot.don_role
-    if not np.count_nonzero(don):
+    if not np.count_nonzero(b.bot.don_role):
         return lowest == b.me
-    mate_kind = np.minimum(b.mate_kind, len(don) - 1)
-    dons = (b.is_me & don[b.role][:, None]) | (b.mate & don[mate_kind])
-    live_don = first(dons & b.alive)
+    live_don = first(b.dons & b.alive)
     return np.where(live_don >= 0, live_don == b.me, lowest == b.me)
 
 
@@ -857,10 +854,7 @@ def mafia_kill(b: SeenBatch, rows: np.ndarray) -> Draws:
     left = rows & any_of(town, 1)
     plan = b.v.get("team_plan")  # SPORT-N3: the first night, the don's word at the meeting
     if plan is not None and np.count_nonzero(left):
-        don = b.bot.don_role
-        mate_kind = np.minimum(b.mate_kind, len(don) - 1)
-        dons = (b.is_me & don[b.role][:, None]) | (b.mate & don[mate_kind])
-        word = (dons.astype(np.float32)[:, None, :] @ plan)[:, 0] > 0  # (einsum: slower)
+        word = (b.dons.astype(np.float32)[:, None, :] @ plan)[:, 0] > 0  # (einsum: slower)
         seat = word.argmax(axis=1)
         said = left & (b.day == 1) & any_of(word, 1) & town[b.rows, seat]
         choice = np.where(said, can(b, Act.NIGHT, seat), choice)

@@ -68,9 +68,7 @@ def mafia_ranking(b: SeenBatch, need: np.ndarray, night: bool = False) -> np.nda
     claimants, cred = b.claimant, b.public_credible
     covered = any_of(claimants & black, 1)
     score = np.where(claimants & ~black & ~covered[:, None], np.where(cred, 100.0, 5.0), 0.0)
-    don = b.bot.don_role
-    mate_kind = np.minimum(b.mate_kind, len(don) - 1)
-    dons = (b.is_me & don[b.role][:, None]) | (b.mate & don[mate_kind])
+    dons = b.dons
     if np.count_nonzero(dons):  # (counts: exact in float32)
         score += 90.0 * (dons.astype(np.float32)[:, None, :] @ b.accused)[:, 0]
     score += 10.0 * b.team_attacks

@@ -131,6 +131,13 @@ class SeenBatch:
         return self.is_me | self.mate
 
     @lazy
+    def dons(self) -> np.ndarray:
+        """[R, n]: the don, where he is the reader or a teammate the reader knows."""
+        don = self.bot.don_role
+        kind = np.minimum(self.mate_kind, len(don) - 1)
+        return (self.is_me & don[self.role][:, None]) | (self.mate & don[kind])
+
+    @lazy
     def black(self) -> np.ndarray:
         """[R]: the reader is of the mafia team."""
         return self.bot.mafia_role[self.role]
