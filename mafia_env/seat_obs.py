@@ -60,10 +60,8 @@ def _width(opts: dict[str, Any], spec: GameSpec) -> int:
     def build(s: GameSpec) -> int:
         return ObsLayout.of(s.with_obs(**{k: opts.get(k) for k in OBS_OPTIONS})).size
 
-    try:
-        return spec.cached((_width, tuple(sorted(opts.items()))), build)
-    except TypeError:  # an unhashable option value: built each time
-        return build(spec)
+    # (option values are hashable: a spec's options are keys of its layouts too)
+    return spec.cached((_width, tuple(sorted(opts.items()))), build)
 
 
 def fit(policy: Any, obs: np.ndarray, spec: GameSpec) -> np.ndarray:
