@@ -26,6 +26,7 @@ COUNT_CACHE = 4096  # the deal counts kept between games
 _DEALS: OrderedDict[tuple, np.ndarray] = OrderedDict()
 _DEALS_BYTES = 0
 _COUNTS: dict[tuple, int] = {}
+_ROWS: dict[tuple, dict] = {}  # roles -> {a frozenset of them: its row of `allowed_matrix`}
 _LOCK = threading.Lock()  # the table's bots may query beliefs from several threads
 
 
@@ -47,9 +48,24 @@ class DealSpace:
         """Return a bool [n, R] matrix: seat s may hold role r."""
         m = np.ones((self.n, len(self.roles)), dtype=bool)
         if allowed is not None:
+            rows = _ROWS.setdefault(self.roles, {})  # a set of roles -> its row, made once
             for s, roles in enumerate(allowed):
-                m[s] = [r in roles for r in self.roles]
+                row = rows.get(roles) if isinstance(roles, frozenset) else None
+                if row is None:
+                    row = [r in roles for r in self.roles]
+                    if isinstance(roles, frozenset) and len(rows) < COUNT_CACHE:
+                        rows[roles] = row
+                m[s] = row
         return m
+
+    @staticmethod
+    def allows(allowed: np.ndarray, deals: np.ndarray) -> np.ndarray:
+        """Return which rows of `deals` [D, n] respect the bool [n, R] matrix `allowed` (each
+        seat's role among those allowed it), reading only the seats it constrains."""
+        ok = np.ones(len(deals), dtype=bool)
+        for s in np.flatnonzero(~allowed.all(axis=1)).tolist():
+            ok &= allowed[s][deals[:, s]]
+        return ok
 
     def _key(self, allowed: np.ndarray) -> tuple:
         return (self.roles, self.counts, allowed.shape, np.asarray(allowed, bool).tobytes())

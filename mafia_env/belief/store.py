@@ -140,7 +140,7 @@ class _Table:
         if hit is not None and hit[0] is t.ref:
             return hit[1]
         allowed = t.space.allowed_matrix(deal_constraints(game, seat))
-        keep = allowed[np.arange(t.n)[None, :], t.deals].all(axis=1)
+        keep = t.space.allows(allowed, t.deals)
         night = Tracker.night_of(t, seat, keep)
         self._night[seat] = (t.ref, night)
         return night
@@ -157,7 +157,7 @@ class _Table:
         if got is None or got[0] != facts or got[1] is not t.deals:
             allowed = t.space.allowed_matrix(deal_constraints(game, seat))
             # which of all the table's deals the seat's facts allow, once per facts
-            ok = allowed[np.arange(t.n)[None, :], t.deals].all(axis=1)
+            ok = t.space.allows(allowed, t.deals)
             self._allowed[seat] = (facts, t.deals, ok)
             if t.exact and np.count_nonzero(ok) == 1:
                 return self._pin(seat, t.deals[ok][0])

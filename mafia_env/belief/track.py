@@ -81,6 +81,7 @@ UNSETTLED = True  # the table, following the game: a night's class searched with
 PARTIAL = True  # a night under way (`current`): its classes decided as the table's are
 DAY_REPLAY = True  # the table: a day segment's class accepted by one replay of its step
 IN_PLACE = True  # a move `quiet` finds blind to the deal: played in the reference world itself
+TOLD_VICTIMS = True  # a night's victim of the town where the mafia never shoot their own (`_told`)
 
 _MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # their nights are the night model's
 # public turns whose every move (a ballot, a hand raised or not, a naming) is logged and hands
@@ -738,6 +739,21 @@ class Tracker:
             pays = self.__dict__["_pays"] = bool(self.rules.hunt or any(r in roles for r in _MANY))
         return pays
 
+    @property
+    def _town_victims(self) -> bool:
+        """Whether a seat killed at night is of the town under every deal: a night of shots
+        and checks alone (the mafia's shot is its only kill, `_model_pays`) under rules by
+        which a member shoots neither a teammate nor himself (`shot_targets`: knobs
+        mafia_target_team and self_shot), such as MINIMAL's. The search, which plays every
+        shot a deal's mafia may fire, finds no branch that kills one of them (flag
+        `TOLD_VICTIMS`)."""
+        town = self.__dict__.get("_town")
+        if town is None:
+            r = self.rules
+            town = TOLD_VICTIMS and not self._model_pays and not r.mafia_target_team
+            town = self.__dict__["_town"] = town and r.self_shot == "never"
+        return town
+
     def leaf(self, seg: Segment, leaf: Any) -> Node | None:
         """Return the branch of a class `_classes` gave (a `Lazy` one searched now, after the
         segment's classes accepted before it; None if the search finds none after all)."""
@@ -765,7 +781,9 @@ class Tracker:
         the involved seats only (a class holds one role there). A deal against one of them
         cannot reproduce the view (the event would differ): the class is ruled out without a
         search, as the search would rule it out. A seat that leaves in the mafia's forfeit is
-        of the mafia team (the engine names no other)."""
+        of the mafia team (the engine names no other); one killed at night is of the town
+        where the mafia's shot is the night's only kill and never hits its own team
+        (`_town_victims`)."""
         roles, mafia = self.space.roles, self.space.mafia_of
         out = []
         for kind, actor, target, value, _ in seg.want:
@@ -775,6 +793,8 @@ class Tracker:
                 out.append((target, np.array([r is Role(value) for r in roles])))
             elif kind == Ev.ELIMINATED and value == Cause.FORFEIT:  # CITY-N4, N10: mafia
                 out.append((target, mafia))
+            elif kind == Ev.ELIMINATED and value == Cause.NIGHT and self._town_victims:
+                out.append((target, ~mafia))
             elif kind == Ev.CHECK and actor == self.seat and self.role is Role.SHERIFF:
                 out.append((target, mafia if value else ~mafia))
             elif kind == Ev.CHECK and actor == self.seat and self.role is Role.DON:
@@ -919,9 +939,7 @@ class Tracker:
 
     def _consistent(self, rows: np.ndarray) -> np.ndarray:
         """Return which deals every segment so far accepts (probing classes not seen yet)."""
-        ok = np.ones(len(rows), dtype=bool)
-        allowed = self.allowed
-        ok &= allowed[np.arange(self.n)[None, :], rows].all(axis=1)
+        ok = self.space.allows(self.allowed, rows)
         for seg in self.segments:
             idx = np.flatnonzero(ok)
             if not idx.size:
@@ -972,7 +990,7 @@ class Tracker:
     def _accepted(self, seg: Segment, rows: np.ndarray) -> np.ndarray:
         """The deals of `rows` that the seat's facts, the segment `seg` and every segment
         before it accept (`seg` is not yet in `segments`)."""
-        rows = rows[self.allowed[np.arange(self.n)[None, :], rows].all(axis=1)]
+        rows = rows[self.space.allows(self.allowed, rows)]
         if not len(rows):
             return rows
         _, inverse, leaves = self._classes(seg, rows)

@@ -484,3 +484,30 @@ def test_calibration_cells_of_two_seeds_merge_exactly():
     assert two["games"] == {"played": 7, "seeds": [0, 1]}
     with pytest.raises(ValueError, match="another --seed"):
         merge_cells(two, {"prior": b, "games": {"played": 1, "seeds": [1]}})
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_deal_space_allows_is_every_seats_role_allowed(variant):
+    """`DealSpace.allows` (which reads only the seats a matrix constrains) against the plain
+    check of every seat, over every seat's facts at every move of a seeded random game;
+    `allowed_matrix` gives the same rows from its cache as made afresh."""
+    from mafia_env.belief.deals import DealSpace
+    from mafia_env.engine.knowledge import deal_constraints
+
+    g = Game(VARIANTS[variant], 8, 5)
+    space = DealSpace(g.rules, g.n)
+    deals = space.enumerate(space.allowed_matrix(None))
+    rng = random.Random(5)
+    checked = constrained = 0
+    while not g.over and checked < 400:
+        for seat in range(g.n):
+            facts = deal_constraints(g, seat)
+            m = space.allowed_matrix(facts)
+            fresh = np.array([[r in roles for r in space.roles] for roles in facts])
+            assert np.array_equal(m, fresh)
+            plain = m[np.arange(g.n)[None, :], deals].all(axis=1)
+            assert np.array_equal(space.allows(m, deals), plain)
+            checked += 1
+            constrained += int(not plain.all())
+        g.apply(*random_move(g, rng))
+    assert constrained > 0

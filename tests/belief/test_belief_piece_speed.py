@@ -305,3 +305,46 @@ def test_quiet_moves_in_place_change_nothing(variant, monkeypatch):
                     assert state_key(a.ref) == state_key(b.ref), (variant, seed, a.seat)
                 moved += a._mine is not None
     assert moved > 0
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_nights_victim_told_of_the_town_keeps_what_the_search_keeps(variant, monkeypatch):
+    """`Tracker._told`'s night victim (`track.TOLD_VICTIMS`: where the mafia's shot is the
+    night's only kill and never hits its own team, as in MINIMAL, a seat killed at night is
+    of the town) against the search it stands in for: the table's tracker and every seat's own
+    keep the same deals at every move of seeded random games, with it and without it; on
+    MINIMAL it rules classes out (else it never applies)."""
+    told = [0]
+    original = Tracker._told
+
+    def counted(self, seg):
+        out = original(self, seg)
+        told[0] += sum(e[0] == Ev.ELIMINATED and e[3] == 1 for e in seg.want) * track.TOLD_VICTIMS
+        return out
+
+    monkeypatch.setattr(Tracker, "_told", counted)
+
+    def read(t, on):
+        monkeypatch.setattr(track, "TOLD_VICTIMS", on)
+        t.__dict__.pop("_town", None)
+        return t.current().copy()
+
+    rules = VARIANTS[variant]
+    fired = 0
+    for seed in range(3):
+        g = Game(rules, 10, seed)
+        rng = random.Random(seed)
+        seats = [track.TABLE, *range(0, 10, 3)]
+        pairs = [(Tracker(g, s), Tracker(g, s)) for s in seats]
+        for _ in range(150):
+            if g.over:
+                break
+            g.apply(*random_move(g, rng))
+            for fast, plain in pairs:
+                assert np.array_equal(read(fast, True), read(plain, False)), (variant, seed)
+        monkeypatch.setattr(track, "TOLD_VICTIMS", True)
+        fired += sum(fast._town_victims for fast, _ in pairs)
+    if variant == "minimal":
+        assert fired and told[0] > 0
+    else:
+        assert fired == 0
