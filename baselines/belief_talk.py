@@ -49,6 +49,11 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   ``mafia_kill: don``), the mafia seats shoot the wrapped policy's own choice (the don's
   decides, whoever plays him); the agreed target only where every member must shoot alike
   (CITY-N4: without a don a split is the team's forfeit).
+- ``defer``: at a table unlike the one the network learned at, a town seat's decisions are
+  the rule bots' (the reading of the claims with liars in the model, `RulePolicy`), the
+  layer's parts left out: ``liars``, where two or more seats claim the sheriff (at most one
+  tells the truth); ``claims``, where another seat has claimed the sheriff or a check;
+  ``talk``, where another seat has claimed a role or a check or accused anyone.
 
 Options for measuring the parts: ``others_talk`` off keeps only the real sheriff's talk;
 ``hide_talk`` hides the table's accusations and vouches from the network. ``filler_talk`` is
@@ -64,7 +69,7 @@ from typing import Any
 
 import numpy as np
 
-from baselines.filler_talk_options import FALLBACKS, PARTS
+from baselines.filler_talk_options import DEFERS, FALLBACKS, PARTS
 from baselines.rule.bot import RulePolicy
 from baselines.rule.posterior import L_AGAINST_ME, L_AGAINST_ME_CAP, L_NIGHT_DEAD, hard_facts
 from baselines.rule.reading import SeenBatch
@@ -118,6 +123,7 @@ class BeliefTalk:
         sparing: bool = False,
         agree: bool = False,
         lead: bool = False,
+        defer: str | None = None,
     ):
         self.spec = spec
         self.inner = inner
@@ -155,6 +161,10 @@ class BeliefTalk:
         # on (with `agree`): while a living don decides the shot (`mafia_kill: don`), the
         # wrapped policy's own choice; the agreed target only where all must agree
         self.lead = lead
+        # where a town seat plays as the rule bots (None: nowhere)
+        if defer is not None and defer not in DEFERS:
+            raise ConfigError(f"BeliefTalk defer {defer!r} is not one of: {', '.join(DEFERS)}")
+        self.defer = defer
         lay = self.reader._pieces
         self._hidden = [slice(lay[k][0], lay[k][1]) for k in ("accused", "vouched") if k in lay]
         self.seed(seed)
@@ -205,7 +215,13 @@ class BeliefTalk:
             if night.size:
                 out[night] = reader.act_batch(obs[night], masks[night])
         wanted, speech_kind, vote_kind = self._kinds(names)
-        rows = np.flatnonzero(wanted[kind] & (legal.sum(axis=1) > 1))
+        free = legal.sum(axis=1) > 1
+        if self.defer is not None:
+            rule = self._deferred(reader, obs, legal) & free
+            if rule.any():
+                out[rule] = reader.act_batch(obs[rule], masks[rule])
+                free &= ~rule  # (the layer's parts leave these rows alone)
+        rows = np.flatnonzero(wanted[kind] & free)
         # only the rows where `_decide` may overrule the wrapped policy's move: a pass in a
         # speech, a nomination, a ballot (the reading is the layer's cost: the rest skip it)
         moves = out[rows]
@@ -231,6 +247,22 @@ class BeliefTalk:
         new = self._decide(b, black, public, chosen, [names[k] for k in kind[rows]])
         out[rows] = new
         return out
+
+    def _deferred(self, reader: RulePolicy, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """Which rows a town seat plays as the rule bots (``defer``)."""
+        b = reader.read(obs, legal, np.arange(len(obs)))
+        others = b.not_me
+        claimant = b.claimant & others
+        if self.defer == "liars":
+            table = b.claimant.sum(axis=1) >= 2
+        else:
+            by = others[:, :, None]  # [R, speaker, target]: said by another seat
+            checks = ((b.claimed_red | b.claimed_black) & by).any(axis=(1, 2))
+            table = claimant.any(axis=1) | checks
+            if self.defer == "talk":
+                said = (b.claim_kind < len(reader.roles)) & others
+                table |= said.any(axis=1) | (b.accused & by).any(axis=(1, 2))
+        return table & reader.town_role[b.role]
 
     def _kinds(self, names: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """By turn kind (an index into `names`; the last entry, -1: no turn): whether the

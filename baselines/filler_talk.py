@@ -21,10 +21,12 @@ from mafia_env.policy import Policy
 
 
 def _parts(options: dict[str, Any]) -> dict[str, Any]:
-    """Take `BeliefTalk`'s options (`PARTS`, ``fallback``) out of a loader's `options`."""
+    """Take `BeliefTalk`'s options (`PARTS`, ``fallback``, ``defer``) out of a loader's
+    `options`."""
     parts: dict[str, Any] = {k: bool(options.pop(k)) for k in PARTS if k in options}
-    if "fallback" in options:
-        parts["fallback"] = str(options.pop("fallback"))
+    for word in ("fallback", "defer"):
+        if word in options:
+            parts[word] = str(options.pop(word))
     return parts
 
 
@@ -78,7 +80,8 @@ def load_rule_talk(
     parts = {"fallback": "vouch", **_parts(options)}
     if options:
         raise ConfigError(
-            f"rule_talk takes no options {sorted(options)}; it takes: {', '.join(PARTS)}, fallback"
+            f"rule_talk takes no options {sorted(options)}; it takes: "
+            f"{', '.join(PARTS)}, fallback, defer"
         )
     table = spec if spec is not None else GameSpec.make(variant, num_players)
     return BeliefTalk(table, RulePolicy(spec=table, seed=seed), seed, **parts)

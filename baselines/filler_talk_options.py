@@ -23,5 +23,9 @@ PARTS = (
     "agree",
     "lead",
 )
+# where a town seat plays as the rule bots (``defer``): two or more sheriff claimants (a lie
+# told), any claim of the sheriff or of a check by another seat, or any claim, check or
+# accusation by another seat
+DEFERS = ("liars", "claims", "talk")
 
-__all__ = ["FALLBACKS", "PARTS"]
+__all__ = ["DEFERS", "FALLBACKS", "PARTS"]

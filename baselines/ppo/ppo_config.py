@@ -295,9 +295,9 @@ class Config:
                 f"learner_layer {self.learner_layer!r} runs with pipeline: sync only; got "
                 f"pipeline {self.pipeline!r}"
             )
-        from baselines.filler_talk_options import FALLBACKS, PARTS
+        from baselines.filler_talk_options import DEFERS, FALLBACKS, PARTS
 
-        allowed = (*PARTS, "fallback")
+        allowed = (*PARTS, "fallback", "defer")
         bad = sorted(k for k in opts if k not in allowed)
         if bad:
             raise ConfigError(
@@ -311,6 +311,10 @@ class Config:
             raise ConfigError(
                 f"learner_layer_options fallback {opts['fallback']!r} is not one of: "
                 f"{', '.join(FALLBACKS)}"
+            )
+        if "defer" in opts and opts["defer"] not in DEFERS:
+            raise ConfigError(
+                f"learner_layer_options defer {opts['defer']!r} is not one of: {', '.join(DEFERS)}"
             )
 
 

@@ -286,3 +286,71 @@ def test_lead_keeps_a_living_dons_shot_and_agrees_without_him():
         assert split_unled == 0, (lead, counts)  # without the don: one seat, always
     assert counts[True][1] > 0  # the scripted don's own shot, apart from his teammates'
     assert counts[False][1] == 0  # `agree` alone: the rule bots' shot, the don's too
+
+
+def claimants(game):
+    """The seats whose latest role claim is the sheriff's, from the game's events."""
+    latest = {}
+    for kind, actor, _target, value, _seen in game.events:
+        if kind == Ev.CLAIM_ROLE:
+            latest[actor] = value
+    return {s for s, v in latest.items() if v == int(Role.SHERIFF)}
+
+
+def deferred_turns(count, want):
+    """(obs, mask, seat's team) at the town's and the mafia's turns of seeded games of the
+    team of fake sheriffs against the rule town, where `want(claimants)` holds."""
+    spec = table_of(TASK)
+    rule = RulePolicy(spec=spec, seed=5)
+    liars = load_policy("style:fake_sheriff", spec, seed=6)
+    env = mafia_env.raw_env(TASK.variant, TASK.num_players, **TASK.play_knobs())
+    out = []
+    for seed in range(20):
+        env.reset(seed=TASK.seed + seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            vec, mask = obs["observation"], obs["action_mask"]
+            game = env.unwrapped.game
+            seat = int(agent.split("_")[-1]) - 1
+            if mask.sum() > 1 and want(claimants(game)) and len(out) < count:
+                out.append((vec, mask, game.teams[seat]))
+            bot = liars if game.teams[seat] == Team.MAFIA else rule
+            env.step(int(bot.act(vec, mask)))
+        if len(out) >= count:
+            return out
+    raise AssertionError("too few turns found")
+
+
+def test_defer_hands_a_town_seat_to_the_rule_bots_where_the_table_shows_a_lie():
+    """``defer``: where two or more seats claim the sheriff (``liars``), or another seat has
+    claimed the sheriff or a check (``claims``), a town seat's move is the rule bots' (the
+    layer's reader, seeded alike), the network's nowhere else; a mafia seat is never
+    handed over. An unknown trigger is refused by name."""
+    spec = table_of(TASK)
+    lied = deferred_turns(40, lambda c: len(c) >= 2)
+    town = [t for t in lied if t[2] == Team.TOWN]
+    assert town and len(town) < len(lied)  # (both teams' turns)
+    for vec, mask, team in lied:
+        talk, twin = layered(defer="liars"), layered(defer="liars")
+        rule = twin.reader.act_batch(vec[None], mask[None])[0]
+        got = talk.act(vec, mask)
+        mine = layered().act(vec, mask)  # without the option: the network and the layer
+        if team == Team.TOWN:
+            assert got == rule
+        else:
+            assert got == mine
+    moved = sum(layered(defer="liars").act(v, m) != layered().act(v, m) for v, m, _ in town)
+    assert moved > 0  # (the scripted network plays otherwise than the rule bots)
+    quiet = deferred_turns(20, lambda c: len(c) == 1)
+    for vec, mask, _team in quiet:
+        talk = layered(defer="liars")
+        assert not talk._deferred(talk.reader, vec[None], mask[None] != 0)[0]
+    said = [t for t in quiet if t[2] == Team.TOWN]
+    talk = layered(defer="claims")
+    hits = [talk._deferred(talk.reader, v[None], m[None] != 0)[0] for v, m, _ in said]
+    assert any(hits)
+    with pytest.raises(ConfigError, match="defer 'always' is not one of"):
+        BeliefTalk(spec, Scripted(spec), 1, defer="always")

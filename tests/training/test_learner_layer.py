@@ -29,6 +29,10 @@ from mafia_env.seat_obs import vector_env  # noqa: E402
             "fallback 'shout' is not one of: accuse, vouch",
         ),
         (
+            {"learner_layer": "belief_talk", "learner_layer_options": {"defer": "always"}},
+            "defer 'always' is not one of: liars, claims, talk",
+        ),
+        (
             {"learner_layer": "belief_talk", "learner_layer_options": {"vote": "no"}},
             r"\['vote'\] must be true or false",
         ),
