@@ -51,8 +51,9 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   (CITY-N4: without a don a split is the team's forfeit).
 - ``defer``: at a table unlike the one the network learned at, a town seat's decisions are
   the rule bots' (the reading of the claims with liars in the model, `RulePolicy`), the
-  layer's parts left out: ``liars``, where two or more seats claim the sheriff (at most one
-  tells the truth); ``claims``, where another seat has claimed the sheriff or a check;
+  layer's parts left out: ``team``, where three or more seats claim the sheriff (more than
+  one lies: a team of fake sheriffs); ``liars``, where two or more do (at most one tells the
+  truth); ``claims``, where another seat has claimed the sheriff or a check;
   ``talk``, where another seat has claimed a role or a check or accused anyone.
 
 Options for measuring the parts: ``others_talk`` off keeps only the real sheriff's talk;
@@ -253,8 +254,8 @@ class BeliefTalk:
         b = reader.read(obs, legal, np.arange(len(obs)))
         others = b.not_me
         claimant = b.claimant & others
-        if self.defer == "liars":
-            table = b.claimant.sum(axis=1) >= 2
+        if self.defer in ("team", "liars"):
+            table = b.claimant.sum(axis=1) >= (3 if self.defer == "team" else 2)
         else:
             by = others[:, :, None]  # [R, speaker, target]: said by another seat
             checks = ((b.claimed_red | b.claimed_black) & by).any(axis=(1, 2))

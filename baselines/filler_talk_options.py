@@ -23,9 +23,9 @@ PARTS = (
     "agree",
     "lead",
 )
-# where a town seat plays as the rule bots (``defer``): two or more sheriff claimants (a lie
-# told), any claim of the sheriff or of a check by another seat, or any claim, check or
-# accusation by another seat
-DEFERS = ("liars", "claims", "talk")
+# where a town seat plays as the rule bots (``defer``): three or more sheriff claimants (more
+# than one liar), two or more (a lie told), any claim of the sheriff or of a check by another
+# seat, or any claim, check or accusation by another seat
+DEFERS = ("team", "liars", "claims", "talk")
 
 __all__ = ["DEFERS", "FALLBACKS", "PARTS"]

@@ -298,8 +298,9 @@ def claimants(game):
 
 
 def deferred_turns(count, want):
-    """(obs, mask, seat's team) at the town's and the mafia's turns of seeded games of the
-    team of fake sheriffs against the rule town, where `want(claimants)` holds."""
+    """(obs, mask, seat's team, sheriff claimants) at the town's and the mafia's turns of
+    seeded games of the team of fake sheriffs against the rule town, where `want(claimants)`
+    holds."""
     spec = table_of(TASK)
     rule = RulePolicy(spec=spec, seed=5)
     liars = load_policy("style:fake_sheriff", spec, seed=6)
@@ -315,8 +316,9 @@ def deferred_turns(count, want):
             vec, mask = obs["observation"], obs["action_mask"]
             game = env.unwrapped.game
             seat = int(agent.split("_")[-1]) - 1
-            if mask.sum() > 1 and want(claimants(game)) and len(out) < count:
-                out.append((vec, mask, game.teams[seat]))
+            said = claimants(game)
+            if mask.sum() > 1 and want(said) and len(out) < count:
+                out.append((vec, mask, game.teams[seat], len(said)))
             bot = liars if game.teams[seat] == Team.MAFIA else rule
             env.step(int(bot.act(vec, mask)))
         if len(out) >= count:
@@ -325,15 +327,18 @@ def deferred_turns(count, want):
 
 
 def test_defer_hands_a_town_seat_to_the_rule_bots_where_the_table_shows_a_lie():
-    """``defer``: where two or more seats claim the sheriff (``liars``), or another seat has
-    claimed the sheriff or a check (``claims``), a town seat's move is the rule bots' (the
-    layer's reader, seeded alike), the network's nowhere else; a mafia seat is never
-    handed over. An unknown trigger is refused by name."""
+    """``defer``: where two or more seats claim the sheriff (``liars``), three or more
+    (``team``), or another seat has claimed the sheriff or a check (``claims``), a town
+    seat's move is the rule bots' (the layer's reader, seeded alike), the network's nowhere
+    else; a mafia seat is never handed over. An unknown trigger is refused by name."""
     spec = table_of(TASK)
     lied = deferred_turns(40, lambda c: len(c) >= 2)
     town = [t for t in lied if t[2] == Team.TOWN]
     assert town and len(town) < len(lied)  # (both teams' turns)
-    for vec, mask, team in lied:
+    teams = layered(defer="team")
+    hit = [teams._deferred(teams.reader, v[None], m[None] != 0)[0] for v, m, _, _ in town]
+    assert hit == [c >= 3 for *_, c in town] and any(hit)
+    for vec, mask, team, _ in lied:
         talk, twin = layered(defer="liars"), layered(defer="liars")
         rule = twin.reader.act_batch(vec[None], mask[None])[0]
         got = talk.act(vec, mask)
@@ -342,15 +347,16 @@ def test_defer_hands_a_town_seat_to_the_rule_bots_where_the_table_shows_a_lie():
             assert got == rule
         else:
             assert got == mine
-    moved = sum(layered(defer="liars").act(v, m) != layered().act(v, m) for v, m, _ in town)
+    moved = sum(layered(defer="liars").act(v, m) != layered().act(v, m) for v, m, *_ in town)
     assert moved > 0  # (the scripted network plays otherwise than the rule bots)
     quiet = deferred_turns(20, lambda c: len(c) == 1)
-    for vec, mask, _team in quiet:
-        talk = layered(defer="liars")
-        assert not talk._deferred(talk.reader, vec[None], mask[None] != 0)[0]
+    for vec, mask, *_ in quiet:
+        for trigger in ("liars", "team"):
+            talk = layered(defer=trigger)
+            assert not talk._deferred(talk.reader, vec[None], mask[None] != 0)[0]
     said = [t for t in quiet if t[2] == Team.TOWN]
     talk = layered(defer="claims")
-    hits = [talk._deferred(talk.reader, v[None], m[None] != 0)[0] for v, m, _ in said]
+    hits = [talk._deferred(talk.reader, v[None], m[None] != 0)[0] for v, m, *_ in said]
     assert any(hits)
     with pytest.raises(ConfigError, match="defer 'always' is not one of"):
         BeliefTalk(spec, Scripted(spec), 1, defer="always")
