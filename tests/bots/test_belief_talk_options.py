@@ -113,15 +113,13 @@ def flat(talk):
     return talk
 
 
-def first_turn(kind_name, team, extra=lambda game, mask: True, seed_from=0):
-    """(obs, mask, game) at the first turn of `kind_name` for a seat of `team` (rule bots
-    play), where the mask allows more than one action and `extra(game, mask)` holds."""
+def decisions(seeds, mafia=None):
+    """(obs, mask, game, seat) at every turn of the seeded games `seeds`, the rule bots
+    playing (the mafia's seats by `mafia` where given), each turn played once looked at."""
     spec = table_of(TASK)
     rule = RulePolicy(spec=spec, seed=5)
-    names = rule.turn_names
-    lo, hi = rule._pieces["my_turn"][:2]
     env = mafia_env.raw_env(TASK.variant, TASK.num_players, **TASK.play_knobs())
-    for seed in range(seed_from, seed_from + 20):
+    for seed in seeds:
         env.reset(seed=TASK.seed + seed)
         for agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
@@ -131,16 +129,27 @@ def first_turn(kind_name, team, extra=lambda game, mask: True, seed_from=0):
             vec, mask = obs["observation"], obs["action_mask"]
             game = env.unwrapped.game
             seat = int(agent.split("_")[-1]) - 1
-            turn = vec[lo:hi]
-            if (
-                turn.max() > 0
-                and names[int(turn.argmax())] == kind_name
-                and mask.sum() > 1
-                and game.teams[seat] == team
-                and extra(game, mask)
-            ):
-                return vec, mask, game
-            env.step(int(rule.act(vec, mask)))
+            yield vec, mask, game, seat
+            bot = mafia if mafia is not None and game.teams[seat] == Team.MAFIA else rule
+            env.step(int(bot.act(vec, mask)))
+
+
+def first_turn(kind_name, team, extra=lambda game, mask: True, seed_from=0):
+    """(obs, mask, game) at the first turn of `kind_name` for a seat of `team` (rule bots
+    play), where the mask allows more than one action and `extra(game, mask)` holds."""
+    rule = RulePolicy(spec=table_of(TASK), seed=5)
+    names = rule.turn_names
+    lo, hi = rule._pieces["my_turn"][:2]
+    for vec, mask, game, seat in decisions(range(seed_from, seed_from + 20)):
+        turn = vec[lo:hi]
+        if (
+            turn.max() > 0
+            and names[int(turn.argmax())] == kind_name
+            and mask.sum() > 1
+            and game.teams[seat] == team
+            and extra(game, mask)
+        ):
+            return vec, mask, game
     raise AssertionError(f"no {kind_name} turn found")
 
 
@@ -301,28 +310,14 @@ def deferred_turns(count, want):
     """(obs, mask, seat's team, sheriff claimants) at the town's and the mafia's turns of
     seeded games of the team of fake sheriffs against the rule town, where `want(claimants)`
     holds."""
-    spec = table_of(TASK)
-    rule = RulePolicy(spec=spec, seed=5)
-    liars = load_policy("style:fake_sheriff", spec, seed=6)
-    env = mafia_env.raw_env(TASK.variant, TASK.num_players, **TASK.play_knobs())
+    liars = load_policy("style:fake_sheriff", table_of(TASK), seed=6)
     out = []
-    for seed in range(20):
-        env.reset(seed=TASK.seed + seed)
-        for agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            vec, mask = obs["observation"], obs["action_mask"]
-            game = env.unwrapped.game
-            seat = int(agent.split("_")[-1]) - 1
-            said = claimants(game)
-            if mask.sum() > 1 and want(said) and len(out) < count:
-                out.append((vec, mask, game.teams[seat], len(said)))
-            bot = liars if game.teams[seat] == Team.MAFIA else rule
-            env.step(int(bot.act(vec, mask)))
-        if len(out) >= count:
-            return out
+    for vec, mask, game, seat in decisions(range(20), mafia=liars):
+        said = claimants(game)
+        if mask.sum() > 1 and want(said):
+            out.append((vec, mask, game.teams[seat], len(said)))
+            if len(out) >= count:
+                return out
     raise AssertionError("too few turns found")
 
 
