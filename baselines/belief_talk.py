@@ -49,6 +49,13 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   ``mafia_kill: don``), the mafia seats shoot the wrapped policy's own choice (the don's
   decides, whoever plays him); the agreed target only where every member must shoot alike
   (CITY-N4: without a don a split is the team's forfeit).
+- ``mates``: a mafia seat plays as the rule bots once day 1's speeches are over and a living
+  teammate it knows has not vouched for anyone. The networks trained under this layer vouch
+  in their day-1 speech, their mafia too (the layer's ``fallback="vouch"``, which their mafia
+  learned to speak like: every seat of sport-10's and club-10's filler in 100 games, forum-10's
+  in 98%), and the rule bots' mafia say nothing on day 1: a teammate who did not vouch is not
+  a copy, and the team's conventions are the rule bots' (the table's), not the network's. A
+  team of copies is never handed over.
 - ``defer``: at a table unlike the one the network learned at, a town seat's decisions are
   the rule bots' (the reading of the claims with liars in the model, `RulePolicy`), the
   layer's parts left out: ``team``, where three or more seats claim the sheriff (more than
@@ -125,6 +132,7 @@ class BeliefTalk:
         agree: bool = False,
         lead: bool = False,
         defer: str | None = None,
+        mates: bool = False,
     ):
         self.spec = spec
         self.inner = inner
@@ -162,6 +170,8 @@ class BeliefTalk:
         # on (with `agree`): while a living don decides the shot (`mafia_kill: don`), the
         # wrapped policy's own choice; the agreed target only where all must agree
         self.lead = lead
+        # on: a mafia seat whose known teammate did not vouch on day 1 plays as the rule bots
+        self.mates = mates
         # where a town seat plays as the rule bots (None: nowhere)
         if defer is not None and defer not in DEFERS:
             raise ConfigError(f"BeliefTalk defer {defer!r} is not one of: {', '.join(DEFERS)}")
@@ -217,7 +227,7 @@ class BeliefTalk:
                 out[night] = reader.act_batch(obs[night], masks[night])
         wanted, speech_kind, vote_kind = self._kinds(names)
         free = legal.sum(axis=1) > 1
-        if self.defer is not None:
+        if self.defer is not None or self.mates:
             rule = self._deferred(reader, obs, legal) & free
             if rule.any():
                 out[rule] = reader.act_batch(obs[rule], masks[rule])
@@ -250,8 +260,19 @@ class BeliefTalk:
         return out
 
     def _deferred(self, reader: RulePolicy, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
-        """Which rows a town seat plays as the rule bots (``defer``)."""
+        """Which rows play as the rule bots: a town seat's where the table shows talk the
+        network did not meet (``defer``), a mafia seat's whose teammates are not its copies
+        (``mates``)."""
         b = reader.read(obs, legal, np.arange(len(obs)))
+        town = reader.town_role[b.role]
+        out = np.zeros(b.R, dtype=bool)
+        if self.mates:
+            speeches = b.v["phase"].argmax(axis=1) == reader.obs_layout.phases.index("speech")
+            spoken = (b.day >= 2) | ((b.day == 1) & ~speeches)  # day 1's speeches are over
+            silent = b.mate & b.alive & ~b.vouched.any(axis=2)  # [R, teammate]
+            out |= ~town & spoken & silent.any(axis=1)
+        if self.defer is None:
+            return out
         others = b.not_me
         claimant = b.claimant & others
         if self.defer in ("team", "liars"):
@@ -263,7 +284,7 @@ class BeliefTalk:
             if self.defer == "talk":
                 said = (b.claim_kind < len(reader.roles)) & others
                 table |= said.any(axis=1) | (b.accused & by).any(axis=(1, 2))
-        return table & reader.town_role[b.role]
+        return out | (table & town)
 
     def _kinds(self, names: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """By turn kind (an index into `names`; the last entry, -1: no turn): whether the

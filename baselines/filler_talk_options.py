@@ -22,6 +22,7 @@ PARTS = (
     "sparing",
     "agree",
     "lead",
+    "mates",
 )
 # where a town seat plays as the rule bots (``defer``): three or more sheriff claimants (more
 # than one liar), two or more (a lie told), any claim of the sheriff or of a check by another

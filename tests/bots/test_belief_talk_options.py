@@ -355,3 +355,65 @@ def test_defer_hands_a_town_seat_to_the_rule_bots_where_the_table_shows_a_lie():
     assert any(hits)
     with pytest.raises(ConfigError, match="defer 'always' is not one of"):
         BeliefTalk(spec, Scripted(spec), 1, defer="always")
+
+
+def test_mates_hands_a_mafia_seat_to_the_rule_bots_beside_teammates_who_did_not_vouch():
+    """``mates``: once day 1's speeches are over, a mafia seat whose living known teammate has
+    vouched for nobody plays as the rule bots (the layer's reader, seeded alike); a town seat,
+    a seat still in day 1's speeches, and a seat whose teammates have all vouched are not
+    handed over. Rule bots play every seat here (their mafia do not vouch on day 1), the
+    expectation worked out from the game's own events."""
+    from mafia_env.engine.kinds import Turn
+
+    seen = {True: 0, False: 0}
+    for vec, mask, game, seat in decisions(range(6)):
+        if mask.sum() <= 1:
+            continue
+        talk = layered(mates=True)
+        got = bool(talk._deferred(talk.reader, vec[None], mask[None] != 0)[0])
+        over = game.day >= 2 or (game.day == 1 and game.turn is not Turn.SPEECH)
+        vouched = {e[1] for e in game.events if e[0] == Ev.VOUCH}
+        mates = [
+            s for s in range(game.n) if s != seat and game.teams[s] == Team.MAFIA and game.alive[s]
+        ]
+        want = game.teams[seat] == Team.MAFIA and over and any(s not in vouched for s in mates)
+        assert got == want, (game.day, game.turn, seat)
+        if game.teams[seat] == Team.MAFIA:
+            seen[got] += 1
+            if got:
+                twin = layered(mates=True)
+                rule = twin.reader.act_batch(vec[None], mask[None])[0]
+                assert layered(mates=True).act(vec, mask) == rule
+    assert seen[True] and seen[False]
+
+
+class Vouching(Scripted):
+    """The stand-in network, but a speech vouches for someone first: the mark of the copies."""
+
+    def act_batch(self, obs, masks):
+        out = super().act_batch(obs, masks)
+        for i, mask in enumerate(np.asarray(masks)):
+            vouch = [a for a in np.flatnonzero(mask) if self.decoded[a][0] is Act.VOUCH]
+            if vouch:
+                out[i] = vouch[0]
+        return out
+
+
+def test_mates_keeps_a_team_of_copies_that_vouch():
+    """``mates`` over a network whose speeches vouch, on every mafia seat: no mafia decision
+    of whole games is handed to the rule bots (its teammates all vouched on day 1)."""
+    spec = table_of(TASK)
+    team = BeliefTalk(spec, Vouching(spec), 1, mafia=False, fallback="vouch", mates=True)
+    calls = []
+    deferred = team._deferred
+
+    def counted(reader, obs, legal):
+        out = deferred(reader, obs, legal)
+        calls.append(out.copy())
+        return out
+
+    team._deferred = counted
+    rule = load_policy("rule", spec, seed=2)
+    for _ in games(Seating(default=rule, teams={"mafia": team}), 6):
+        pass
+    assert calls and not np.concatenate(calls).any()
