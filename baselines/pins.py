@@ -116,6 +116,15 @@ PINS_V9: dict[str, dict[str, str]] = {
     "online-10": {**PINS_V8["online-10"], "filler": "02dead87a7250fc1"},  # filler/online.pt
 }
 
+# THE PIN TABLE of version 10: version 9's, with club-10's seat-filler network of versions 6-9
+# stamped with the talk layer's ``mates`` (issue 45: a mafia seat beside teammates who are not
+# its copies, who did not vouch on day 1, plays as the rule bots: the team's conventions are
+# the table's); the same weights, its file records the layer.
+PINS_V10: dict[str, dict[str, str]] = {
+    **PINS_V9,
+    "club-10": {**PINS_V9["club-10"], "filler": "e7886588811b603e"},  # filler/club.pt
+}
+
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     2: PINS_V2,
     3: PINS_V3,
@@ -125,6 +134,7 @@ PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     7: PINS_V7,
     8: PINS_V8,
     9: PINS_V9,
+    10: PINS_V10,
 }
 
 # The sides of a shipped bot that its file's network does not play, per version: task ->
@@ -151,6 +161,7 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
     7: SEATED_V7,
     8: SEATED_V7,
     9: SEATED_V7,
+    10: SEATED_V7,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
@@ -161,6 +172,7 @@ _V8 = {
     "city-13": {"filler": "filler/v8/city-13.pt"},
     "online-10": {"filler": "filler/v8/online.pt"},
 }
+_V9 = {"club-10": {"filler": "filler/v9/club.pt"}}
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
     4: {
         "sport-10": {"filler": "filler/v4/sport.pt"},
@@ -176,9 +188,10 @@ RETIRED: dict[int, dict[str, dict[str, str]]] = {
         **_MINIMAL_V7,
         **_V8,
     },
-    6: {**_FORUM_V6, **_MINIMAL_V7, **_V8},
-    7: {**_MINIMAL_V7, **_V8},
-    8: _V8,
+    6: {**_FORUM_V6, **_MINIMAL_V7, **_V8, **_V9},
+    7: {**_MINIMAL_V7, **_V8, **_V9},
+    8: {**_V8, **_V9},
+    9: _V9,
 }
 
 
@@ -270,6 +283,7 @@ __all__ = [
     "PINS_V7",
     "PINS_V8",
     "PINS_V9",
+    "PINS_V10",
     "RETIRED",
     "SEATED_BY_VERSION",
     "SEATED_V4",

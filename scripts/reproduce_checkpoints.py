@@ -105,8 +105,10 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "filler/v5/sport.pt": (TABLE, ["exp_name=filler_talk_layer_table2"]),
     # and of version 6: two links more, with 0.75 of the league's games at mixed tables
     "filler/sport.pt": (TABLE, ["exp_name=filler_talk_layer_table4", "mixed_tables=0.75"]),
-    # club-10's seat-filler of tasks version 6 (issue 45): sport-10's recipe on club-10's table
-    # and rules, then three more links at tables of mixed players (the last of them here)
+    # club-10's seat-filler of tasks versions 6-9 (issue 45): sport-10's recipe on club-10's
+    # table and rules, then three more links at tables of mixed players (the last of them
+    # here); version 10's is the same run, its file then stamped (`STAMPS`)
+    "filler/v9/club.pt": (TABLE, [*CLUB, "exp_name=filler_talk_layer_table5", "mixed_tables=0.75"]),
     "filler/club.pt": (TABLE, [*CLUB, "exp_name=filler_talk_layer_table5", "mixed_tables=0.75"]),
     # forum-10's of tasks version 7 (issue 45): sport-10's talk chain on forum-10's table and
     # rules, its fourth link under the talk layer (the links after it judged weaker)
@@ -129,6 +131,23 @@ STAMPS: dict[str, list[str]] = {
     "filler/online.pt": [
         "--layer=belief_talk",
         *(f"--option={o}" for o in ("speech=false", "nominate=false", "vote=false", "agree=true")),
+    ],
+    # club-10's of tasks version 10 (issue 45): the layer its run trained under, and a mafia
+    # seat beside teammates who are not its copies played as the rule bots
+    "filler/club.pt": [
+        "--layer=belief_talk",
+        *(
+            f"--option={o}"
+            for o in (
+                "fallback=vouch",
+                "mafia=false",
+                "sheriff_first=true",
+                "meet=true",
+                "sparing=true",
+                "agree=true",
+                "mates=true",
+            )
+        ),
     ],
 }
 
@@ -185,6 +204,8 @@ FIRST: dict[str, list[tuple[str, list[str]]]] = {
         (TABLE, ["exp_name=filler_talk_layer_table3", "mixed_tables=0.75"]),
     ],
 }
+# tasks versions 6-9's club-10 file: the same runs as version 10's
+FIRST["filler/v9/club.pt"] = FIRST["filler/club.pt"]
 
 
 def train_command(config: str, sets: list[str], run_dir: Path) -> list[str]:

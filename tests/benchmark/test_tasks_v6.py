@@ -68,17 +68,17 @@ def test_version_6_definitions_are_pinned():
 def test_the_filler_pins_are_the_shipped_files_and_club_10s_talks():
     """Every task's filler file is the one pinned (forum-10's, retrained for version 7, under
     filler/v6/, minimal-10's, retrained for version 8, under filler/v7/, city-13's and
-    online-10's, others for version 9, under filler/v8/: `pins.RETIRED`);
-    club-10's (retrained) plays under the talk layer its file records, reading no belief
-    piece, and version 5's task plays the file it pinned (filler/v5/club.pt), which reads the
-    piece."""
+    online-10's, others for version 9, under filler/v8/, club-10's, stamped for version 10,
+    under filler/v9/: `pins.RETIRED`); club-10's (retrained) plays under the talk layer its
+    file records, reading no belief piece, and version 5's task plays the file it pinned
+    (filler/v5/club.pt), which reads the piece."""
     check_filler_files(TASKS_V6, FILLER_V6)
     pytest.importorskip("torch")
     from baselines.ppo.checkpoint import PPOPolicy
 
     club = TASKS_V6["club-10"]
     spec = GameSpec.make("club", 10, **club.play_knobs())
-    now = load_policy("filler", spec, seed=1)
+    now = load_policy("filler", spec, seed=1, **pins.load_options(club, "filler"))
     assert isinstance(now, BeliefTalk) and isinstance(now.inner, PPOPolicy)
     assert {k: getattr(now, k) for k in TALK} == TALK and not now.inner.obs_options
     old = load_policy("filler", spec, seed=1, **pins.load_options(TASKS_V5["club-10"], "filler"))
