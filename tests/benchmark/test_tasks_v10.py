@@ -12,7 +12,7 @@ import pytest
 import baselines.shipped as shipped
 from baselines import pins
 from baselines.belief_talk import BeliefTalk
-from baselines.pins import PINS_V9, PINS_V10
+from baselines.pins import PINS_V9
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
@@ -20,9 +20,9 @@ from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V9, TASKS_V10
 from tests.benchmark.test_tasks_v5 import (
     check_attacker_from_version_4,
     check_filler_files,
+    check_filler_retrained,
     check_one_retrained,
     check_results_reused,
-    same_definition,
 )
 
 # Version 10: version 9's tables, seeds, games, opponents, seats and rules; club-10's filler
@@ -42,21 +42,8 @@ NEW = {"club-10": "e7886588811b603e"}
 
 def test_version_10_definitions_are_pinned():
     assert LATEST == 10 and TASKS is TASKS_V10 and TASKS_BY_VERSION[10] is TASKS_V10
-    assert {name: pins.digest(task) for name, task in TASKS_V10.items()} == PINNED_V10
-    assert list(TASKS_V10) == list(TASKS_V9)
-    assert {**PINS_V10, **{t: PINS_V9[t] for t in RETRAINED}} == PINS_V9
-    for t in RETRAINED:
-        assert PINS_V10[t] == {**PINS_V9[t], "filler": NEW[t]}
-    for name, task in TASKS_V10.items():
-        v9 = TASKS_V9[name]
-        same_definition(task, v9, 10)
-        for opp in pins.SHIPPED_OPPONENTS:
-            retrained = name in RETRAINED and opp == "filler"
-            assert (pins.pin(task, opp) != pins.pin(v9, opp)) is retrained
-            assert (pins.shipped_file(task, opp) != pins.shipped_file(v9, opp)) is retrained
-            assert pins.seated(task, opp) == pins.seated(v9, opp)
-        assert pins.digest(task) != pins.digest(v9)  # another version
-        assert get_task(name) is task and get_task(name, 10) is task
+    check_filler_retrained(10, PINNED_V10, RETRAINED, NEW)
+    assert all(get_task(name) is task for name, task in TASKS_V10.items())
     with pytest.raises(ConfigError, match=r"tasks of version 11; versions: 2, 3, .*, 9, 10"):
         get_task("sport-10", 11)
 

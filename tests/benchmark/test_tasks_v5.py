@@ -131,6 +131,29 @@ FILLER_V7 = {"minimal-10": "filler/v7/minimal.pt", **FILLER_V8}
 FILLER_V6 = {"forum-10": "filler/v6/forum.pt", **FILLER_V7}
 
 
+def check_filler_retrained(version: int, pinned: dict, retrained: tuple, new: dict) -> None:
+    """Tasks `version` are the version before's tables, seeds, games, opponents, seats and
+    rules, each task's digest `pinned[task]`; only the filler files of the tasks `retrained`
+    are others, pinned `new[task]`."""
+    tasks, earlier = TASKS_BY_VERSION[version], TASKS_BY_VERSION[version - 1]
+    now, before = pins.PINS_BY_VERSION[version], pins.PINS_BY_VERSION[version - 1]
+    assert {name: pins.digest(task) for name, task in tasks.items()} == pinned
+    assert list(tasks) == list(earlier)
+    assert {**now, **{t: before[t] for t in retrained}} == before
+    for t in retrained:
+        assert now[t] == {**before[t], "filler": new[t]}
+    for name, task in tasks.items():
+        old = earlier[name]
+        same_definition(task, old, version)
+        for opp in pins.SHIPPED_OPPONENTS:
+            moved = name in retrained and opp == "filler"
+            assert (pins.pin(task, opp) != pins.pin(old, opp)) is moved
+            assert (pins.shipped_file(task, opp) != pins.shipped_file(old, opp)) is moved
+            assert pins.seated(task, opp) == pins.seated(old, opp)
+        assert pins.digest(task) != pins.digest(old)  # another version
+        assert get_task(name, version) is task
+
+
 def check_filler_files(tasks: dict, retired: dict[str, str]) -> None:
     """Each task's filler file of `tasks` (one version's) is its retired file where `retired`
     names one (under baselines/checkpoints), else the shipped one, and hashes to its pin."""

@@ -12,7 +12,7 @@ import pytest
 import baselines.shipped as shipped
 from baselines import pins
 from baselines.belief_talk import BeliefTalk
-from baselines.pins import PINS_V8, PINS_V9
+from baselines.pins import PINS_V8
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
@@ -21,9 +21,9 @@ from tests.benchmark.test_tasks_v5 import (
     FILLER_V9,
     check_attacker_from_version_4,
     check_filler_files,
+    check_filler_retrained,
     check_one_retrained,
     check_results_reused,
-    same_definition,
 )
 
 # Version 9: version 8's tables, seeds, games, opponents, seats and rules; city-13's and
@@ -46,21 +46,7 @@ NEW = {"city-13": "e1931f8475b95ab1", "online-10": "02dead87a7250fc1"}
 
 def test_version_9_definitions_are_pinned():
     assert LATEST >= 9 and TASKS_BY_VERSION[9] is TASKS_V9  # the latest: test_tasks_v10.py
-    assert {name: pins.digest(task) for name, task in TASKS_V9.items()} == PINNED_V9
-    assert list(TASKS_V9) == list(TASKS_V8)
-    assert {**PINS_V9, **{t: PINS_V8[t] for t in RETRAINED}} == PINS_V8
-    for t in RETRAINED:
-        assert PINS_V9[t] == {**PINS_V8[t], "filler": NEW[t]}
-    for name, task in TASKS_V9.items():
-        v8 = TASKS_V8[name]
-        same_definition(task, v8, 9)
-        for opp in pins.SHIPPED_OPPONENTS:
-            retrained = name in RETRAINED and opp == "filler"
-            assert (pins.pin(task, opp) != pins.pin(v8, opp)) is retrained
-            assert (pins.shipped_file(task, opp) != pins.shipped_file(v8, opp)) is retrained
-            assert pins.seated(task, opp) == pins.seated(v8, opp)
-        assert pins.digest(task) != pins.digest(v8)  # another version
-        assert get_task(name, 9) is task
+    check_filler_retrained(9, PINNED_V9, RETRAINED, NEW)
     with pytest.raises(ConfigError, match=r"tasks of version 11; versions: 2, 3, .*, 8, 9"):
         get_task("sport-10", 11)
 
