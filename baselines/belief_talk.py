@@ -228,7 +228,7 @@ class BeliefTalk:
         wanted, speech_kind, vote_kind = self._kinds(names)
         free = legal.sum(axis=1) > 1
         if self.defer is not None or self.mates:
-            rule = self._deferred(reader, obs, legal) & free
+            rule = self._deferred(reader, obs, legal, free)
             if rule.any():
                 out[rule] = reader.act_batch(obs[rule], masks[rule])
                 free &= ~rule  # (the layer's parts leave these rows alone)
@@ -259,32 +259,42 @@ class BeliefTalk:
         out[rows] = new
         return out
 
-    def _deferred(self, reader: RulePolicy, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
-        """Which rows play as the rule bots: a town seat's where the table shows talk the
-        network did not meet (``defer``), a mafia seat's whose teammates are not its copies
-        (``mates``)."""
-        b = reader.read(obs, legal, np.arange(len(obs)))
-        town = reader.town_role[b.role]
-        out = np.zeros(b.R, dtype=bool)
+    def _deferred(
+        self, reader: RulePolicy, obs: np.ndarray, legal: np.ndarray, free: Any = None
+    ) -> np.ndarray:
+        """Which rows (of those `free`: all by default) play as the rule bots: a town seat's
+        where the table shows talk the network did not meet (``defer``), a mafia seat's whose
+        teammates are not its copies (``mates``). Only those rows are read."""
+        lo, hi = reader._pieces["role"][:2]
+        town = reader.town_role[obs[:, lo:hi].argmax(axis=1)]
+        maybe = town if self.defer is not None else np.zeros(len(obs), dtype=bool)
+        if self.mates:
+            maybe = maybe | ~town
+        rows = np.flatnonzero(maybe if free is None else maybe & free)
+        out = np.zeros(len(obs), dtype=bool)
+        if not rows.size:
+            return out
+        b = reader.read(obs, legal, rows)
+        town = town[rows]
+        hit = np.zeros(b.R, dtype=bool)
         if self.mates:
             speeches = b.v["phase"].argmax(axis=1) == reader.obs_layout.phases.index("speech")
             spoken = (b.day >= 2) | ((b.day == 1) & ~speeches)  # day 1's speeches are over
             silent = b.mate & b.alive & ~b.vouched.any(axis=2)  # [R, teammate]
-            out |= ~town & spoken & silent.any(axis=1)
-        if self.defer is None:
-            return out
-        others = b.not_me
-        claimant = b.claimant & others
+            hit |= ~town & spoken & silent.any(axis=1)
         if self.defer in ("team", "liars"):
-            table = b.claimant.sum(axis=1) >= (3 if self.defer == "team" else 2)
-        else:
+            hit |= town & (b.claimant.sum(axis=1) >= (3 if self.defer == "team" else 2))
+        elif self.defer is not None:
+            others = b.not_me
             by = others[:, :, None]  # [R, speaker, target]: said by another seat
             checks = ((b.claimed_red | b.claimed_black) & by).any(axis=(1, 2))
-            table = claimant.any(axis=1) | checks
+            table = (b.claimant & others).any(axis=1) | checks
             if self.defer == "talk":
                 said = (b.claim_kind < len(reader.roles)) & others
                 table |= said.any(axis=1) | (b.accused & by).any(axis=(1, 2))
-        return out | (table & town)
+            hit |= town & table
+        out[rows] = hit
+        return out
 
     def _kinds(self, names: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """By turn kind (an index into `names`; the last entry, -1: no turn): whether the
