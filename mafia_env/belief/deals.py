@@ -27,6 +27,7 @@ _DEALS: OrderedDict[tuple, np.ndarray] = OrderedDict()
 _DEALS_BYTES = 0
 _COUNTS: dict[tuple, int] = {}
 _ROWS: dict[tuple, dict] = {}  # roles -> {a frozenset of them: its row of `allowed_matrix`}
+_POW32 = np.int64(32) ** np.arange(13, dtype=np.int64)  # a class key's column weights
 _LOCK = threading.Lock()  # the table's bots may query beliefs from several threads
 
 
@@ -187,15 +188,21 @@ class DealSpace:
         seats; return (first row of each class, class of each row)."""
         rest = living.copy()
         rest[list(seats)] = False
-        parts = [deals[:, list(seats)].astype(np.int16)]
-        if rest.any():
-            sub = deals[:, rest]
-            parts += [(sub == r).sum(axis=1, keepdims=True) for r in range(len(self.roles))]
-        key = np.concatenate(parts, axis=1) if parts else np.zeros((len(deals), 1), np.int16)
-        if key.shape[1] <= 12:  # 5 bits a column (roles < 32, counts <= 30): one int a row
-            code = key.astype(np.int64) @ (np.int64(32) ** np.arange(key.shape[1], dtype=np.int64))
+        k, roles = len(seats), len(self.roles)
+        if k + (roles if rest.any() else 0) <= 12:
+            # the key's columns (the seats' roles, then each role's count among the rest), 5
+            # bits each (roles < 32, counts <= 30), as one int a row: column j weighs 32**j,
+            # so the rest's counts are the sum of 32**(k + role) over its seats
+            code = deals[:, list(seats)].astype(np.int64) @ _POW32[:k]
+            if rest.any():
+                code += _POW32[k : k + roles][deals[:, rest]].sum(axis=1)
             _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
         else:
+            parts = [deals[:, list(seats)].astype(np.int16)]
+            if rest.any():
+                sub = deals[:, rest]
+                parts += [(sub == r).sum(axis=1, keepdims=True) for r in range(roles)]
+            key = np.concatenate(parts, axis=1)
             _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
         return first, inverse.reshape(-1)
 

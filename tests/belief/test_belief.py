@@ -511,3 +511,42 @@ def test_deal_space_allows_is_every_seats_role_allowed(variant):
             constrained += int(not plain.all())
         g.apply(*random_move(g, rng))
     assert constrained > 0
+
+
+@pytest.mark.parametrize("variant, n", TASKS)
+def test_class_keys_group_by_the_seats_roles_and_the_rests_counts(variant, n):
+    """`DealSpace.class_keys` against the plain key of each deal (its roles at the seats, then
+    each role's count among the other living seats): deals share a class exactly when they
+    share the key, and the classes come in the order of the key read as one number, column j
+    weighing 32**j (the order the tracker searches them in); for seats and living sets of
+    every size, the table's deals or its particles."""
+    from mafia_env.belief.deals import DealSpace
+
+    space = DealSpace(VARIANTS[variant], n)
+    allowed = space.allowed_matrix(None)
+    if space.count(allowed) <= 20_000:
+        deals = space.enumerate(allowed)
+    else:
+        deals = space.sample(allowed, random.Random(0), 2048)
+    rng = np.random.default_rng(n)
+    roles = len(space.roles)
+    for trial in range(60):
+        seats = tuple(sorted(rng.choice(n, size=int(rng.integers(0, 5)), replace=False).tolist()))
+        living = rng.random(n) < (0.3 if trial % 3 == 0 else 0.8)
+        rows = deals[rng.random(len(deals)) < 0.5]
+        first, inverse = space.class_keys(rows, seats, living)
+        rest = living.copy()
+        rest[list(seats)] = False
+        counts = [(rows[:, rest] == r).sum(axis=1)[:, None] for r in range(roles)]
+        key = np.concatenate([rows[:, list(seats)], *counts], axis=1).astype(np.int64)
+        if not rest.any():
+            key = key[:, : len(seats)]
+        keys = [tuple(k) for k in key.tolist()]
+        assert len(first) == len(set(keys))
+        assert all(inverse[i] == c for c, i in enumerate(first))
+        assert all(keys[j] == keys[first[c]] for j, c in enumerate(inverse.tolist()))
+        if key.shape[1] <= 12:
+            code = [sum(v * 32**j for j, v in enumerate(k)) for k in keys]
+            assert [code[i] for i in first] == sorted(set(code))
+        if rest.any() and len(rows):
+            assert space.key_of(rows[first[-1]], seats, living) == keys[first[-1]]
