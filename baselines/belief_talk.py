@@ -56,6 +56,10 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   in 98%), and the rule bots' mafia say nothing on day 1: a teammate who did not vouch is not
   a copy, and the team's conventions are the rule bots' (the table's), not the network's. A
   team of copies is never handed over.
+- ``mates_nominate`` (with ``mates``): a teammate who has nominated someone counts as a copy
+  too. Forum-10's copies that did not vouch on day 1 nominated (every one of its 200 seats in
+  100 games vouched or nominated; the rule bots' mafia said nothing in 91%): without it a few
+  teams of copies are handed over.
 - ``defer``: at a table unlike the one the network learned at, a town seat's decisions are
   the rule bots' (the reading of the claims with liars in the model, `RulePolicy`), the
   layer's parts left out: ``team``, where three or more seats claim the sheriff (more than
@@ -133,6 +137,7 @@ class BeliefTalk:
         lead: bool = False,
         defer: str | None = None,
         mates: bool = False,
+        mates_nominate: bool = False,
     ):
         self.spec = spec
         self.inner = inner
@@ -172,6 +177,10 @@ class BeliefTalk:
         self.lead = lead
         # on: a mafia seat whose known teammate did not vouch on day 1 plays as the rule bots
         self.mates = mates
+        # on (with `mates`): a teammate who nominated someone is taken for a copy too
+        if mates_nominate and not mates:
+            raise ConfigError("BeliefTalk mates_nominate refines mates: turn mates on too")
+        self.mates_nominate = mates_nominate
         # where a town seat plays as the rule bots (None: nowhere)
         if defer is not None and defer not in DEFERS:
             raise ConfigError(f"BeliefTalk defer {defer!r} is not one of: {', '.join(DEFERS)}")
@@ -281,6 +290,8 @@ class BeliefTalk:
             speeches = b.v["phase"].argmax(axis=1) == reader.obs_layout.phases.index("speech")
             spoken = (b.day >= 2) | ((b.day == 1) & ~speeches)  # day 1's speeches are over
             silent = b.mate & b.alive & ~b.vouched.any(axis=2)  # [R, teammate]
+            if self.mates_nominate:
+                silent &= ~(b.nominations > 0).any(axis=2)
             hit |= ~town & spoken & silent.any(axis=1)
         if self.defer in ("team", "liars"):
             hit |= town & (b.claimant.sum(axis=1) >= (3 if self.defer == "team" else 2))

@@ -23,6 +23,7 @@ PARTS = (
     "agree",
     "lead",
     "mates",
+    "mates_nominate",
 )
 # where a town seat plays as the rule bots (``defer``): three or more sheriff claimants (more
 # than one liar), two or more (a lie told), any claim of the sheriff or of a check by another

@@ -417,3 +417,71 @@ def test_mates_keeps_a_team_of_copies_that_vouch():
     for _ in games(Seating(default=rule, teams={"mafia": team}), 6):
         pass
     assert calls and not np.concatenate(calls).any()
+
+
+def test_mates_nominate_takes_a_teammate_who_nominated_for_a_copy():
+    """``mates_nominate`` (with ``mates``): a mafia seat is handed to the rule bots only where a
+    living known teammate has neither vouched for nor nominated anyone (once day 1's speeches
+    are over), worked out from the game's own events (the rule bots' mafia nominate now and
+    then: both ways are met); without ``mates`` it is refused."""
+    from mafia_env.engine.kinds import Turn
+
+    seen = {True: 0, False: 0}
+    nominated_only = 0
+    for vec, mask, game, seat in decisions(range(10)):
+        if mask.sum() <= 1 or game.teams[seat] != Team.MAFIA:
+            continue
+        talk = layered(mates=True, mates_nominate=True)
+        got = bool(talk._deferred(talk.reader, vec[None], mask[None] != 0)[0])
+        over = game.day >= 2 or (game.day == 1 and game.turn is not Turn.SPEECH)
+        vouched = {e[1] for e in game.events if e[0] == Ev.VOUCH}
+        named = {e[1] for e in game.events if e[0] in (Ev.NOMINATE, Ev.NAME) and e[1] >= 0}
+        mates = [s for s in range(game.n) if s != seat and game.teams[s] == Team.MAFIA]
+        mates = [s for s in mates if game.alive[s]]
+        want = over and any(s not in vouched and s not in named for s in mates)
+        assert got == want, (game.day, game.turn, seat)
+        seen[got] += 1
+        plain = layered(mates=True)
+        nominated_only += (
+            over and bool(plain._deferred(plain.reader, vec[None], mask[None] != 0)[0]) and not got
+        )
+    assert seen[True] and seen[False] and nominated_only
+    with pytest.raises(ConfigError, match="mates_nominate refines mates"):
+        layered(mates_nominate=True)
+
+
+class Nominating(Scripted):
+    """The stand-in network (its speech nominates, it never vouches)."""
+
+
+def test_mates_nominate_keeps_a_team_of_copies_that_nominate():
+    """``mates`` with ``mates_nominate`` over a network whose speeches nominate and never vouch,
+    on every mafia seat: once its teammates have nominated, none of its decisions goes to the
+    rule bots; ``mates`` alone hands such a team over."""
+    spec = table_of(TASK)
+    rule = load_policy("rule", spec, seed=2)
+    handed = {}
+    for nominate in (True, False):
+        team = BeliefTalk(
+            spec,
+            Nominating(spec),
+            1,
+            mafia=False,
+            fallback="vouch",
+            guess=False,
+            mates=True,
+            mates_nominate=nominate,
+        )
+        calls = []
+        deferred = team._deferred
+
+        def counted(*args, deferred=deferred, calls=calls):
+            out = deferred(*args)
+            calls.append(out.copy())
+            return out
+
+        team._deferred = counted
+        for _ in games(Seating(default=rule, teams={"mafia": team}), 6):
+            pass
+        handed[nominate] = int(np.concatenate(calls).sum())
+    assert handed[True] == 0 < handed[False]
