@@ -65,7 +65,15 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   layer's parts left out: ``team``, where three or more seats claim the sheriff (more than
   one lies: a team of fake sheriffs); ``liars``, where two or more do (at most one tells the
   truth); ``claims``, where another seat has claimed the sheriff or a check;
-  ``talk``, where another seat has claimed a role or a check or accused anyone.
+  ``talk``, where another seat has claimed a role or a check or accused anyone; ``silent``,
+  once day 1's speeches are over, where more of the other seats (living or not) have said
+  nothing (no claim, check, accusation or vouch) than there are seats outside the town. The
+  networks trained under this layer speak in their day-1 speech (every town seat of
+  forum-10's and club-10's filler: the layer's ``fallback="vouch"``), and the rule bots' town
+  says nothing there: at a table of copies only the other sides' seats are silent, beside
+  rule-bot or style teammates (the benchmark's ``half-rule``, ``half-style``) four of the six
+  other town seats are too (`results/robust/experiments/town_talk.py`), and the team's
+  conventions are the table's. A town of copies is never handed over.
 
 Options for measuring the parts: ``others_talk`` off keeps only the real sheriff's talk;
 ``hide_talk`` hides the table's accusations and vouches from the network. ``filler_talk`` is
@@ -87,7 +95,7 @@ from baselines.rule.posterior import L_AGAINST_ME, L_AGAINST_ME_CAP, L_NIGHT_DEA
 from baselines.rule.reading import SeenBatch
 from mafia_env.belief.claims import read_claims
 from mafia_env.engine.kinds import Act
-from mafia_env.engine.roles import Role
+from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.policy import Policy, reseed
@@ -286,14 +294,25 @@ class BeliefTalk:
         b = reader.read(obs, legal, rows)
         town = town[rows]
         hit = np.zeros(b.R, dtype=bool)
+        speeches = b.v["phase"].argmax(axis=1) == reader.obs_layout.phases.index("speech")
+        spoken = (b.day >= 2) | ((b.day == 1) & ~speeches)  # day 1's speeches are over
         if self.mates:
-            speeches = b.v["phase"].argmax(axis=1) == reader.obs_layout.phases.index("speech")
-            spoken = (b.day >= 2) | ((b.day == 1) & ~speeches)  # day 1's speeches are over
             silent = b.mate & b.alive & ~b.vouched.any(axis=2)  # [R, teammate]
             if self.mates_nominate:
                 silent &= ~(b.nominations > 0).any(axis=2)
             hit |= ~town & spoken & silent.any(axis=1)
-        if self.defer in ("team", "liars"):
+        if self.defer == "silent":
+            # once day 1's speeches are over, the other seats (living or not) that have said
+            # no claim, check, accusation or vouch: at a table of copies only the other
+            # sides' seats are silent
+            talked = (b.claim_kind < len(reader.roles)) | (
+                b.claimed_red | b.claimed_black | b.accused | b.vouched
+            ).any(axis=2)
+            silent = b.not_me & ~talked
+            counts = reader.rules.role_counts(b.n)
+            outside = sum(c for r, c in counts.items() if r.team is not Team.TOWN)
+            hit |= town & spoken & (silent.sum(axis=1) > outside)
+        elif self.defer in ("team", "liars"):
             hit |= town & (b.claimant.sum(axis=1) >= (3 if self.defer == "team" else 2))
         elif self.defer is not None:
             others = b.not_me

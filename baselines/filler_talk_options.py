@@ -27,7 +27,9 @@ PARTS = (
 )
 # where a town seat plays as the rule bots (``defer``): three or more sheriff claimants (more
 # than one liar), two or more (a lie told), any claim of the sheriff or of a check by another
-# seat, or any claim, check or accusation by another seat
-DEFERS = ("team", "liars", "claims", "talk")
+# seat, or any claim, check or accusation by another seat; or, once day 1's speeches are over,
+# fewer other seats that have said anything than there are other town seats (teammates who are
+# not the network's copies, which speak on day 1)
+DEFERS = ("team", "liars", "claims", "talk", "silent")
 
 __all__ = ["DEFERS", "FALLBACKS", "PARTS"]

@@ -485,3 +485,100 @@ def test_mates_nominate_keeps_a_team_of_copies_that_nominate():
             pass
         handed[nominate] = int(np.concatenate(calls).sum())
     assert handed[True] == 0 < handed[False]
+
+
+TALK = {int(e) for e in (Ev.CLAIM_ROLE, Ev.CLAIM_CHECK, Ev.ACCUSE, Ev.VOUCH)}
+
+
+def town_decisions(seeds, vouchers):
+    """(obs, mask, game, seat) at every turn of the seeded games `seeds`, where the first
+    `vouchers(seed)` town seats are played by the vouching stand-in (the mark of the copies)
+    and every other seat by the rule bots, each turn played once looked at."""
+    spec = table_of(TASK)
+    rule, copy_ = RulePolicy(spec=spec, seed=5), Vouching(spec)
+    env = mafia_env.raw_env(TASK.variant, TASK.num_players, **TASK.play_knobs())
+    for seed in seeds:
+        env.reset(seed=TASK.seed + seed)
+        game = env.unwrapped.game
+        town = [s for s in range(game.n) if game.teams[s] == Team.TOWN]
+        vouching = set(town[: vouchers(seed)])
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            vec, mask = obs["observation"], obs["action_mask"]
+            game = env.unwrapped.game
+            seat = int(agent.split("_")[-1]) - 1
+            yield vec, mask, game, seat
+            bot = copy_ if seat in vouching else rule
+            env.step(int(bot.act(vec, mask)))
+
+
+def test_defer_silent_hands_a_town_seat_to_the_rule_bots_beside_seats_that_said_nothing():
+    """``defer="silent"``: once day 1's speeches are over, a town seat plays as the rule bots
+    (the layer's reader, seeded alike) where more of the other seats have said nothing (no
+    claim, check, accusation or vouch) than there are seats outside the town; not in day 1's
+    speeches, not a mafia seat, not where enough have spoken. From 0 to all 7 town seats
+    vouch (the stand-in), the rest are rule bots; the expectation comes from the game's own
+    events."""
+    from mafia_env.engine.kinds import Turn
+
+    seen = {True: 0, False: 0}
+    spoken_false = 0
+    for vec, mask, game, seat in town_decisions(range(8), lambda seed: seed):
+        if mask.sum() <= 1:
+            continue
+        talk = layered(defer="silent")
+        got = bool(talk._deferred(talk.reader, vec[None], mask[None] != 0)[0])
+        over = game.day >= 2 or (game.day == 1 and game.turn is not Turn.SPEECH)
+        talked = {e[1] for e in game.events if e[0] in TALK}
+        silent = {s for s in range(game.n) if s != seat and s not in talked}
+        outside = sum(game.teams[s] != Team.TOWN for s in range(game.n))
+        town = game.teams[seat] == Team.TOWN
+        want = town and over and len(silent) > outside
+        assert got == want, (game.day, game.turn, seat, sorted(silent))
+        if town:
+            seen[got] += 1
+            spoken_false += over and not got
+            if got:
+                twin = layered(defer="silent")
+                rule = twin.reader.act_batch(vec[None], mask[None])[0]
+                assert layered(defer="silent").act(vec, mask) == rule
+    assert seen[True] and seen[False] and spoken_false  # (each way after day 1's speeches)
+    spec = table_of(TASK)
+    assert BeliefTalk(spec, Scripted(spec), 1, defer="silent").defer == "silent"
+    with pytest.raises(ConfigError, match=r"defer 'quiet' is not one of: .*silent"):
+        BeliefTalk(spec, Scripted(spec), 1, defer="quiet")
+
+
+def test_defer_silent_keeps_a_town_of_copies_that_speak():
+    """``defer="silent"`` over a network whose speeches vouch, on every town seat: no town
+    decision of whole games against the rule mafia is handed to the rule bots (every other
+    town seat spoke on day 1), and with the rule bots on half the town's seats some are."""
+    spec = table_of(TASK)
+    rule = load_policy("rule", spec, seed=2)
+    for half in (False, True):
+        town = BeliefTalk(spec, Vouching(spec), 1, mafia=False, fallback="vouch", defer="silent")
+        calls = []
+        deferred = town._deferred
+
+        def counted(*args, _d=deferred, _c=calls):
+            out = _d(*args)
+            _c.append(out.copy())
+            return out
+
+        town._deferred = counted
+
+        class Half(Seating):  # the copies on the first half of the town's seats (or all)
+            def players(self, game, _t=town, _h=half):
+                out = super().players(game)
+                seats = [s for s in range(game.n) if game.teams[s] == Team.TOWN]
+                for s in seats[: len(seats) // 2] if _h else seats:
+                    out[s] = _t
+                return out
+
+        for _ in games(Half(default=rule), 6):
+            pass
+        assert calls
+        assert np.concatenate(calls).any() == half
