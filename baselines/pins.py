@@ -125,6 +125,17 @@ PINS_V10: dict[str, dict[str, str]] = {
     "club-10": {**PINS_V9["club-10"], "filler": "e7886588811b603e"},  # filler/club.pt
 }
 
+# THE PIN TABLE of version 11: version 10's, with forum-10's seat-filler network of versions
+# 7-10 and club-10's of versions 6-10 stamped with the talk layer's ``defer="silent"`` (issue
+# 45: a town seat beside teammates who are not its copies, who said nothing on day 1, plays as
+# the rule bots: the team's conventions are the table's); the same weights, each file records
+# its layer.
+PINS_V11: dict[str, dict[str, str]] = {
+    **PINS_V10,
+    "club-10": {**PINS_V10["club-10"], "filler": "e0f6351bd346da71"},  # filler/club.pt
+    "forum-10": {**PINS_V10["forum-10"], "filler": "31b8f9f7791574d9"},  # filler/forum.pt
+}
+
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     2: PINS_V2,
     3: PINS_V3,
@@ -135,6 +146,7 @@ PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     8: PINS_V8,
     9: PINS_V9,
     10: PINS_V10,
+    11: PINS_V11,
 }
 
 # The sides of a shipped bot that its file's network does not play, per version: task ->
@@ -162,6 +174,7 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
     8: SEATED_V7,
     9: SEATED_V7,
     10: SEATED_V7,
+    11: SEATED_V7,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
@@ -173,6 +186,8 @@ _V8 = {
     "online-10": {"filler": "filler/v8/online.pt"},
 }
 _V9 = {"club-10": {"filler": "filler/v9/club.pt"}}
+_FORUM_V10 = {"forum-10": {"filler": "filler/v10/forum.pt"}}
+_V10 = {"club-10": {"filler": "filler/v10/club.pt"}, **_FORUM_V10}
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
     4: {
         "sport-10": {"filler": "filler/v4/sport.pt"},
@@ -189,9 +204,10 @@ RETIRED: dict[int, dict[str, dict[str, str]]] = {
         **_V8,
     },
     6: {**_FORUM_V6, **_MINIMAL_V7, **_V8, **_V9},
-    7: {**_MINIMAL_V7, **_V8, **_V9},
-    8: {**_V8, **_V9},
-    9: _V9,
+    7: {**_MINIMAL_V7, **_V8, **_V9, **_FORUM_V10},
+    8: {**_V8, **_V9, **_FORUM_V10},
+    9: {**_V9, **_FORUM_V10},
+    10: _V10,
 }
 
 
@@ -284,6 +300,7 @@ __all__ = [
     "PINS_V8",
     "PINS_V9",
     "PINS_V10",
+    "PINS_V11",
     "RETIRED",
     "SEATED_BY_VERSION",
     "SEATED_V4",

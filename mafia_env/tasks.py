@@ -39,7 +39,10 @@ earlier ones, which stay playable under the rules they were defined with:
   (issue 45); every pair without city-13's or online-10's filler is the same games;
 - version 10: version 9 with club-10's seat-filler network playing its mafia seats as the rule
   bots beside teammates who are not its copies (issue 45); every pair without club-10's
-  filler is the same games.
+  filler is the same games;
+- version 11: version 10 with forum-10's and club-10's seat-filler networks playing their town
+  seats as the rule bots beside teammates who are not their copies (issue 45); every pair
+  without forum-10's or club-10's filler is the same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -57,7 +60,7 @@ from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
 # task version -> the era its games are played in
-TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3, 6: 3, 7: 3, 8: 3, 9: 3, 10: 3}
+TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3, 6: 3, 7: 3, 8: 3, 9: 3, 10: 3, 11: 3}
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -187,6 +190,11 @@ TASKS_V9: dict[str, Task] = _tables(9, OPPONENTS_V4, era=2)
 # (`baselines.pins.PINS_V10`), so that digest is another.
 TASKS_V10: dict[str, Task] = _tables(10, OPPONENTS_V4, era=2)
 
+# ---------------------------------------------------------------- version 11
+# Version 10's tables, opponents and rules; forum-10's and club-10's filler files are others
+# (`baselines.pins.PINS_V11`), so those digests are others.
+TASKS_V11: dict[str, Task] = _tables(11, OPPONENTS_V4, era=2)
+
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     2: TASKS_V2,
     3: TASKS_V3,
@@ -197,6 +205,7 @@ TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     8: TASKS_V8,
     9: TASKS_V9,
     10: TASKS_V10,
+    11: TASKS_V11,
 }
 
 
@@ -306,6 +315,7 @@ __all__ = [
     "TASKS_V8",
     "TASKS_V9",
     "TASKS_V10",
+    "TASKS_V11",
     "TASK_ERAS",
     "TINY_TASKS",
     "Task",

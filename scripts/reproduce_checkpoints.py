@@ -107,11 +107,18 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "filler/sport.pt": (TABLE, ["exp_name=filler_talk_layer_table4", "mixed_tables=0.75"]),
     # club-10's seat-filler of tasks versions 6-9 (issue 45): sport-10's recipe on club-10's
     # table and rules, then three more links at tables of mixed players (the last of them
-    # here); version 10's is the same run, its file then stamped (`STAMPS`)
-    "filler/v9/club.pt": (TABLE, [*CLUB, "exp_name=filler_talk_layer_table5", "mixed_tables=0.75"]),
-    "filler/club.pt": (TABLE, [*CLUB, "exp_name=filler_talk_layer_table5", "mixed_tables=0.75"]),
-    # forum-10's of tasks version 7 (issue 45): sport-10's talk chain on forum-10's table and
-    # rules, its fourth link under the talk layer (the links after it judged weaker)
+    # here); versions 10's and 11's are the same run, its file then stamped (`STAMPS`)
+    **{
+        f"filler/{v}club.pt": (
+            TABLE,
+            [*CLUB, "exp_name=filler_talk_layer_table5", "mixed_tables=0.75"],
+        )
+        for v in ("v9/", "v10/", "")
+    },
+    # forum-10's of tasks versions 7-10 (issue 45): sport-10's talk chain on forum-10's table
+    # and rules, its fourth link under the talk layer (the links after it judged weaker);
+    # version 11's is the same run, its file then stamped (`STAMPS`)
+    "filler/v10/forum.pt": ("configs/filler/sport-talk-layer-town-longer.yaml", FORUM),
     "filler/forum.pt": ("configs/filler/sport-talk-layer-town-longer.yaml", FORUM),
     # minimal-10's of tasks version 8 (issue 45): two links against the zoo from the clone,
     # then one under the talk layer's agreed shot
@@ -124,6 +131,17 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     ),
 }
 
+# club-10's run's layer (its training config's options) and ``mates`` (tasks version 10)
+CLUB_LAYER = (
+    "fallback=vouch",
+    "mafia=false",
+    "sheriff_first=true",
+    "meet=true",
+    "sparing=true",
+    "agree=true",
+    "mates=true",
+)
+
 # shipped file -> the `baselines.ppo.stamp` arguments its last run's agent.pt is stamped with
 # (the layer its network plays under, recorded in the file: the weights are the run's)
 STAMPS: dict[str, list[str]] = {
@@ -134,20 +152,17 @@ STAMPS: dict[str, list[str]] = {
     ],
     # club-10's of tasks version 10 (issue 45): the layer its run trained under, and a mafia
     # seat beside teammates who are not its copies played as the rule bots
+    "filler/v10/club.pt": ["--layer=belief_talk", *(f"--option={o}" for o in CLUB_LAYER)],
+    # and of version 11: a town seat beside teammates who are not its copies, too
     "filler/club.pt": [
         "--layer=belief_talk",
-        *(
-            f"--option={o}"
-            for o in (
-                "fallback=vouch",
-                "mafia=false",
-                "sheriff_first=true",
-                "meet=true",
-                "sparing=true",
-                "agree=true",
-                "mates=true",
-            )
-        ),
+        *(f"--option={o}" for o in (*CLUB_LAYER, "defer=silent")),
+    ],
+    # forum-10's of tasks version 11 (issue 45): the layer its run trained under, and a town
+    # seat beside teammates who are not its copies played as the rule bots
+    "filler/forum.pt": [
+        "--layer=belief_talk",
+        *(f"--option={o}" for o in ("fallback=vouch", "mafia=false", "defer=silent")),
     ],
 }
 
@@ -204,8 +219,11 @@ FIRST: dict[str, list[tuple[str, list[str]]]] = {
         (TABLE, ["exp_name=filler_talk_layer_table3", "mixed_tables=0.75"]),
     ],
 }
-# tasks versions 6-9's club-10 file: the same runs as version 10's
+# tasks versions 6-9's and 10's club-10 files, and versions 7-10's forum-10 file: the same
+# runs as version 11's
 FIRST["filler/v9/club.pt"] = FIRST["filler/club.pt"]
+FIRST["filler/v10/club.pt"] = FIRST["filler/club.pt"]
+FIRST["filler/v10/forum.pt"] = FIRST["filler/forum.pt"]
 
 
 def train_command(config: str, sets: list[str], run_dir: Path) -> list[str]:

@@ -16,8 +16,9 @@ from baselines.pins import PINS_V9
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V9, TASKS_V10, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V9, TASKS_V10, get_task
 from tests.benchmark.test_tasks_v5 import (
+    FILLER_V10,
     check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
@@ -38,21 +39,22 @@ PINNED_V10 = {
 RETRAINED = ("club-10",)
 OLD = {"club-10": shipped.SHIPPED / "filler/v9/club.pt"}  # versions 6-9's file
 NEW = {"club-10": "e7886588811b603e"}
+STAMPED = {"club-10": shipped.SHIPPED / "filler/v10/club.pt"}  # version 10's (retired for 11)
 
 
 def test_version_10_definitions_are_pinned():
-    assert LATEST == 10 and TASKS is TASKS_V10 and TASKS_BY_VERSION[10] is TASKS_V10
+    assert LATEST >= 10 and TASKS_BY_VERSION[10] is TASKS_V10  # the latest: test_tasks_v11.py
     check_filler_retrained(10, PINNED_V10, RETRAINED, NEW)
-    assert all(get_task(name) is task for name, task in TASKS_V10.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 11; versions: 2, 3, .*, 9, 10"):
-        get_task("sport-10", 11)
+    assert all(get_task(name, 10) is task for name, task in TASKS_V10.items())
+    with pytest.raises(ConfigError, match=r"tasks of version 12; versions: 2, 3, .*, 9, 10"):
+        get_task("sport-10", 12)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_weights():
     """Every task's filler file is the one pinned; club-10's is version 9's network, the same
     weights, under the layer its run trained with and ``mates``, as its file records; versions
     6-9 play the file they pinned (`pins.RETIRED`: filler/v9/), without it."""
-    check_filler_files(TASKS_V10, {})
+    check_filler_files(TASKS_V10, FILLER_V10)  # (club-10's and forum-10's stamped for 11)
     for t, old in OLD.items():
         for version in range(6, 10):
             assert pins.shipped_file(get_task(t, version), "filler") == old
@@ -62,13 +64,14 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
     for t in RETRAINED:
         task = TASKS_V10[t]
         spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
-        now = load_policy("filler", spec, seed=1)
+        opts = pins.load_options(task, "filler")
+        assert opts == {"file": STAMPED[t]}
+        now = load_policy("filler", spec, seed=1, **opts)
         assert isinstance(now, BeliefTalk) and now.mates and now.defer is None
-        assert pins.load_options(task, "filler") == {}
         before = load_policy("filler", spec, seed=1, **pins.load_options(get_task(t, 9), "filler"))
         assert isinstance(before, BeliefTalk) and not before.mates
         a, b = (torch.load(p, map_location="cpu", weights_only=False)
-                for p in (OLD[t], pins.shipped_file(task, "filler")))  # fmt: skip
+                for p in (OLD[t], STAMPED[t]))  # fmt: skip
         assert a["model"].keys() == b["model"].keys()
         assert all(torch.equal(a["model"][w], b["model"][w]) for w in a["model"])
         assert b["layer"]["options"] == {**a["layer"]["options"], "mates": True}

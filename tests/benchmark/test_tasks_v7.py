@@ -57,14 +57,16 @@ def test_version_7_definitions_are_pinned():
         assert get_task(name, 7) is task
     assert pins.seated(TASKS_V7["forum-10"], "filler") == {"maniac": "rule"}
     assert pins.seated(TASKS_V6["forum-10"], "filler") == {}
-    with pytest.raises(ConfigError, match=r"tasks of version 11; versions: 2, 3, 4, 5, 6, 7"):
-        get_task("sport-10", 11)
+    with pytest.raises(ConfigError, match=r"tasks of version 12; versions: 2, 3, 4, 5, 6, 7"):
+        get_task("sport-10", 12)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_forum_10s_talks():
     """Every task's filler file is the one pinned; forum-10's (retrained) plays under the talk
     layer its file records, its maniac's rows by the rule bots, and version 6's task plays the
-    file it pinned (`pins.RETIRED`: filler/v6/forum.pt), the network on every side."""
+    file it pinned (`pins.RETIRED`: filler/v6/forum.pt), the network on every side. Versions
+    7-10's file is retired since version 11 (filler/v10/forum.pt, stamped for 11): version 7
+    plays it, with the rule bots on the maniac's seat as version 7 seats them."""
     check_filler_files(TASKS_V7, FILLER_V7)  # (minimal-10's, city-13's, online-10's retired)
     old = shipped.SHIPPED / "filler/v6/forum.pt"
     for version in (4, 5, 6):
@@ -75,13 +77,14 @@ def test_the_filler_pins_are_the_shipped_files_and_forum_10s_talks():
 
     forum = TASKS_V7["forum-10"]
     spec = GameSpec.make("forum", 10, **forum.play_knobs())
-    now = load_policy("filler", spec, seed=1)
+    mine = pins.load_options(forum, "filler")
+    assert mine == {"file": shipped.SHIPPED / "filler/v10/forum.pt", "sides": {"maniac": "rule"}}
+    now = load_policy("filler", spec, seed=1, **mine)
     town, mafia, maniac = (TEAM_NAMES.index(t) for t in ("town", "mafia", "maniac"))
     assert isinstance(now, BySide) and isinstance(now.default, BeliefTalk)
     assert isinstance(now.default.inner, PPOPolicy) and not now.default.inner.obs_options
     assert type(now.policies[maniac]).__name__ == "RulePolicy"
     assert now.policies[town] is now.default and now.policies[mafia] is now.default
-    assert pins.load_options(forum, "filler") == {}
     opts = pins.load_options(TASKS_V6["forum-10"], "filler")
     assert opts == {"file": old}
     before = load_policy("filler", spec, seed=1, **opts)
