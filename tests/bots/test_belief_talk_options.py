@@ -113,14 +113,19 @@ def flat(talk):
     return talk
 
 
-def decisions(seeds, mafia=None):
+def decisions(seeds, mafia=None, seated=None):
     """(obs, mask, game, seat) at every turn of the seeded games `seeds`, the rule bots
-    playing (the mafia's seats by `mafia` where given), each turn played once looked at."""
+    playing (the mafia's seats by `mafia` where given, and the seats `seated(seed, game)` maps
+    to a bot by that bot), each turn played once looked at."""
     spec = table_of(TASK)
     rule = RulePolicy(spec=spec, seed=5)
     env = mafia_env.raw_env(TASK.variant, TASK.num_players, **TASK.play_knobs())
     for seed in seeds:
         env.reset(seed=TASK.seed + seed)
+        game = env.unwrapped.game
+        bots = dict(seated(seed, game)) if seated is not None else {}
+        if mafia is not None:
+            bots.update({s: mafia for s in range(game.n) if game.teams[s] == Team.MAFIA})
         for agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
@@ -130,8 +135,7 @@ def decisions(seeds, mafia=None):
             game = env.unwrapped.game
             seat = int(agent.split("_")[-1]) - 1
             yield vec, mask, game, seat
-            bot = mafia if mafia is not None and game.teams[seat] == Team.MAFIA else rule
-            env.step(int(bot.act(vec, mask)))
+            env.step(int(bots.get(seat, rule).act(vec, mask)))
 
 
 def first_turn(kind_name, team, extra=lambda game, mask: True, seed_from=0):
@@ -387,6 +391,21 @@ def test_mates_hands_a_mafia_seat_to_the_rule_bots_beside_teammates_who_did_not_
     assert seen[True] and seen[False]
 
 
+def handed_over(layer: BeliefTalk) -> list[np.ndarray]:
+    """Keep, call by call, which rows `layer` hands to the rule bots (its `_deferred`); return
+    the list it fills as games are played."""
+    calls: list[np.ndarray] = []
+    deferred = layer._deferred
+
+    def counted(*args):
+        out = deferred(*args)
+        calls.append(out.copy())
+        return out
+
+    layer._deferred = counted
+    return calls
+
+
 class Vouching(Scripted):
     """The stand-in network, but a speech vouches for someone first: the mark of the copies."""
 
@@ -404,15 +423,7 @@ def test_mates_keeps_a_team_of_copies_that_vouch():
     of whole games is handed to the rule bots (its teammates all vouched on day 1)."""
     spec = table_of(TASK)
     team = BeliefTalk(spec, Vouching(spec), 1, mafia=False, fallback="vouch", mates=True)
-    calls = []
-    deferred = team._deferred
-
-    def counted(*args):
-        out = deferred(*args)
-        calls.append(out.copy())
-        return out
-
-    team._deferred = counted
+    calls = handed_over(team)
     rule = load_policy("rule", spec, seed=2)
     for _ in games(Seating(default=rule, teams={"mafia": team}), 6):
         pass
@@ -472,15 +483,7 @@ def test_mates_nominate_keeps_a_team_of_copies_that_nominate():
             mates=True,
             mates_nominate=nominate,
         )
-        calls = []
-        deferred = team._deferred
-
-        def counted(*args, deferred=deferred, calls=calls):
-            out = deferred(*args)
-            calls.append(out.copy())
-            return out
-
-        team._deferred = counted
+        calls = handed_over(team)
         for _ in games(Seating(default=rule, teams={"mafia": team}), 6):
             pass
         handed[nominate] = int(np.concatenate(calls).sum())
@@ -491,28 +494,15 @@ TALK = {int(e) for e in (Ev.CLAIM_ROLE, Ev.CLAIM_CHECK, Ev.ACCUSE, Ev.VOUCH)}
 
 
 def town_decisions(seeds, vouchers):
-    """(obs, mask, game, seat) at every turn of the seeded games `seeds`, where the first
-    `vouchers(seed)` town seats are played by the vouching stand-in (the mark of the copies)
-    and every other seat by the rule bots, each turn played once looked at."""
-    spec = table_of(TASK)
-    rule, copy_ = RulePolicy(spec=spec, seed=5), Vouching(spec)
-    env = mafia_env.raw_env(TASK.variant, TASK.num_players, **TASK.play_knobs())
-    for seed in seeds:
-        env.reset(seed=TASK.seed + seed)
-        game = env.unwrapped.game
+    """`decisions` where the first `vouchers(seed)` town seats are played by the vouching
+    stand-in (the mark of the copies) and every other seat by the rule bots."""
+    copy_ = Vouching(table_of(TASK))
+
+    def seated(seed, game):
         town = [s for s in range(game.n) if game.teams[s] == Team.TOWN]
-        vouching = set(town[: vouchers(seed)])
-        for agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            vec, mask = obs["observation"], obs["action_mask"]
-            game = env.unwrapped.game
-            seat = int(agent.split("_")[-1]) - 1
-            yield vec, mask, game, seat
-            bot = copy_ if seat in vouching else rule
-            env.step(int(bot.act(vec, mask)))
+        return {s: copy_ for s in town[: vouchers(seed)]}
+
+    return decisions(seeds, seated=seated)
 
 
 def test_defer_silent_hands_a_town_seat_to_the_rule_bots_beside_seats_that_said_nothing():
@@ -560,15 +550,7 @@ def test_defer_silent_keeps_a_town_of_copies_that_speak():
     rule = load_policy("rule", spec, seed=2)
     for half in (False, True):
         town = BeliefTalk(spec, Vouching(spec), 1, mafia=False, fallback="vouch", defer="silent")
-        calls = []
-        deferred = town._deferred
-
-        def counted(*args, _d=deferred, _c=calls):
-            out = _d(*args)
-            _c.append(out.copy())
-            return out
-
-        town._deferred = counted
+        calls = handed_over(town)
 
         class Half(Seating):  # the copies on the first half of the town's seats (or all)
             def players(self, game, _t=town, _h=half):

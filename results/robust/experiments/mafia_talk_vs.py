@@ -10,6 +10,8 @@ over GAMES seeded games of TASK: (whether it spoke, then its speech acts), the s
 import collections
 import sys
 
+from mafia_talk import KIND  # (this folder's: the speech acts counted)
+
 import mafia_env
 from baselines.robust import table_of
 from mafia_env.engine.events import Ev
@@ -17,14 +19,6 @@ from mafia_env.engine.roles import Team
 from mafia_env.match import Seating, play_game
 from mafia_env.policy import load_policy
 from mafia_env.tasks import get_task
-
-KIND = {
-    int(Ev.CLAIM_ROLE): "claim",
-    int(Ev.CLAIM_CHECK): "check",
-    int(Ev.ACCUSE): "accuse",
-    int(Ev.VOUCH): "vouch",
-    int(Ev.NOMINATE): "nominate",
-}
 
 
 def main(name: str, town_name: str, games: int, mafia_name: str = "filler") -> None:
