@@ -73,7 +73,9 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   says nothing there: at a table of copies only the other sides' seats are silent, beside
   rule-bot or style teammates (the benchmark's ``half-rule``, ``half-style``) four of the six
   other town seats are too (`results/robust/experiments/town_talk.py`), and the team's
-  conventions are the table's. A town of copies is never handed over.
+  conventions are the table's. A town of copies is never handed over. ``unvouched``: as
+  ``silent``, or where at most half as many other seats have vouched for someone as there
+  are other town seats (the copies vouch; a style's talkers, beside them, need not).
 
 Options for measuring the parts: ``others_talk`` off keeps only the real sheriff's talk;
 ``hide_talk`` hides the table's accusations and vouches from the network. ``filler_talk`` is
@@ -301,7 +303,7 @@ class BeliefTalk:
             if self.mates_nominate:
                 silent &= ~(b.nominations > 0).any(axis=2)
             hit |= ~town & spoken & silent.any(axis=1)
-        if self.defer == "silent":
+        if self.defer in ("silent", "unvouched"):
             # once day 1's speeches are over, the other seats (living or not) that have said
             # no claim, check, accusation or vouch: at a table of copies only the other
             # sides' seats are silent
@@ -311,7 +313,11 @@ class BeliefTalk:
             silent = b.not_me & ~talked
             counts = reader.rules.role_counts(b.n)
             outside = sum(c for r, c in counts.items() if r.team is not Team.TOWN)
-            hit |= town & spoken & (silent.sum(axis=1) > outside)
+            fire = silent.sum(axis=1) > outside
+            if self.defer == "unvouched":  # or half the other town seats vouched, at most
+                vouchers = (b.not_me & b.vouched.any(axis=2)).sum(axis=1)
+                fire |= 2 * vouchers <= b.n - outside - 1
+            hit |= town & spoken & fire
         elif self.defer in ("team", "liars"):
             hit |= town & (b.claimant.sum(axis=1) >= (3 if self.defer == "team" else 2))
         elif self.defer is not None:

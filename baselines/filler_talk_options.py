@@ -29,7 +29,8 @@ PARTS = (
 # than one liar), two or more (a lie told), any claim of the sheriff or of a check by another
 # seat, or any claim, check or accusation by another seat; or, once day 1's speeches are over,
 # fewer other seats that have said anything than there are other town seats (teammates who are
-# not the network's copies, which speak on day 1)
-DEFERS = ("team", "liars", "claims", "talk", "silent")
+# not the network's copies, which speak on day 1), or (``unvouched``) that have vouched, at
+# most half as many as the other town seats
+DEFERS = ("team", "liars", "claims", "talk", "silent", "unvouched")
 
 __all__ = ["DEFERS", "FALLBACKS", "PARTS"]

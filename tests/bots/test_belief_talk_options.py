@@ -493,52 +493,73 @@ def test_mates_nominate_keeps_a_team_of_copies_that_nominate():
 TALK = {int(e) for e in (Ev.CLAIM_ROLE, Ev.CLAIM_CHECK, Ev.ACCUSE, Ev.VOUCH)}
 
 
-def town_decisions(seeds, vouchers):
+class Accusing(Scripted):
+    """The stand-in network, but a speech accuses someone first: talk that is not a vouch."""
+
+    def act_batch(self, obs, masks):
+        out = super().act_batch(obs, masks)
+        for i, mask in enumerate(np.asarray(masks)):
+            accuse = [a for a in np.flatnonzero(mask) if self.decoded[a][0] is Act.ACCUSE]
+            if accuse:
+                out[i] = accuse[0]
+        return out
+
+
+def town_decisions(seeds, vouchers, accusers=lambda seed: 0):
     """`decisions` where the first `vouchers(seed)` town seats are played by the vouching
-    stand-in (the mark of the copies) and every other seat by the rule bots."""
-    copy_ = Vouching(table_of(TASK))
+    stand-in (the mark of the copies), the next `accusers(seed)` by the accusing one, and
+    every other seat by the rule bots."""
+    spec = table_of(TASK)
+    copy_, loud = Vouching(spec), Accusing(spec)
 
     def seated(seed, game):
         town = [s for s in range(game.n) if game.teams[s] == Team.TOWN]
-        return {s: copy_ for s in town[: vouchers(seed)]}
+        v, a = vouchers(seed), accusers(seed)
+        return {**{s: copy_ for s in town[:v]}, **{s: loud for s in town[v : v + a]}}
 
     return decisions(seeds, seated=seated)
 
 
-def test_defer_silent_hands_a_town_seat_to_the_rule_bots_beside_seats_that_said_nothing():
+@pytest.mark.parametrize("defer", ["silent", "unvouched"])
+def test_defer_silent_hands_a_town_seat_to_the_rule_bots_beside_seats_that_said_nothing(defer):
     """``defer="silent"``: once day 1's speeches are over, a town seat plays as the rule bots
     (the layer's reader, seeded alike) where more of the other seats have said nothing (no
     claim, check, accusation or vouch) than there are seats outside the town; not in day 1's
-    speeches, not a mafia seat, not where enough have spoken. From 0 to all 7 town seats
-    vouch (the stand-in), the rest are rule bots; the expectation comes from the game's own
-    events."""
+    speeches, not a mafia seat, not where enough have spoken. ``"unvouched"``: there, or where
+    at most half the other town seats' number of other seats have vouched. From 0 to all 7
+    town seats vouch (the stand-in), the rest are rule bots; the expectation comes from the
+    game's own events."""
     from mafia_env.engine.kinds import Turn
 
     seen = {True: 0, False: 0}
-    spoken_false = 0
-    for vec, mask, game, seat in town_decisions(range(8), lambda seed: seed):
+    spoken_false = by_vouches = 0
+    for vec, mask, game, seat in town_decisions(range(8), lambda seed: seed, lambda seed: 3):
         if mask.sum() <= 1:
             continue
-        talk = layered(defer="silent")
+        talk = layered(defer=defer)
         got = bool(talk._deferred(talk.reader, vec[None], mask[None] != 0)[0])
         over = game.day >= 2 or (game.day == 1 and game.turn is not Turn.SPEECH)
         talked = {e[1] for e in game.events if e[0] in TALK}
         silent = {s for s in range(game.n) if s != seat and s not in talked}
         outside = sum(game.teams[s] != Team.TOWN for s in range(game.n))
+        vouchers = {e[1] for e in game.events if e[0] == Ev.VOUCH and e[1] != seat}
+        few = defer == "unvouched" and 2 * len(vouchers) <= game.n - outside - 1
         town = game.teams[seat] == Team.TOWN
-        want = town and over and len(silent) > outside
+        want = town and over and (len(silent) > outside or few)
         assert got == want, (game.day, game.turn, seat, sorted(silent))
         if town:
             seen[got] += 1
             spoken_false += over and not got
+            by_vouches += want and len(silent) <= outside
             if got:
-                twin = layered(defer="silent")
+                twin = layered(defer=defer)
                 rule = twin.reader.act_batch(vec[None], mask[None])[0]
-                assert layered(defer="silent").act(vec, mask) == rule
+                assert layered(defer=defer).act(vec, mask) == rule
     assert seen[True] and seen[False] and spoken_false  # (each way after day 1's speeches)
+    assert bool(by_vouches) == (defer == "unvouched")  # (its own branch met)
     spec = table_of(TASK)
-    assert BeliefTalk(spec, Scripted(spec), 1, defer="silent").defer == "silent"
-    with pytest.raises(ConfigError, match=r"defer 'quiet' is not one of: .*silent"):
+    assert BeliefTalk(spec, Scripted(spec), 1, defer=defer).defer == defer
+    with pytest.raises(ConfigError, match=r"defer 'quiet' is not one of: .*silent, unvouched"):
         BeliefTalk(spec, Scripted(spec), 1, defer="quiet")
 
 

@@ -30,7 +30,7 @@ from mafia_env.seat_obs import vector_env  # noqa: E402
         ),
         (
             {"learner_layer": "belief_talk", "learner_layer_options": {"defer": "always"}},
-            "defer 'always' is not one of: team, liars, claims, talk, silent",
+            "defer 'always' is not one of: team, liars, claims, talk, silent, unvouched",
         ),
         (
             {"learner_layer": "belief_talk", "learner_layer_options": {"vote": "no"}},
