@@ -133,7 +133,7 @@ PINS_V10: dict[str, dict[str, str]] = {
 PINS_V11: dict[str, dict[str, str]] = {
     **PINS_V10,
     "club-10": {**PINS_V10["club-10"], "filler": "e0f6351bd346da71"},  # filler/club.pt
-    "forum-10": {**PINS_V10["forum-10"], "filler": "31b8f9f7791574d9"},  # filler/forum.pt
+    "forum-10": {**PINS_V10["forum-10"], "filler": "b10a86c824f5ea7c"},  # filler/forum.pt
 }
 
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {

@@ -162,7 +162,7 @@ STAMPS: dict[str, list[str]] = {
     # seat beside teammates who are not its copies played as the rule bots
     "filler/forum.pt": [
         "--layer=belief_talk",
-        *(f"--option={o}" for o in ("fallback=vouch", "mafia=false", "defer=silent")),
+        *(f"--option={o}" for o in ("fallback=vouch", "mafia=false", "defer=unvouched")),
     ],
 }
 

@@ -1,7 +1,7 @@
-"""Benchmark tasks of version 11 (issue 45): forum-10's seat-filler network of versions 7-10
-and club-10's of versions 6-10 stamped with the talk layer's ``defer="silent"`` (a town seat
-beside teammates who are not its copies plays as the rule bots); every other file and seat is
-version 10's, and so are the other pairs."""
+"""Benchmark tasks of version 11 (issue 45): club-10's seat-filler network of versions 6-10
+stamped with the talk layer's ``defer="silent"`` and forum-10's of versions 7-10 with
+``defer="unvouched"`` (a town seat beside teammates who are not its copies plays as the rule
+bots); every other file and seat is version 10's, and so are the other pairs."""
 
 from __future__ import annotations
 
@@ -29,13 +29,14 @@ PINNED_V11 = {
     "city-13": "079b15e804cee1db",
     "club-10": "610f873f7a7332c4",
     "online-10": "7c2c0889161f11af",
-    "forum-10": "98d93acd1c28ffda",
+    "forum-10": "d67fa973fbb9904c",
     "minimal-10": "b967660346ea564d",
 }
 RETRAINED = ("club-10", "forum-10")
 # version 10's files, retired for 11 (forum-10's: versions 7-10's)
 OLD = {t: shipped.SHIPPED / f"filler/v10/{t.split('-')[0]}.pt" for t in RETRAINED}
-NEW = {"club-10": "e0f6351bd346da71", "forum-10": "31b8f9f7791574d9"}
+DEFER = {"club-10": "silent", "forum-10": "unvouched"}  # the option each file records
+NEW = {"club-10": "e0f6351bd346da71", "forum-10": "b10a86c824f5ea7c"}
 
 
 def test_version_11_definitions_are_pinned():
@@ -48,8 +49,8 @@ def test_version_11_definitions_are_pinned():
 
 def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_weights():
     """Every task's filler file is the one pinned; club-10's and forum-10's are version 10's
-    networks, the same weights, under the layer version 10's file records and
-    ``defer="silent"``; version 10 plays the files it pinned (`pins.RETIRED`: filler/v10/),
+    networks, the same weights, under the layer version 10's file records and ``defer``
+    (`DEFER`); version 10 plays the files it pinned (`pins.RETIRED`: filler/v10/),
     and so do versions 7-9 forum-10's."""
     check_filler_files(TASKS_V11, {})
     for t, old in OLD.items():
@@ -62,7 +63,7 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
         spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
         now = load_policy("filler", spec, seed=1)
         now = getattr(now, "default", now)  # (forum-10's maniac: the rule bots, `pins.seated`)
-        assert isinstance(now, BeliefTalk) and now.defer == "silent"
+        assert isinstance(now, BeliefTalk) and now.defer == DEFER[t]
         assert now.mates == (t == "club-10") and not now.mates_nominate
         assert pins.load_options(task, "filler") == {}
         before = load_policy("filler", spec, seed=1, **pins.load_options(get_task(t, 10), "filler"))
@@ -72,7 +73,7 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
                 for p in (OLD[t], pins.shipped_file(task, "filler")))  # fmt: skip
         assert a["model"].keys() == b["model"].keys()
         assert all(torch.equal(a["model"][w], b["model"][w]) for w in a["model"])
-        assert b["layer"]["options"] == {**a["layer"]["options"], "defer": "silent"}
+        assert b["layer"]["options"] == {**a["layer"]["options"], "defer": DEFER[t]}
 
 
 @pytest.mark.parametrize("name", RETRAINED)
