@@ -406,16 +406,24 @@ def handed_over(layer: BeliefTalk) -> list[np.ndarray]:
     return calls
 
 
-class Vouching(Scripted):
-    """The stand-in network, but a speech vouches for someone first: the mark of the copies."""
+class Saying(Scripted):
+    """The stand-in network, but a speech says `SAYS` first where it may."""
+
+    SAYS = Act.VOUCH
 
     def act_batch(self, obs, masks):
         out = super().act_batch(obs, masks)
         for i, mask in enumerate(np.asarray(masks)):
-            vouch = [a for a in np.flatnonzero(mask) if self.decoded[a][0] is Act.VOUCH]
-            if vouch:
-                out[i] = vouch[0]
+            said = [a for a in np.flatnonzero(mask) if self.decoded[a][0] is self.SAYS]
+            if said:
+                out[i] = said[0]
         return out
+
+
+class Vouching(Saying):
+    """The stand-in network, but a speech vouches for someone first: the mark of the copies."""
+
+    SAYS = Act.VOUCH
 
 
 def test_mates_keeps_a_team_of_copies_that_vouch():
@@ -493,16 +501,10 @@ def test_mates_nominate_keeps_a_team_of_copies_that_nominate():
 TALK = {int(e) for e in (Ev.CLAIM_ROLE, Ev.CLAIM_CHECK, Ev.ACCUSE, Ev.VOUCH)}
 
 
-class Accusing(Scripted):
+class Accusing(Saying):
     """The stand-in network, but a speech accuses someone first: talk that is not a vouch."""
 
-    def act_batch(self, obs, masks):
-        out = super().act_batch(obs, masks)
-        for i, mask in enumerate(np.asarray(masks)):
-            accuse = [a for a in np.flatnonzero(mask) if self.decoded[a][0] is Act.ACCUSE]
-            if accuse:
-                out[i] = accuse[0]
-        return out
+    SAYS = Act.ACCUSE
 
 
 def town_decisions(seeds, vouchers, accusers=lambda seed: 0):
