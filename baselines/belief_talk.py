@@ -69,7 +69,8 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   once day 1's speeches are over, where more of the other seats (living or not) have said
   nothing (no claim, check, accusation or vouch) than there are seats outside the town. The
   networks trained under this layer speak in their day-1 speech (every town seat of
-  forum-10's and club-10's filler: the layer's ``fallback="vouch"``), and the rule bots' town
+  forum-10's filler and 89% of club-10's vouch: the layer's ``fallback="vouch"``; club-10's
+  others accuse or claim), and the rule bots' town
   says nothing there: at a table of copies only the other sides' seats are silent, beside
   rule-bot or style teammates (the benchmark's ``half-rule``, ``half-style``) four of the six
   other town seats are too (`results/robust/experiments/town_talk.py`), and the team's

@@ -125,11 +125,11 @@ PINS_V10: dict[str, dict[str, str]] = {
     "club-10": {**PINS_V9["club-10"], "filler": "e7886588811b603e"},  # filler/club.pt
 }
 
-# THE PIN TABLE of version 11: version 10's, with forum-10's seat-filler network of versions
-# 7-10 and club-10's of versions 6-10 stamped with the talk layer's ``defer="silent"`` (issue
-# 45: a town seat beside teammates who are not its copies, who said nothing on day 1, plays as
-# the rule bots: the team's conventions are the table's); the same weights, each file records
-# its layer.
+# THE PIN TABLE of version 11: version 10's, with club-10's seat-filler network of versions
+# 6-10 stamped with the talk layer's ``defer="silent"`` and forum-10's of versions 7-10 with
+# ``defer="unvouched"`` (issue 45: a town seat beside teammates who are not its copies, who
+# said nothing or did not vouch on day 1, plays as the rule bots: the team's conventions are
+# the table's); the same weights, each file records its layer.
 PINS_V11: dict[str, dict[str, str]] = {
     **PINS_V10,
     "club-10": {**PINS_V10["club-10"], "filler": "e0f6351bd346da71"},  # filler/club.pt
