@@ -297,8 +297,9 @@ class BeliefTalk:
         b = reader.read(obs, legal, rows)
         town = town[rows]
         hit = np.zeros(b.R, dtype=bool)
-        speeches = b.v["phase"].argmax(axis=1) == reader.obs_layout.phases.index("speech")
-        spoken = (b.day >= 2) | ((b.day == 1) & ~speeches)  # day 1's speeches are over
+        if self.mates or self.defer in ("silent", "unvouched"):  # (they wait for day 1's talk)
+            speeches = b.v["phase"].argmax(axis=1) == reader.obs_layout.phases.index("speech")
+            spoken = (b.day >= 2) | ((b.day == 1) & ~speeches)  # day 1's speeches are over
         if self.mates:
             silent = b.mate & b.alive & ~b.vouched.any(axis=2)  # [R, teammate]
             if self.mates_nominate:
