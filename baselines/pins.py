@@ -133,7 +133,17 @@ PINS_V10: dict[str, dict[str, str]] = {
 PINS_V11: dict[str, dict[str, str]] = {
     **PINS_V10,
     "club-10": {**PINS_V10["club-10"], "filler": "e0f6351bd346da71"},  # filler/club.pt
-    "forum-10": {**PINS_V10["forum-10"], "filler": "b10a86c824f5ea7c"},  # filler/forum.pt
+    "forum-10": {**PINS_V10["forum-10"], "filler": "b10a86c824f5ea7c"},  # filler/v11/forum.pt
+}
+
+# THE PIN TABLE of version 12: version 11's, with forum-10's seat-filler network of versions
+# 7-11 stamped with the talk layer's ``mates`` and ``mates_nominate`` as well (issue 45: a
+# mafia seat beside teammates who are not its copies, who neither vouched nor nominated on
+# day 1, plays as the rule bots: the team's conventions are the table's); the same weights,
+# its file records the layer.
+PINS_V12: dict[str, dict[str, str]] = {
+    **PINS_V11,
+    "forum-10": {**PINS_V11["forum-10"], "filler": "513f99b96c15b20e"},  # filler/forum.pt
 }
 
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
@@ -147,6 +157,7 @@ PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     9: PINS_V9,
     10: PINS_V10,
     11: PINS_V11,
+    12: PINS_V12,
 }
 
 # The sides of a shipped bot that its file's network does not play, per version: task ->
@@ -175,6 +186,7 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
     9: SEATED_V7,
     10: SEATED_V7,
     11: SEATED_V7,
+    12: SEATED_V7,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
@@ -208,6 +220,7 @@ RETIRED: dict[int, dict[str, dict[str, str]]] = {
     8: {**_V8, **_V9, **_FORUM_V10},
     9: {**_V9, **_FORUM_V10},
     10: _V10,
+    11: {"forum-10": {"filler": "filler/v11/forum.pt"}},
 }
 
 

@@ -42,7 +42,10 @@ earlier ones, which stay playable under the rules they were defined with:
   filler is the same games;
 - version 11: version 10 with forum-10's and club-10's seat-filler networks playing their town
   seats as the rule bots beside teammates who are not their copies (issue 45); every pair
-  without forum-10's or club-10's filler is the same games.
+  without forum-10's or club-10's filler is the same games;
+- version 12: version 11 with forum-10's seat-filler network playing its mafia seats as the
+  rule bots beside teammates who are not its copies (issue 45); every pair without forum-10's
+  filler is the same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -60,7 +63,7 @@ from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
 # task version -> the era its games are played in
-TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3, 6: 3, 7: 3, 8: 3, 9: 3, 10: 3, 11: 3}
+TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3, 6: 3, 7: 3, 8: 3, 9: 3, 10: 3, 11: 3, 12: 3}
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -195,6 +198,11 @@ TASKS_V10: dict[str, Task] = _tables(10, OPPONENTS_V4, era=2)
 # (`baselines.pins.PINS_V11`), so those digests are others.
 TASKS_V11: dict[str, Task] = _tables(11, OPPONENTS_V4, era=2)
 
+# ---------------------------------------------------------------- version 12
+# Version 11's tables, opponents and rules; forum-10's filler file is another
+# (`baselines.pins.PINS_V12`), so that digest is another.
+TASKS_V12: dict[str, Task] = _tables(12, OPPONENTS_V4, era=2)
+
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     2: TASKS_V2,
     3: TASKS_V3,
@@ -206,6 +214,7 @@ TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     9: TASKS_V9,
     10: TASKS_V10,
     11: TASKS_V11,
+    12: TASKS_V12,
 }
 
 
@@ -316,6 +325,7 @@ __all__ = [
     "TASKS_V9",
     "TASKS_V10",
     "TASKS_V11",
+    "TASKS_V12",
     "TASK_ERAS",
     "TINY_TASKS",
     "Task",

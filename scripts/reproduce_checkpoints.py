@@ -117,9 +117,11 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     },
     # forum-10's of tasks versions 7-10 (issue 45): sport-10's talk chain on forum-10's table
     # and rules, its fourth link under the talk layer (the links after it judged weaker);
-    # version 11's is the same run, its file then stamped (`STAMPS`)
-    "filler/v10/forum.pt": ("configs/filler/sport-talk-layer-town-longer.yaml", FORUM),
-    "filler/forum.pt": ("configs/filler/sport-talk-layer-town-longer.yaml", FORUM),
+    # versions 11's and 12's are the same run, its file then stamped (`STAMPS`)
+    **{
+        f"filler/{v}forum.pt": ("configs/filler/sport-talk-layer-town-longer.yaml", FORUM)
+        for v in ("v10/", "v11/", "")
+    },
     # minimal-10's of tasks version 8 (issue 45): two links against the zoo from the clone,
     # then one under the talk layer's agreed shot
     "filler/minimal.pt": ("configs/filler/minimal-agree.yaml", []),
@@ -142,6 +144,9 @@ CLUB_LAYER = (
     "mates=true",
 )
 
+# forum-10's run's layer (its training config's options) and ``defer`` (tasks version 11)
+FORUM_LAYER = ("fallback=vouch", "mafia=false", "defer=unvouched")
+
 # shipped file -> the `baselines.ppo.stamp` arguments its last run's agent.pt is stamped with
 # (the layer its network plays under, recorded in the file: the weights are the run's)
 STAMPS: dict[str, list[str]] = {
@@ -160,9 +165,14 @@ STAMPS: dict[str, list[str]] = {
     ],
     # forum-10's of tasks version 11 (issue 45): the layer its run trained under, and a town
     # seat beside teammates who are not its copies played as the rule bots
+    "filler/v11/forum.pt": [
+        "--layer=belief_talk",
+        *(f"--option={o}" for o in FORUM_LAYER),
+    ],
+    # and of version 12: a mafia seat beside teammates who are not its copies, too
     "filler/forum.pt": [
         "--layer=belief_talk",
-        *(f"--option={o}" for o in ("fallback=vouch", "mafia=false", "defer=unvouched")),
+        *(f"--option={o}" for o in (*FORUM_LAYER, "mates=true", "mates_nominate=true")),
     ],
 }
 
@@ -219,11 +229,12 @@ FIRST: dict[str, list[tuple[str, list[str]]]] = {
         (TABLE, ["exp_name=filler_talk_layer_table3", "mixed_tables=0.75"]),
     ],
 }
-# tasks versions 6-9's and 10's club-10 files, and versions 7-10's forum-10 file: the same
-# runs as version 11's
+# tasks versions 6-9's and 10's club-10 files, and versions 7-10's and 11's forum-10 files:
+# the same runs as the latest version's
 FIRST["filler/v9/club.pt"] = FIRST["filler/club.pt"]
 FIRST["filler/v10/club.pt"] = FIRST["filler/club.pt"]
 FIRST["filler/v10/forum.pt"] = FIRST["filler/forum.pt"]
+FIRST["filler/v11/forum.pt"] = FIRST["filler/forum.pt"]
 
 
 def train_command(config: str, sets: list[str], run_dir: Path) -> list[str]:

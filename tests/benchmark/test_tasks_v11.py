@@ -13,8 +13,9 @@ from baselines.belief_talk import BeliefTalk
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V10, TASKS_V11, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V10, TASKS_V11, get_task
 from tests.benchmark.test_tasks_v5 import (
+    FILLER_V11,
     check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
@@ -37,14 +38,16 @@ RETRAINED = ("club-10", "forum-10")
 OLD = {t: shipped.SHIPPED / f"filler/v10/{t.split('-')[0]}.pt" for t in RETRAINED}
 DEFER = {"club-10": "silent", "forum-10": "unvouched"}  # the option each file records
 NEW = {"club-10": "e0f6351bd346da71", "forum-10": "b10a86c824f5ea7c"}
+# version 11's files (forum-10's retired for 12)
+STAMPED = {t: shipped.SHIPPED / FILLER_V11.get(t, f"filler/{t.split('-')[0]}.pt") for t in NEW}
 
 
 def test_version_11_definitions_are_pinned():
-    assert LATEST == 11 and TASKS is TASKS_V11 and TASKS_BY_VERSION[11] is TASKS_V11
+    assert LATEST >= 11 and TASKS_BY_VERSION[11] is TASKS_V11  # the latest: test_tasks_v12.py
     check_filler_retrained(11, PINNED_V11, RETRAINED, NEW)
-    assert all(get_task(name) is task for name, task in TASKS_V11.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 12; versions: 2, 3, .*, 10, 11"):
-        get_task("sport-10", 12)
+    assert all(get_task(name, 11) is task for name, task in TASKS_V11.items())
+    with pytest.raises(ConfigError, match=r"tasks of version 13; versions: 2, 3, .*, 10, 11"):
+        get_task("sport-10", 13)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_weights():
@@ -52,7 +55,7 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
     networks, the same weights, under the layer version 10's file records and ``defer``
     (`DEFER`); version 10 plays the files it pinned (`pins.RETIRED`: filler/v10/),
     and so do versions 7-9 forum-10's."""
-    check_filler_files(TASKS_V11, {})
+    check_filler_files(TASKS_V11, FILLER_V11)  # (forum-10's stamped again for 12)
     for t, old in OLD.items():
         for version in range(7 if t == "forum-10" else 10, 11):
             assert pins.shipped_file(get_task(t, version), "filler") == old
@@ -61,16 +64,17 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
     for t in RETRAINED:
         task = TASKS_V11[t]
         spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
-        now = load_policy("filler", spec, seed=1)
+        opts = pins.load_options(task, "filler")
+        assert opts.get("file") == (STAMPED[t] if t in FILLER_V11 else None)
+        now = load_policy("filler", spec, seed=1, **opts)
         now = getattr(now, "default", now)  # (forum-10's maniac: the rule bots, `pins.seated`)
         assert isinstance(now, BeliefTalk) and now.defer == DEFER[t]
         assert now.mates == (t == "club-10") and not now.mates_nominate
-        assert pins.load_options(task, "filler") == {}
         before = load_policy("filler", spec, seed=1, **pins.load_options(get_task(t, 10), "filler"))
         before = getattr(before, "default", before)
         assert isinstance(before, BeliefTalk) and before.defer is None
         a, b = (torch.load(p, map_location="cpu", weights_only=False)
-                for p in (OLD[t], pins.shipped_file(task, "filler")))  # fmt: skip
+                for p in (OLD[t], STAMPED[t]))  # fmt: skip
         assert a["model"].keys() == b["model"].keys()
         assert all(torch.equal(a["model"][w], b["model"][w]) for w in a["model"])
         assert b["layer"]["options"] == {**a["layer"]["options"], "defer": DEFER[t]}

@@ -1,0 +1,94 @@
+"""Benchmark tasks of version 12 (issue 45): forum-10's seat-filler network of versions 7-11
+stamped with the talk layer's ``mates`` and ``mates_nominate`` as well (a mafia seat beside
+teammates who are not its copies plays as the rule bots); every other file and seat is
+version 11's, and so are the other pairs."""
+
+from __future__ import annotations
+
+import pytest
+
+import baselines.shipped as shipped
+from baselines import pins
+from baselines.belief_talk import BeliefTalk
+from mafia_env.engine.spec import GameSpec
+from mafia_env.errors import ConfigError
+from mafia_env.seating.policies import load_policy
+from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V11, TASKS_V12, get_task
+from tests.benchmark.test_tasks_v5 import (
+    check_attacker_from_version_4,
+    check_filler_files,
+    check_filler_retrained,
+    check_one_retrained,
+    check_results_reused,
+)
+
+# Version 12: version 11's tables, seeds, games, opponents, seats and rules; forum-10's filler
+# file is another.
+PINNED_V12 = {
+    "sport-10": "4b6e472ea78eb130",
+    "city-13": "e64aae184933d4fc",
+    "club-10": "91fe9541a98a064e",
+    "online-10": "0b74f376fbc5f937",
+    "forum-10": "86b818bf321f4c49",
+    "minimal-10": "221d5625b24155ee",
+}
+RETRAINED = ("forum-10",)
+OLD = {"forum-10": shipped.SHIPPED / "filler/v11/forum.pt"}  # version 11's, retired for 12
+NEW = {"forum-10": "513f99b96c15b20e"}
+
+
+def test_version_12_definitions_are_pinned():
+    assert LATEST == 12 and TASKS is TASKS_V12 and TASKS_BY_VERSION[12] is TASKS_V12
+    check_filler_retrained(12, PINNED_V12, RETRAINED, NEW)
+    assert all(get_task(name) is task for name, task in TASKS_V12.items())
+    with pytest.raises(ConfigError, match=r"tasks of version 13; versions: 2, 3, .*, 11, 12"):
+        get_task("sport-10", 13)
+
+
+def test_the_filler_pins_are_the_shipped_files_and_the_stamped_one_keeps_its_weights():
+    """Every task's filler file is the one pinned; forum-10's is version 11's network, the same
+    weights, under the layer version 11's file records and ``mates``, ``mates_nominate``;
+    version 11 plays the file it pinned (`pins.RETIRED`: filler/v11/), and its maniac's seat
+    stays the rule bots'."""
+    check_filler_files(TASKS_V12, {})
+    torch = pytest.importorskip("torch")
+    for t, old in OLD.items():
+        assert pins.shipped_file(get_task(t, 11), "filler") == old
+        assert pins.load_options(get_task(t, 11), "filler")["file"] == old
+        task = TASKS_V12[t]
+        spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
+        assert pins.load_options(task, "filler") == {}
+        assert pins.seated(task, "filler") == {"maniac": "rule"}
+        now = load_policy("filler", spec, seed=1)
+        now = getattr(now, "default", now)  # (the maniac's seat: the rule bots)
+        assert isinstance(now, BeliefTalk) and now.mates and now.mates_nominate
+        assert now.defer == "unvouched"
+        before = load_policy("filler", spec, seed=1, **pins.load_options(get_task(t, 11), "filler"))
+        before = getattr(before, "default", before)
+        assert isinstance(before, BeliefTalk) and not before.mates and not before.mates_nominate
+        a, b = (torch.load(p, map_location="cpu", weights_only=False)
+                for p in (old, pins.shipped_file(task, "filler")))  # fmt: skip
+        assert a["model"].keys() == b["model"].keys()
+        assert all(torch.equal(a["model"][w], b["model"][w]) for w in a["model"])
+        mates = {"mates": True, "mates_nominate": True}
+        assert b["layer"]["options"] == {**a["layer"]["options"], **mates}
+
+
+def test_pairs_with_the_new_filler_are_played_again():
+    """`scripts/reference_table.py --reuse`: a pair of version 11 is version 12's unless
+    forum-10's stamped filler plays in it, as the learner or the opponent."""
+    check_one_retrained(TASKS_V11, TASKS_V12, "forum-10", same="sport-10")
+
+
+def test_results_v12_are_the_pinned_tasks():
+    """The shipped results of version 12: every task, every pair, 500 games, the digests; only
+    the pairs with forum-10's filler were played again, the rest come from version 11."""
+    check_results_reused(12, *RETRAINED)
+
+
+def test_the_standard_attacker_still_starts_from_version_4s_filler():
+    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
+    new file does not move the standard attacker."""
+    check_attacker_from_version_4(
+        TASKS_V12, "forum-10", pins.shipped_file(get_task("forum-10", 4), "filler")
+    )
