@@ -86,7 +86,7 @@ PINS_V5: dict[str, dict[str, str]] = {
 # players, and city-13's filler seated otherwise (`SEATED_V6`).
 PINS_V6: dict[str, dict[str, str]] = {
     **PINS_V5,
-    "sport-10": {**PINS_V5["sport-10"], "filler": "e28ee3492a535372"},  # filler/sport.pt
+    "sport-10": {**PINS_V5["sport-10"], "filler": "e28ee3492a535372"},  # filler/v11/sport.pt
     "club-10": {**PINS_V5["club-10"], "filler": "355cddf430b9e6d3"},  # filler/club.pt
 }
 
@@ -137,12 +137,13 @@ PINS_V11: dict[str, dict[str, str]] = {
 }
 
 # THE PIN TABLE of version 12: version 11's, with forum-10's seat-filler network of versions
-# 7-11 stamped with the talk layer's ``mates`` and ``mates_nominate`` as well (issue 45: a
-# mafia seat beside teammates who are not its copies, who neither vouched nor nominated on
-# day 1, plays as the rule bots: the team's conventions are the table's); the same weights,
-# its file records the layer.
+# 7-11 and sport-10's of versions 6-11 stamped with the talk layer's ``mates`` and
+# ``mates_nominate`` as well (issue 45: a mafia seat beside teammates who are not its copies,
+# who neither vouched nor nominated on day 1, plays as the rule bots: the team's conventions
+# are the table's); the same weights, each file records its layer.
 PINS_V12: dict[str, dict[str, str]] = {
     **PINS_V11,
+    "sport-10": {**PINS_V11["sport-10"], "filler": "ad5c1a4bfb929569"},  # filler/sport.pt
     "forum-10": {**PINS_V11["forum-10"], "filler": "513f99b96c15b20e"},  # filler/forum.pt
 }
 
@@ -198,6 +199,7 @@ _V8 = {
     "online-10": {"filler": "filler/v8/online.pt"},
 }
 _V9 = {"club-10": {"filler": "filler/v9/club.pt"}}
+_SPORT_V11 = {"sport-10": {"filler": "filler/v11/sport.pt"}}  # versions 6-11's
 _FORUM_V10 = {"forum-10": {"filler": "filler/v10/forum.pt"}}
 _V10 = {"club-10": {"filler": "filler/v10/club.pt"}, **_FORUM_V10}
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
@@ -215,12 +217,12 @@ RETIRED: dict[int, dict[str, dict[str, str]]] = {
         **_MINIMAL_V7,
         **_V8,
     },
-    6: {**_FORUM_V6, **_MINIMAL_V7, **_V8, **_V9},
-    7: {**_MINIMAL_V7, **_V8, **_V9, **_FORUM_V10},
-    8: {**_V8, **_V9, **_FORUM_V10},
-    9: {**_V9, **_FORUM_V10},
-    10: _V10,
-    11: {"forum-10": {"filler": "filler/v11/forum.pt"}},
+    6: {**_FORUM_V6, **_MINIMAL_V7, **_V8, **_V9, **_SPORT_V11},
+    7: {**_MINIMAL_V7, **_V8, **_V9, **_FORUM_V10, **_SPORT_V11},
+    8: {**_V8, **_V9, **_FORUM_V10, **_SPORT_V11},
+    9: {**_V9, **_FORUM_V10, **_SPORT_V11},
+    10: {**_V10, **_SPORT_V11},
+    11: {"forum-10": {"filler": "filler/v11/forum.pt"}, **_SPORT_V11},
 }
 
 

@@ -103,8 +103,15 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     # sport-10's seat-filler of tasks version 5 (issue 45): the second link under the talk
     # layer's options for tables of mixed players
     "filler/v5/sport.pt": (TABLE, ["exp_name=filler_talk_layer_table2"]),
-    # and of version 6: two links more, with 0.75 of the league's games at mixed tables
-    "filler/sport.pt": (TABLE, ["exp_name=filler_talk_layer_table4", "mixed_tables=0.75"]),
+    # and of versions 6-11: two links more, with 0.75 of the league's games at mixed tables;
+    # version 12's is the same run, its file then stamped (`STAMPS`)
+    **{
+        f"filler/{v}sport.pt": (
+            TABLE,
+            ["exp_name=filler_talk_layer_table4", "mixed_tables=0.75"],
+        )
+        for v in ("v11/", "")
+    },
     # club-10's seat-filler of tasks versions 6-9 (issue 45): sport-10's recipe on club-10's
     # table and rules, then three more links at tables of mixed players (the last of them
     # here); versions 10's and 11's are the same run, its file then stamped (`STAMPS`)
@@ -144,6 +151,16 @@ CLUB_LAYER = (
     "mates=true",
 )
 
+# sport-10's run's layer (its training config's options: `TABLE`'s)
+SPORT_LAYER = (
+    "fallback=vouch",
+    "mafia=false",
+    "sheriff_first=true",
+    "meet=true",
+    "sparing=true",
+    "agree=true",
+)
+
 # forum-10's run's layer (its training config's options) and ``defer`` (tasks version 11)
 FORUM_LAYER = ("fallback=vouch", "mafia=false", "defer=unvouched")
 
@@ -169,7 +186,13 @@ STAMPS: dict[str, list[str]] = {
         "--layer=belief_talk",
         *(f"--option={o}" for o in FORUM_LAYER),
     ],
-    # and of version 12: a mafia seat beside teammates who are not its copies, too
+    # sport-10's of tasks version 12 (issue 45): the layer its run trained under, and a mafia
+    # seat beside teammates who are not its copies played as the rule bots
+    "filler/sport.pt": [
+        "--layer=belief_talk",
+        *(f"--option={o}" for o in (*SPORT_LAYER, "mates=true", "mates_nominate=true")),
+    ],
+    # and forum-10's of version 12: a mafia seat beside teammates who are not its copies, too
     "filler/forum.pt": [
         "--layer=belief_talk",
         *(f"--option={o}" for o in (*FORUM_LAYER, "mates=true", "mates_nominate=true")),
@@ -229,12 +252,13 @@ FIRST: dict[str, list[tuple[str, list[str]]]] = {
         (TABLE, ["exp_name=filler_talk_layer_table3", "mixed_tables=0.75"]),
     ],
 }
-# tasks versions 6-9's and 10's club-10 files, and versions 7-10's and 11's forum-10 files:
-# the same runs as the latest version's
+# tasks versions 6-9's and 10's club-10 files, versions 7-10's and 11's forum-10 files and
+# versions 6-11's sport-10 file: the same runs as the latest version's
 FIRST["filler/v9/club.pt"] = FIRST["filler/club.pt"]
 FIRST["filler/v10/club.pt"] = FIRST["filler/club.pt"]
 FIRST["filler/v10/forum.pt"] = FIRST["filler/forum.pt"]
 FIRST["filler/v11/forum.pt"] = FIRST["filler/forum.pt"]
+FIRST["filler/v11/sport.pt"] = FIRST["filler/sport.pt"]
 
 
 def train_command(config: str, sets: list[str], run_dir: Path) -> list[str]:

@@ -1,7 +1,7 @@
 """Benchmark tasks of version 12 (issue 45): forum-10's seat-filler network of versions 7-11
-stamped with the talk layer's ``mates`` and ``mates_nominate`` as well (a mafia seat beside
-teammates who are not its copies plays as the rule bots); every other file and seat is
-version 11's, and so are the other pairs."""
+and sport-10's of versions 6-11 stamped with the talk layer's ``mates`` and ``mates_nominate``
+as well (a mafia seat beside teammates who are not its copies plays as the rule bots); every
+other file and seat is version 11's, and so are the other pairs."""
 
 from __future__ import annotations
 
@@ -22,19 +22,22 @@ from tests.benchmark.test_tasks_v5 import (
     check_results_reused,
 )
 
-# Version 12: version 11's tables, seeds, games, opponents, seats and rules; forum-10's filler
-# file is another.
+# Version 12: version 11's tables, seeds, games, opponents, seats and rules; forum-10's and
+# sport-10's filler files are others.
 PINNED_V12 = {
-    "sport-10": "4b6e472ea78eb130",
+    "sport-10": "6e107ca3afa6b99f",
     "city-13": "e64aae184933d4fc",
     "club-10": "91fe9541a98a064e",
     "online-10": "0b74f376fbc5f937",
     "forum-10": "86b818bf321f4c49",
     "minimal-10": "221d5625b24155ee",
 }
-RETRAINED = ("forum-10",)
-OLD = {"forum-10": shipped.SHIPPED / "filler/v11/forum.pt"}  # version 11's, retired for 12
-NEW = {"forum-10": "513f99b96c15b20e"}
+RETRAINED = ("sport-10", "forum-10")
+# version 11's files, retired for 12 (sport-10's: versions 6-11's)
+OLD = {t: shipped.SHIPPED / f"filler/v11/{t.split('-')[0]}.pt" for t in RETRAINED}
+NEW = {"sport-10": "ad5c1a4bfb929569", "forum-10": "513f99b96c15b20e"}
+FIRST = {"sport-10": 6, "forum-10": 11}  # the first version that played the old file
+SEATED = {"sport-10": {}, "forum-10": {"maniac": "rule"}}
 
 
 def test_version_12_definitions_are_pinned():
@@ -45,24 +48,25 @@ def test_version_12_definitions_are_pinned():
         get_task("sport-10", 13)
 
 
-def test_the_filler_pins_are_the_shipped_files_and_the_stamped_one_keeps_its_weights():
-    """Every task's filler file is the one pinned; forum-10's is version 11's network, the same
-    weights, under the layer version 11's file records and ``mates``, ``mates_nominate``;
-    version 11 plays the file it pinned (`pins.RETIRED`: filler/v11/), and its maniac's seat
-    stays the rule bots'."""
+def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_weights():
+    """Every task's filler file is the one pinned; forum-10's and sport-10's are version 11's
+    networks, the same weights, under the layer version 11's files record and ``mates``,
+    ``mates_nominate``; the versions before play the files they pinned (`pins.RETIRED`:
+    filler/v11/), and forum-10's maniac's seat stays the rule bots'."""
     check_filler_files(TASKS_V12, {})
     torch = pytest.importorskip("torch")
     for t, old in OLD.items():
-        assert pins.shipped_file(get_task(t, 11), "filler") == old
-        assert pins.load_options(get_task(t, 11), "filler")["file"] == old
+        for version in range(FIRST[t], 12):
+            assert pins.shipped_file(get_task(t, version), "filler") == old
+            assert pins.load_options(get_task(t, version), "filler")["file"] == old
         task = TASKS_V12[t]
         spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
         assert pins.load_options(task, "filler") == {}
-        assert pins.seated(task, "filler") == {"maniac": "rule"}
+        assert pins.seated(task, "filler") == SEATED[t]
         now = load_policy("filler", spec, seed=1)
-        now = getattr(now, "default", now)  # (the maniac's seat: the rule bots)
+        now = getattr(now, "default", now)  # (forum-10's maniac's seat: the rule bots)
         assert isinstance(now, BeliefTalk) and now.mates and now.mates_nominate
-        assert now.defer == "unvouched"
+        assert now.defer == ("unvouched" if t == "forum-10" else None)
         before = load_policy("filler", spec, seed=1, **pins.load_options(get_task(t, 11), "filler"))
         before = getattr(before, "default", before)
         assert isinstance(before, BeliefTalk) and not before.mates and not before.mates_nominate
@@ -74,21 +78,22 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_one_keeps_its_wei
         assert b["layer"]["options"] == {**a["layer"]["options"], **mates}
 
 
-def test_pairs_with_the_new_filler_are_played_again():
+@pytest.mark.parametrize("name", RETRAINED)
+def test_pairs_with_a_new_filler_are_played_again(name):
     """`scripts/reference_table.py --reuse`: a pair of version 11 is version 12's unless
-    forum-10's stamped filler plays in it, as the learner or the opponent."""
-    check_one_retrained(TASKS_V11, TASKS_V12, "forum-10", same="sport-10")
+    sport-10's or forum-10's stamped filler plays in it, as the learner or the opponent."""
+    check_one_retrained(TASKS_V11, TASKS_V12, name, same="club-10")
 
 
 def test_results_v12_are_the_pinned_tasks():
     """The shipped results of version 12: every task, every pair, 500 games, the digests; only
-    the pairs with forum-10's filler were played again, the rest come from version 11."""
+    the pairs with sport-10's or forum-10's filler were played again, the rest come from
+    version 11."""
     check_results_reused(12, *RETRAINED)
 
 
 def test_the_standard_attacker_still_starts_from_version_4s_filler():
     """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
-    new file does not move the standard attacker."""
-    check_attacker_from_version_4(
-        TASKS_V12, "forum-10", pins.shipped_file(get_task("forum-10", 4), "filler")
-    )
+    new files do not move the standard attacker."""
+    for t in RETRAINED:
+        check_attacker_from_version_4(TASKS_V12, t, pins.shipped_file(get_task(t, 4), "filler"))
