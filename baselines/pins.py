@@ -113,7 +113,7 @@ PINS_V8: dict[str, dict[str, str]] = {
 PINS_V9: dict[str, dict[str, str]] = {
     **PINS_V8,
     "city-13": {**PINS_V8["city-13"], "filler": "e1931f8475b95ab1"},  # filler/city-13.pt
-    "online-10": {**PINS_V8["online-10"], "filler": "02dead87a7250fc1"},  # filler/online.pt
+    "online-10": {**PINS_V8["online-10"], "filler": "02dead87a7250fc1"},  # filler/v11/online.pt
 }
 
 # THE PIN TABLE of version 10: version 9's, with club-10's seat-filler network of versions 6-9
@@ -140,10 +140,13 @@ PINS_V11: dict[str, dict[str, str]] = {
 # 7-11 and sport-10's of versions 6-11 stamped with the talk layer's ``mates`` and
 # ``mates_nominate`` as well (issue 45: a mafia seat beside teammates who are not its copies,
 # who neither vouched nor nominated on day 1, plays as the rule bots: the team's conventions
-# are the table's); the same weights, each file records its layer.
+# are the table's), and online-10's of versions 9-11 with ``defer="team"`` (a town seat plays
+# as the rule bots where three or more seats claim the sheriff: a team of fake sheriffs, which
+# the network never met); the same weights, each file records its layer.
 PINS_V12: dict[str, dict[str, str]] = {
     **PINS_V11,
     "sport-10": {**PINS_V11["sport-10"], "filler": "ad5c1a4bfb929569"},  # filler/sport.pt
+    "online-10": {**PINS_V11["online-10"], "filler": "c60fe3a78a3b7ec6"},  # filler/online.pt
     "forum-10": {**PINS_V11["forum-10"], "filler": "513f99b96c15b20e"},  # filler/forum.pt
 }
 
@@ -200,6 +203,7 @@ _V8 = {
 }
 _V9 = {"club-10": {"filler": "filler/v9/club.pt"}}
 _SPORT_V11 = {"sport-10": {"filler": "filler/v11/sport.pt"}}  # versions 6-11's
+_ONLINE_V11 = {"online-10": {"filler": "filler/v11/online.pt"}}  # versions 9-11's
 _FORUM_V10 = {"forum-10": {"filler": "filler/v10/forum.pt"}}
 _V10 = {"club-10": {"filler": "filler/v10/club.pt"}, **_FORUM_V10}
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
@@ -220,9 +224,9 @@ RETIRED: dict[int, dict[str, dict[str, str]]] = {
     6: {**_FORUM_V6, **_MINIMAL_V7, **_V8, **_V9, **_SPORT_V11},
     7: {**_MINIMAL_V7, **_V8, **_V9, **_FORUM_V10, **_SPORT_V11},
     8: {**_V8, **_V9, **_FORUM_V10, **_SPORT_V11},
-    9: {**_V9, **_FORUM_V10, **_SPORT_V11},
-    10: {**_V10, **_SPORT_V11},
-    11: {"forum-10": {"filler": "filler/v11/forum.pt"}, **_SPORT_V11},
+    9: {**_V9, **_FORUM_V10, **_SPORT_V11, **_ONLINE_V11},
+    10: {**_V10, **_SPORT_V11, **_ONLINE_V11},
+    11: {"forum-10": {"filler": "filler/v11/forum.pt"}, **_SPORT_V11, **_ONLINE_V11},
 }
 
 

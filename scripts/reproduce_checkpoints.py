@@ -96,7 +96,9 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "filler/v8/city-13.pt": ("configs/filler/city.yaml", []),  # tasks versions 4-8's
     "filler/v5/club.pt": ("configs/filler/club.yaml", []),  # tasks versions 4 and 5's
     "filler/v8/online.pt": ("configs/filler/online.yaml", []),  # tasks versions 4-8's
-    # online-10's of tasks version 9 (issue 45): the same run, its file then stamped (`STAMPS`)
+    # online-10's of tasks versions 9-11 and 12 (issue 45): the same run, its file then stamped
+    # (`STAMPS`)
+    "filler/v11/online.pt": ("configs/filler/online.yaml", []),
     "filler/online.pt": ("configs/filler/online.yaml", []),
     "filler/v6/forum.pt": ("configs/filler/forum.yaml", []),  # tasks versions 4-6's
     "filler/v7/minimal.pt": ("configs/filler/minimal.yaml", []),  # tasks versions 4-7's
@@ -151,6 +153,9 @@ CLUB_LAYER = (
     "mates=true",
 )
 
+# online-10's layer of tasks version 9: the agreed shot alone
+ONLINE_LAYER = ("speech=false", "nominate=false", "vote=false", "agree=true")
+
 # sport-10's run's layer (its training config's options: `TABLE`'s)
 SPORT_LAYER = (
     "fallback=vouch",
@@ -167,10 +172,13 @@ FORUM_LAYER = ("fallback=vouch", "mafia=false", "defer=unvouched")
 # shipped file -> the `baselines.ppo.stamp` arguments its last run's agent.pt is stamped with
 # (the layer its network plays under, recorded in the file: the weights are the run's)
 STAMPS: dict[str, list[str]] = {
-    # online-10's of tasks version 9 (issue 45): versions 4-8's network under the agreed shot
+    # online-10's of tasks versions 9-11 (issue 45): versions 4-8's network under the agreed shot
+    "filler/v11/online.pt": ["--layer=belief_talk", *(f"--option={o}" for o in ONLINE_LAYER)],
+    # and of version 12: a town seat played as the rule bots where three or more seats claim
+    # the sheriff
     "filler/online.pt": [
         "--layer=belief_talk",
-        *(f"--option={o}" for o in ("speech=false", "nominate=false", "vote=false", "agree=true")),
+        *(f"--option={o}" for o in (*ONLINE_LAYER, "defer=team")),
     ],
     # club-10's of tasks version 10 (issue 45): the layer its run trained under, and a mafia
     # seat beside teammates who are not its copies played as the rule bots

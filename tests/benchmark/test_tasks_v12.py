@@ -1,7 +1,9 @@
 """Benchmark tasks of version 12 (issue 45): forum-10's seat-filler network of versions 7-11
 and sport-10's of versions 6-11 stamped with the talk layer's ``mates`` and ``mates_nominate``
-as well (a mafia seat beside teammates who are not its copies plays as the rule bots); every
-other file and seat is version 11's, and so are the other pairs."""
+as well (a mafia seat beside teammates who are not its copies plays as the rule bots), and
+online-10's of versions 9-11 with ``defer="team"`` (a town seat plays as the rule bots where
+three or more seats claim the sheriff); every other file and seat is version 11's, and so are
+the other pairs."""
 
 from __future__ import annotations
 
@@ -22,22 +24,30 @@ from tests.benchmark.test_tasks_v5 import (
     check_results_reused,
 )
 
-# Version 12: version 11's tables, seeds, games, opponents, seats and rules; forum-10's and
-# sport-10's filler files are others.
+# Version 12: version 11's tables, seeds, games, opponents, seats and rules; sport-10's,
+# online-10's and forum-10's filler files are others.
 PINNED_V12 = {
     "sport-10": "6e107ca3afa6b99f",
     "city-13": "e64aae184933d4fc",
     "club-10": "91fe9541a98a064e",
-    "online-10": "0b74f376fbc5f937",
+    "online-10": "60548b988835dc33",
     "forum-10": "86b818bf321f4c49",
     "minimal-10": "221d5625b24155ee",
 }
-RETRAINED = ("sport-10", "forum-10")
-# version 11's files, retired for 12 (sport-10's: versions 6-11's)
+RETRAINED = ("sport-10", "online-10", "forum-10")
+# version 11's files, retired for 12 (sport-10's: versions 6-11's, online-10's: 9-11's)
 OLD = {t: shipped.SHIPPED / f"filler/v11/{t.split('-')[0]}.pt" for t in RETRAINED}
-NEW = {"sport-10": "ad5c1a4bfb929569", "forum-10": "513f99b96c15b20e"}
-FIRST = {"sport-10": 6, "forum-10": 11}  # the first version that played the old file
-SEATED = {"sport-10": {}, "forum-10": {"maniac": "rule"}}
+NEW = {
+    "sport-10": "ad5c1a4bfb929569",
+    "online-10": "c60fe3a78a3b7ec6",
+    "forum-10": "513f99b96c15b20e",
+}
+FIRST = {"sport-10": 6, "online-10": 9, "forum-10": 11}  # the first version playing the old
+SEATED = {"sport-10": {}, "online-10": {}, "forum-10": {"maniac": "rule"}}
+MATES = {"mates": True, "mates_nominate": True}
+# the options each new file adds to the layer its old file records
+ADDED = {"sport-10": MATES, "online-10": {"defer": "team"}, "forum-10": MATES}
+DEFER = {"sport-10": None, "online-10": "team", "forum-10": "unvouched"}
 
 
 def test_version_12_definitions_are_pinned():
@@ -49,9 +59,9 @@ def test_version_12_definitions_are_pinned():
 
 
 def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_weights():
-    """Every task's filler file is the one pinned; forum-10's and sport-10's are version 11's
-    networks, the same weights, under the layer version 11's files record and ``mates``,
-    ``mates_nominate``; the versions before play the files they pinned (`pins.RETIRED`:
+    """Every task's filler file is the one pinned; sport-10's, online-10's and forum-10's are
+    version 11's networks, the same weights, under the layer version 11's files record and the
+    options of `ADDED`; the versions before play the files they pinned (`pins.RETIRED`:
     filler/v11/), and forum-10's maniac's seat stays the rule bots'."""
     check_filler_files(TASKS_V12, {})
     torch = pytest.importorskip("torch")
@@ -65,30 +75,31 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
         assert pins.seated(task, "filler") == SEATED[t]
         now = load_policy("filler", spec, seed=1)
         now = getattr(now, "default", now)  # (forum-10's maniac's seat: the rule bots)
-        assert isinstance(now, BeliefTalk) and now.mates and now.mates_nominate
-        assert now.defer == ("unvouched" if t == "forum-10" else None)
+        assert isinstance(now, BeliefTalk) and now.defer == DEFER[t]
+        assert now.mates == now.mates_nominate == (ADDED[t] is MATES)
         before = load_policy("filler", spec, seed=1, **pins.load_options(get_task(t, 11), "filler"))
         before = getattr(before, "default", before)
         assert isinstance(before, BeliefTalk) and not before.mates and not before.mates_nominate
+        assert before.defer == ("unvouched" if t == "forum-10" else None)
         a, b = (torch.load(p, map_location="cpu", weights_only=False)
                 for p in (old, pins.shipped_file(task, "filler")))  # fmt: skip
         assert a["model"].keys() == b["model"].keys()
         assert all(torch.equal(a["model"][w], b["model"][w]) for w in a["model"])
-        mates = {"mates": True, "mates_nominate": True}
-        assert b["layer"]["options"] == {**a["layer"]["options"], **mates}
+        assert b["layer"]["options"] == {**a["layer"]["options"], **ADDED[t]}
 
 
 @pytest.mark.parametrize("name", RETRAINED)
 def test_pairs_with_a_new_filler_are_played_again(name):
     """`scripts/reference_table.py --reuse`: a pair of version 11 is version 12's unless
-    sport-10's or forum-10's stamped filler plays in it, as the learner or the opponent."""
+    sport-10's, online-10's or forum-10's stamped filler plays in it, as the learner or the
+    opponent."""
     check_one_retrained(TASKS_V11, TASKS_V12, name, same="club-10")
 
 
 def test_results_v12_are_the_pinned_tasks():
     """The shipped results of version 12: every task, every pair, 500 games, the digests; only
-    the pairs with sport-10's or forum-10's filler were played again, the rest come from
-    version 11."""
+    the pairs with sport-10's, online-10's or forum-10's filler were played again, the rest
+    come from version 11."""
     check_results_reused(12, *RETRAINED)
 
 

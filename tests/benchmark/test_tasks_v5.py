@@ -125,14 +125,14 @@ def earlier_results(tasks: dict, names: tuple[str, ...]) -> list[dict]:
 
 
 # the filler files later versions retrained, as the versions before keep them (`pins.RETIRED`)
-FILLER_V11 = {"forum-10": "filler/v11/forum.pt", "sport-10": "filler/v11/sport.pt"}
-FILLER_V10 = {
-    "club-10": "filler/v10/club.pt",
-    "forum-10": "filler/v10/forum.pt",
+FILLER_V11 = {
+    "forum-10": "filler/v11/forum.pt",
     "sport-10": "filler/v11/sport.pt",
+    "online-10": "filler/v11/online.pt",
 }
+FILLER_V10 = {**FILLER_V11, "club-10": "filler/v10/club.pt", "forum-10": "filler/v10/forum.pt"}
 FILLER_V9 = {**FILLER_V10, "club-10": "filler/v9/club.pt"}
-FILLER_V8 = {"city-13": "filler/v8/city-13.pt", "online-10": "filler/v8/online.pt", **FILLER_V9}
+FILLER_V8 = {**FILLER_V9, "city-13": "filler/v8/city-13.pt", "online-10": "filler/v8/online.pt"}
 FILLER_V7 = {"minimal-10": "filler/v7/minimal.pt", **FILLER_V8}
 FILLER_V6 = {**FILLER_V7, "forum-10": "filler/v6/forum.pt"}
 

@@ -42,6 +42,7 @@ OLD = {  # versions 4-8's files
     "online-10": shipped.SHIPPED / "filler/v8/online.pt",
 }
 NEW = {"city-13": "e1931f8475b95ab1", "online-10": "02dead87a7250fc1"}
+STAMPED = {"online-10": shipped.SHIPPED / "filler/v11/online.pt"}  # versions 9-11's
 
 
 def test_version_9_definitions_are_pinned():
@@ -68,11 +69,13 @@ def test_the_filler_pins_are_the_shipped_files_and_the_new_ones_agree():
     for t in RETRAINED:
         task = TASKS_V9[t]
         spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
-        now = load_policy("filler", spec, seed=1)
+        opts = pins.load_options(task, "filler")  # (online-10's stamped again for 12)
+        assert opts == ({"file": STAMPED[t]} if t in STAMPED else {})
+        now = load_policy("filler", spec, seed=1, **opts)
         mafia = now.default if t == "city-13" else now  # city-13: `BySide`, the network's mafia
         assert isinstance(mafia, BeliefTalk) and isinstance(mafia.inner, PPOPolicy)
         assert mafia.agree and not (mafia.speech or mafia.nominate or mafia.vote or mafia.lead)
-        assert pins.load_options(task, "filler") == {}
+        assert mafia.defer is None
         before = load_policy("filler", spec, seed=1, **pins.load_options(get_task(t, 8), "filler"))
         inner = before.default if t == "city-13" else before
         assert isinstance(inner, PPOPolicy)
@@ -81,7 +84,7 @@ def test_the_filler_pins_are_the_shipped_files_and_the_new_ones_agree():
     # online-10's: the same weights as versions 4-8's, the layer recorded
     torch = pytest.importorskip("torch")
     a, b = (torch.load(p, map_location="cpu", weights_only=False) for p in (
-        OLD["online-10"], pins.shipped_file(TASKS_V9["online-10"], "filler")))  # fmt: skip
+        OLD["online-10"], STAMPED["online-10"]))  # fmt: skip
     assert a["model"].keys() == b["model"].keys()
     assert all(torch.equal(a["model"][w], b["model"][w]) for w in a["model"])
     assert "layer" not in a and b["layer"]["name"] == "belief_talk"
