@@ -142,29 +142,20 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     ),
 }
 
-# club-10's run's layer (its training config's options) and ``mates`` (tasks version 10)
-CLUB_LAYER = (
+# the layer `TABLE`'s runs train under (its ``learner_layer_options``): sport-10's file's
+TABLE_LAYER = (
     "fallback=vouch",
     "mafia=false",
     "sheriff_first=true",
     "meet=true",
     "sparing=true",
     "agree=true",
-    "mates=true",
 )
+# club-10's run's layer (`TABLE`'s) and ``mates`` (tasks version 10)
+CLUB_LAYER = (*TABLE_LAYER, "mates=true")
 
 # online-10's layer of tasks version 9: the agreed shot alone
 ONLINE_LAYER = ("speech=false", "nominate=false", "vote=false", "agree=true")
-
-# sport-10's run's layer (its training config's options: `TABLE`'s)
-SPORT_LAYER = (
-    "fallback=vouch",
-    "mafia=false",
-    "sheriff_first=true",
-    "meet=true",
-    "sparing=true",
-    "agree=true",
-)
 
 # forum-10's run's layer (its training config's options) and ``defer`` (tasks version 11)
 FORUM_LAYER = ("fallback=vouch", "mafia=false", "defer=unvouched")
@@ -198,7 +189,7 @@ STAMPS: dict[str, list[str]] = {
     # seat beside teammates who are not its copies played as the rule bots
     "filler/sport.pt": [
         "--layer=belief_talk",
-        *(f"--option={o}" for o in (*SPORT_LAYER, "mates=true", "mates_nominate=true")),
+        *(f"--option={o}" for o in (*TABLE_LAYER, "mates=true", "mates_nominate=true")),
     ],
     # and forum-10's of version 12: a mafia seat beside teammates who are not its copies, too
     "filler/forum.pt": [
