@@ -87,7 +87,7 @@ PINS_V5: dict[str, dict[str, str]] = {
 PINS_V6: dict[str, dict[str, str]] = {
     **PINS_V5,
     "sport-10": {**PINS_V5["sport-10"], "filler": "e28ee3492a535372"},  # filler/v11/sport.pt
-    "club-10": {**PINS_V5["club-10"], "filler": "355cddf430b9e6d3"},  # filler/club.pt
+    "club-10": {**PINS_V5["club-10"], "filler": "355cddf430b9e6d3"},  # filler/v9/club.pt
 }
 
 # THE PIN TABLE of version 7: version 6's, with forum-10's seat-filler retrained (issue 45:
@@ -122,7 +122,7 @@ PINS_V9: dict[str, dict[str, str]] = {
 # the table's); the same weights, its file records the layer.
 PINS_V10: dict[str, dict[str, str]] = {
     **PINS_V9,
-    "club-10": {**PINS_V9["club-10"], "filler": "e7886588811b603e"},  # filler/club.pt
+    "club-10": {**PINS_V9["club-10"], "filler": "e7886588811b603e"},  # filler/v10/club.pt
 }
 
 # THE PIN TABLE of version 11: version 10's, with club-10's seat-filler network of versions
@@ -132,7 +132,7 @@ PINS_V10: dict[str, dict[str, str]] = {
 # the table's); the same weights, each file records its layer.
 PINS_V11: dict[str, dict[str, str]] = {
     **PINS_V10,
-    "club-10": {**PINS_V10["club-10"], "filler": "e0f6351bd346da71"},  # filler/club.pt
+    "club-10": {**PINS_V10["club-10"], "filler": "e0f6351bd346da71"},  # filler/v11/club.pt
     "forum-10": {**PINS_V10["forum-10"], "filler": "b10a86c824f5ea7c"},  # filler/v11/forum.pt
 }
 
@@ -142,10 +142,13 @@ PINS_V11: dict[str, dict[str, str]] = {
 # who neither vouched nor nominated on day 1, plays as the rule bots: the team's conventions
 # are the table's), and online-10's of versions 9-11 with ``defer="team"`` (a town seat plays
 # as the rule bots where three or more seats claim the sheriff: a team of fake sheriffs, which
-# the network never met); the same weights, each file records its layer.
+# the network never met), the same weights, each file records its layer; and club-10's
+# trained one link further (150 updates against the zoo, the league and itself at full tables)
+# under the same layer and options.
 PINS_V12: dict[str, dict[str, str]] = {
     **PINS_V11,
     "sport-10": {**PINS_V11["sport-10"], "filler": "ad5c1a4bfb929569"},  # filler/sport.pt
+    "club-10": {**PINS_V11["club-10"], "filler": "18db6bcdcbee97c9"},  # filler/club.pt
     "online-10": {**PINS_V11["online-10"], "filler": "c60fe3a78a3b7ec6"},  # filler/online.pt
     "forum-10": {**PINS_V11["forum-10"], "filler": "513f99b96c15b20e"},  # filler/forum.pt
 }
@@ -226,7 +229,12 @@ RETIRED: dict[int, dict[str, dict[str, str]]] = {
     8: {**_V8, **_V9, **_FORUM_V10, **_SPORT_V11},
     9: {**_V9, **_FORUM_V10, **_SPORT_V11, **_ONLINE_V11},
     10: {**_V10, **_SPORT_V11, **_ONLINE_V11},
-    11: {"forum-10": {"filler": "filler/v11/forum.pt"}, **_SPORT_V11, **_ONLINE_V11},
+    11: {
+        "club-10": {"filler": "filler/v11/club.pt"},
+        "forum-10": {"filler": "filler/v11/forum.pt"},
+        **_SPORT_V11,
+        **_ONLINE_V11,
+    },
 }
 
 

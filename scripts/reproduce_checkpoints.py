@@ -8,7 +8,7 @@
     python scripts/reproduce_checkpoints.py filler/v5/club.pt  # two stages: clone, then league
     python scripts/reproduce_checkpoints.py filler/v5/sport.pt  # eight runs (about 90 minutes)
     python scripts/reproduce_checkpoints.py filler/sport.pt   # ten runs (about 2 hours)
-    python scripts/reproduce_checkpoints.py filler/club.pt    # eleven runs (about 2.5 hours)
+    python scripts/reproduce_checkpoints.py filler/club.pt    # twelve runs (about 2.5 hours)
     python scripts/reproduce_checkpoints.py filler/forum.pt   # five runs (about 70 minutes)
     python scripts/reproduce_checkpoints.py filler/minimal.pt  # four runs (about 30 minutes)
     python scripts/reproduce_checkpoints.py --all             # every file (a few hours)
@@ -122,8 +122,20 @@ RUNS: dict[str, tuple[str, list[str]]] = {
             TABLE,
             [*CLUB, "exp_name=filler_talk_layer_table5", "mixed_tables=0.75"],
         )
-        for v in ("v9/", "v10/", "")
+        for v in ("v9/", "v10/", "v11/")
     },
+    # and of version 12: one link more from it, 150 updates at full tables (the league of the
+    # zoo's training styles, the rule, league and PPO bots and its own snapshots), stamped
+    "filler/club.pt": (
+        TABLE,
+        [
+            *CLUB,
+            "exp_name=club_any1",
+            "mixed_tables=0.0",
+            "learner_team=any",
+            "total_timesteps=1228800",
+        ],
+    ),
     # forum-10's of tasks versions 7-10 (issue 45): sport-10's talk chain on forum-10's table
     # and rules, its fourth link under the talk layer (the links after it judged weaker);
     # versions 11's and 12's are the same run, its file then stamped (`STAMPS`)
@@ -174,11 +186,14 @@ STAMPS: dict[str, list[str]] = {
     # club-10's of tasks version 10 (issue 45): the layer its run trained under, and a mafia
     # seat beside teammates who are not its copies played as the rule bots
     "filler/v10/club.pt": ["--layer=belief_talk", *(f"--option={o}" for o in CLUB_LAYER)],
-    # and of version 11: a town seat beside teammates who are not its copies, too
-    "filler/club.pt": [
-        "--layer=belief_talk",
-        *(f"--option={o}" for o in (*CLUB_LAYER, "defer=silent")),
-    ],
+    # and of versions 11 and 12: a town seat beside teammates who are not its copies, too
+    **{
+        f"filler/{v}club.pt": [
+            "--layer=belief_talk",
+            *(f"--option={o}" for o in (*CLUB_LAYER, "defer=silent")),
+        ]
+        for v in ("v11/", "")
+    },
     # forum-10's of tasks version 11 (issue 45): the layer its run trained under, and a town
     # seat beside teammates who are not its copies played as the rule bots
     "filler/v11/forum.pt": [
@@ -211,7 +226,7 @@ FIRST: dict[str, list[tuple[str, list[str]]]] = {
     "filler/v5/club.pt": [("configs/filler/club-clone.yaml", [])],
     # sport-10's chain on club-10 (results/robust/experiments/table_chain.sh 1 club), then two
     # links with the layer over the mafia too, all at 0.75 mixed tables (results/robust)
-    "filler/club.pt": [
+    "filler/v11/club.pt": [
         *talk_chain(CLUB),
         (TABLE, [*CLUB, "exp_name=filler_talk_layer_table2"]),
         *(
@@ -251,10 +266,12 @@ FIRST: dict[str, list[tuple[str, list[str]]]] = {
         (TABLE, ["exp_name=filler_talk_layer_table3", "mixed_tables=0.75"]),
     ],
 }
-# tasks versions 6-9's and 10's club-10 files, versions 7-10's and 11's forum-10 files and
-# versions 6-11's sport-10 file: the same runs as the latest version's
-FIRST["filler/v9/club.pt"] = FIRST["filler/club.pt"]
-FIRST["filler/v10/club.pt"] = FIRST["filler/club.pt"]
+# tasks versions 6-9's and 10's club-10 files (those of version 11's), versions 7-10's and 11's
+# forum-10 files and versions 6-11's sport-10 file: the same runs as the latest version's
+FIRST["filler/v9/club.pt"] = FIRST["filler/v11/club.pt"]
+FIRST["filler/v10/club.pt"] = FIRST["filler/v11/club.pt"]
+# version 12's club-10 file: one link more from versions 6-11's run
+FIRST["filler/club.pt"] = [*FIRST["filler/v11/club.pt"], RUNS["filler/v11/club.pt"]]
 FIRST["filler/v10/forum.pt"] = FIRST["filler/forum.pt"]
 FIRST["filler/v11/forum.pt"] = FIRST["filler/forum.pt"]
 FIRST["filler/v11/sport.pt"] = FIRST["filler/sport.pt"]

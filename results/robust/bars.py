@@ -40,11 +40,8 @@ SHIPPED: dict[str, dict[str, list[str] | str]] = {
         "maniac": RULE,
     },
     "club-10": {
-        "town": ["town_silent-club-10-full-500.json", "town_silent-club-10-mixed-500.json"],
-        "mafia": [
-            "club_mates-club-10-mafia-full-500.json",
-            "club_mates-club-10-mafia-mixed-500.json",
-        ],
+        side: [f"club_any1-club-10-{side}-{mix}-500.json" for mix in ("full", "mixed")]
+        for side in ("town", "mafia")
     },
     "online-10": {
         "town": [

@@ -2,8 +2,9 @@
 and sport-10's of versions 6-11 stamped with the talk layer's ``mates`` and ``mates_nominate``
 as well (a mafia seat beside teammates who are not its copies plays as the rule bots), and
 online-10's of versions 9-11 with ``defer="team"`` (a town seat plays as the rule bots where
-three or more seats claim the sheriff); every other file and seat is version 11's, and so are
-the other pairs."""
+three or more seats claim the sheriff), and club-10's of versions 6-11 trained one link
+further under the same layer; every other file and seat is version 11's, and so are the other
+pairs."""
 
 from __future__ import annotations
 
@@ -25,20 +26,22 @@ from tests.benchmark.test_tasks_v5 import (
 )
 
 # Version 12: version 11's tables, seeds, games, opponents, seats and rules; sport-10's,
-# online-10's and forum-10's filler files are others.
+# club-10's, online-10's and forum-10's filler files are others.
 PINNED_V12 = {
     "sport-10": "6e107ca3afa6b99f",
     "city-13": "e64aae184933d4fc",
-    "club-10": "91fe9541a98a064e",
+    "club-10": "01f69dc5c6de6c7b",
     "online-10": "60548b988835dc33",
     "forum-10": "86b818bf321f4c49",
     "minimal-10": "221d5625b24155ee",
 }
-RETRAINED = ("sport-10", "online-10", "forum-10")
+STAMPED = ("sport-10", "online-10", "forum-10")  # the same networks, more options
+RETRAINED = (*STAMPED, "club-10")  # (club-10's: one link further)
 # version 11's files, retired for 12 (sport-10's: versions 6-11's, online-10's: 9-11's)
 OLD = {t: shipped.SHIPPED / f"filler/v11/{t.split('-')[0]}.pt" for t in RETRAINED}
 NEW = {
     "sport-10": "ad5c1a4bfb929569",
+    "club-10": "18db6bcdcbee97c9",
     "online-10": "c60fe3a78a3b7ec6",
     "forum-10": "513f99b96c15b20e",
 }
@@ -65,7 +68,8 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
     filler/v11/), and forum-10's maniac's seat stays the rule bots'."""
     check_filler_files(TASKS_V12, {})
     torch = pytest.importorskip("torch")
-    for t, old in OLD.items():
+    for t in STAMPED:
+        old = OLD[t]
         for version in range(FIRST[t], 12):
             assert pins.shipped_file(get_task(t, version), "filler") == old
             assert pins.load_options(get_task(t, version), "filler")["file"] == old
@@ -88,18 +92,35 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
         assert b["layer"]["options"] == {**a["layer"]["options"], **ADDED[t]}
 
 
+def test_club_10s_filler_is_trained_one_link_further_under_the_same_layer():
+    """Club-10's file of version 12 is another network (one link more) under the layer
+    version 11's file records (`mates`, ``defer="silent"``); version 11 keeps its file."""
+    torch = pytest.importorskip("torch")
+    task, old = TASKS_V12["club-10"], OLD["club-10"]
+    assert pins.shipped_file(get_task("club-10", 11), "filler") == old
+    assert pins.load_options(get_task("club-10", 11), "filler") == {"file": old}
+    assert pins.shipped_file(get_task("club-10", 10), "filler").parent.name == "v10"
+    spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
+    now = load_policy("filler", spec, seed=1)
+    assert isinstance(now, BeliefTalk) and now.mates and now.defer == "silent"
+    a, b = (torch.load(p, map_location="cpu", weights_only=False)
+            for p in (old, pins.shipped_file(task, "filler")))  # fmt: skip
+    assert b["layer"] == a["layer"] and a["model"].keys() == b["model"].keys()
+    assert not all(torch.equal(a["model"][w], b["model"][w]) for w in a["model"])
+
+
 @pytest.mark.parametrize("name", RETRAINED)
 def test_pairs_with_a_new_filler_are_played_again(name):
     """`scripts/reference_table.py --reuse`: a pair of version 11 is version 12's unless
-    sport-10's, online-10's or forum-10's stamped filler plays in it, as the learner or the
-    opponent."""
-    check_one_retrained(TASKS_V11, TASKS_V12, name, same="club-10")
+    sport-10's, club-10's, online-10's or forum-10's new filler plays in it, as the learner or
+    the opponent."""
+    check_one_retrained(TASKS_V11, TASKS_V12, name, same="city-13")
 
 
 def test_results_v12_are_the_pinned_tasks():
     """The shipped results of version 12: every task, every pair, 500 games, the digests; only
-    the pairs with sport-10's, online-10's or forum-10's filler were played again, the rest
-    come from version 11."""
+    the pairs with sport-10's, club-10's, online-10's or forum-10's filler were played again,
+    the rest come from version 11."""
     check_results_reused(12, *RETRAINED)
 
 

@@ -129,6 +129,7 @@ FILLER_V11 = {
     "forum-10": "filler/v11/forum.pt",
     "sport-10": "filler/v11/sport.pt",
     "online-10": "filler/v11/online.pt",
+    "club-10": "filler/v11/club.pt",
 }
 FILLER_V10 = {**FILLER_V11, "club-10": "filler/v10/club.pt", "forum-10": "filler/v10/forum.pt"}
 FILLER_V9 = {**FILLER_V10, "club-10": "filler/v9/club.pt"}
