@@ -44,9 +44,10 @@ earlier ones, which stay playable under the rules they were defined with:
   seats as the rule bots beside teammates who are not their copies (issue 45); every pair
   without forum-10's or club-10's filler is the same games;
 - version 12: version 11 with forum-10's and sport-10's seat-filler networks playing their
-  mafia seats as the rule bots beside teammates who are not their copies, and online-10's its
-  town seats where three or more seats claim the sheriff (issue 45); every pair without
-  sport-10's, online-10's or forum-10's filler is the same games.
+  mafia seats as the rule bots beside teammates who are not their copies, online-10's its
+  town seats where three or more seats claim the sheriff, and club-10's trained one link
+  further (issue 45); every pair without sport-10's, club-10's, online-10's or forum-10's
+  filler is the same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -200,8 +201,8 @@ TASKS_V10: dict[str, Task] = _tables(10, OPPONENTS_V4, era=2)
 TASKS_V11: dict[str, Task] = _tables(11, OPPONENTS_V4, era=2)
 
 # ---------------------------------------------------------------- version 12
-# Version 11's tables, opponents and rules; sport-10's, online-10's and forum-10's filler files
-# are others (`baselines.pins.PINS_V12`), so those digests are others.
+# Version 11's tables, opponents and rules; sport-10's, club-10's, online-10's and forum-10's
+# filler files are others (`baselines.pins.PINS_V12`), so those digests are others.
 TASKS_V12: dict[str, Task] = _tables(12, OPPONENTS_V4, era=2)
 
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
