@@ -13,12 +13,13 @@ counts behind "on day 1 online-10's copies and the rule town's seats act alike"
 from __future__ import annotations
 
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
+
+from town_talk import cell_counts, town_seats  # (this folder's)
 
 import baselines  # noqa: F401  (one BLAS thread)
 from baselines import robust
 from mafia_env.engine.events import Ev
-from mafia_env.engine.roles import TEAM_NAMES
 from mafia_env.tasks import get_task
 
 CONTENT = (Ev.CLAIM_ROLE, Ev.CLAIM_CHECK, Ev.ACCUSE, Ev.VOUCH)
@@ -26,10 +27,7 @@ CONTENT = (Ev.CLAIM_ROLE, Ev.CLAIM_CHECK, Ev.ACCUSE, Ev.VOUCH)
 
 def tally(game, share: float, c: dict[str, Counter]) -> None:
     """Add one finished game's day-1 counts of its town seats to `c`."""
-    town = TEAM_NAMES.index("town")
-    teams = [int(t) for t in game.teams]
-    mine = [s for s, t in enumerate(teams) if t == town]
-    held = set(robust.held_seats(game.seed, mine, share)) if share < 1 else set(mine)
+    mine, held = town_seats(game, share)
     day, ballots, noms, spoke, order = 0, {}, [], Counter(), []
     for e in game.events:
         if e[0] == Ev.DAY:
@@ -72,15 +70,7 @@ def main(argv: list[str]) -> int:
         for mix in mixes.split(","):
             total: dict[str, Counter] = {}
             for style in robust.resolve_styles(styles):
-                cell = robust.Cell(task, "town", style, robust.MIXES[mix])
-                c: dict[str, Counter] = defaultdict(Counter)
-                share = cell.mix.share
-                robust.play_arm(
-                    cell,
-                    player,
-                    int(deals),
-                    done=lambda g, env, c=c, share=share: tally(env.unwrapped.game, share, c),
-                )
+                c = cell_counts(task, mix, style, player, int(deals), tally)
                 for k in c:
                     total.setdefault(k, Counter()).update(c[k])
             print(f"== {player} {mix} {styles}")

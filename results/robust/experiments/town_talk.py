@@ -16,7 +16,7 @@ reads what the table has said so far, a late word counts then).
 from __future__ import annotations
 
 import sys
-from collections import Counter
+from collections import Counter, defaultdict
 
 import baselines  # noqa: F401  (one BLAS thread)
 from baselines import robust
@@ -37,12 +37,27 @@ KEYS = (
 )
 
 
+def town_seats(game, share: float) -> tuple[list[int], set[int]]:
+    """A finished game's town seats, and those of them P held (`share` of them, as the
+    benchmark's mix seats them; every one at a full table)."""
+    town = TEAM_NAMES.index("town")
+    mine = [s for s, t in enumerate(game.teams) if int(t) == town]
+    return mine, set(robust.held_seats(game.seed, mine, share)) if share < 1 else set(mine)
+
+
+def cell_counts(task, mix: str, style, player: str, deals: int, tally) -> dict[str, Counter]:
+    """Play P's arm of the town's cell (`task`, `mix`, `style`) on `deals` deals and return
+    the counters `tally(game, share, counters)` filled from each finished game."""
+    cell = robust.Cell(task, "town", style, robust.MIXES[mix])
+    c: dict[str, Counter] = defaultdict(Counter)
+    share = cell.mix.share
+    robust.play_arm(cell, player, deals, done=lambda g, env: tally(env.unwrapped.game, share, c))
+    return c
+
+
 def tally(game, share: float, c: dict[str, Counter]) -> None:
     """Add one finished game's counts, one a P seat alive at day 1's end, to `c`."""
-    town = TEAM_NAMES.index("town")
-    teams = [int(t) for t in game.teams]
-    mine = [s for s, t in enumerate(teams) if t == town]
-    held = set(robust.held_seats(game.seed, mine, share)) if share < 1 else set(mine)
+    _, held = town_seats(game, share)
     day, out = 0, set()
     vouch1, said1, vouch2, content1 = set(), set(), set(), set()
     content2, content3 = set(), set()
@@ -98,15 +113,7 @@ def main(argv: list[str]) -> int:
         for mix in mixes.split(","):
             total: dict[str, Counter] = {}
             for style in robust.resolve_styles(styles):
-                cell = robust.Cell(task, "town", style, robust.MIXES[mix])
-                c: dict[str, Counter] = {k: Counter() for k in ("games", *KEYS, "own vouch day 1")}
-                share = cell.mix.share
-                robust.play_arm(
-                    cell,
-                    player,
-                    int(deals),
-                    done=lambda g, env, c=c, share=share: tally(env.unwrapped.game, share, c),
-                )
+                c = cell_counts(task, mix, style, player, int(deals), tally)
                 print(f"{player} {mix} {style.name}: seats {sum(c['vouched day 1'].values())}")
                 for k in KEYS:
                     print(f"    others {k:17} {show(c[k])}")
