@@ -22,6 +22,11 @@ own segment is searched. A mafia member that knows its team reads the team's tab
 table's deduction among the deals that put the team where it is (`_knows_team`), the same
 deals kept to its facts, a few dozen to follow instead of thousands.
 
+Where the public events show the deal only through the deaths (civilians, sheriffs and mafia:
+MINIMAL, CLUB; `mafia_env.belief.count.countable`), the table's deals are counted from the
+deaths and the win checks (`Counted`) instead of searched: no world is played for it (flag
+`COUNT`).
+
 tests/belief/test_belief_table.py checks every seat's piece against its own tracker, bit for
 bit, at every move of seeded games of every variant.
 """
@@ -34,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from mafia_env.belief.count import Counted, countable
 from mafia_env.belief.deals import DealSpace
 from mafia_env.belief.track import EXACT_LIMIT, TABLE, Tracker
 from mafia_env.engine.events import PUBLIC, Ev
@@ -49,6 +55,7 @@ _NIGHT = int(Ev.NIGHT)
 _FACTS = {_ROLE, int(Ev.TEAMMATE), int(Ev.CHECK), int(Ev.DON_INTRODUCED)}
 _MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # roles whose night turns change public events
 SHARE = True  # the piece of a seat that saw only what the table saw comes from the table's
+COUNT = True  # the table's deals counted from its deaths where that is its deduction (`count`)
 _TABLE_KEY = (TABLE, "table")
 _TEAM_KEY = (TABLE, "mafia")
 
@@ -93,7 +100,9 @@ class _Table:
     """The table's deduction of one game, and what each seat keeps of it (module docstring)."""
 
     def __init__(self, game: Game, within: np.ndarray | None = None):
-        self.tracker = t = Tracker(game, TABLE, within=within)
+        # the count where the public events show the deal only through deaths, else the search
+        counted = COUNT and countable(game.rules, game.roles)
+        self.tracker = t = (Counted if counted else Tracker)(game, TABLE, within=within)
         rules, roles = game.rules, t.space.roles
         # a night of shots and checks alone: a seat's hidden knowledge changes no public event
         self.simple = not rules.hunt and not any(r in roles for r in _MANY)
@@ -135,6 +144,8 @@ class _Table:
         night_of`: the table's deals its facts allow, the table's reference world); None where
         the table's tracker does not stand at the night's start (its own tracker then)."""
         t = self.tracker
+        if isinstance(t, Counted):  # (never asked: `keeps` holds every seat of such tables)
+            return None
         t.update()
         hit = self._night.get(seat)
         if hit is not None and hit[0] is t.ref:

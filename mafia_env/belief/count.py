@@ -1,0 +1,186 @@
+"""The table's deduction counted from the deaths alone, where the public events show nothing else.
+
+At a table of civilians, a sheriff and the mafia (no don, doctor, putana or maniac, no hunt)
+the engine reads the deal in public in three places only: a death shows the card where the
+rules show every card (`reveal_on_death="all"`), a night's victim is never of the mafia where
+the mafia may not shoot their own (`mafia_target_team` off), and after each death (a vote's,
+a night's, a foul's) the win check ends the game or lets it go on, by the teams left alive.
+Everything else the table sees (speeches, nominations, ballots, a miss where the mafia may hold
+fire) any deal plays alike. So the table's deals are every deal that passes those tests, and
+`Counted` keeps them by reading each public event once: no reference world, no search.
+
+`countable` names the rules where this holds; elsewhere the table is the `Tracker`'s. An event
+the count does not expect (a forfeit, a hunt's victim) hands the table to a `Tracker` made then,
+which reads the game from its start. tests/belief/test_belief_count.py checks the count against
+the table's `Tracker`, deal by deal, at every move of seeded games of both rule sets and their
+knobs; tests/belief/test_belief_table.py checks every seat's piece against its own tracker.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from mafia_env.belief.deals import DealSpace
+from mafia_env.belief.track import TABLE, Tracker
+from mafia_env.engine.events import PUBLIC, Cause, Ev, Outcome
+from mafia_env.engine.game import Game
+from mafia_env.engine.roles import Role, Team
+from mafia_env.engine.rules import Rules
+
+_COUNTED_ROLES = frozenset({Role.CIVILIAN, Role.SHERIFF, Role.MAFIA})
+_ELIMINATED, _REVEAL, _OVER = int(Ev.ELIMINATED), int(Ev.REVEAL), int(Ev.GAME_OVER)
+_TALK = int(Ev.TALK)
+_DRAW = int(Outcome.DRAW)
+# the causes of a death the count reads: a vote, a foul, the moderator's removal (blind to the
+# deal) and the mafia's shot (announced plainly); any other hands the table to a Tracker
+_BLIND = frozenset({int(Cause.VOTE), int(Cause.FOUL), int(Cause.REMOVED)})
+_SHOT = int(Cause.NIGHT)
+
+
+def countable(rules: Rules, roles) -> bool:
+    """Whether the table's deduction of a game of `rules` dealt `roles` is the count's (module
+    docstring): no role but civilians, sheriffs and mafia, no hunt; the mafia's shot one
+    unanimous choice that may be held (a miss shows nothing) and whose split is a miss, announced
+    plainly; and every card shown at death, or none and the mafia never shooting their own."""
+    return (
+        set(roles) <= _COUNTED_ROLES
+        and not rules.hunt
+        and rules.mafia_kill == "unanimous"
+        and rules.mafia_pass
+        and rules.mafia_split == "miss"
+        and rules.mafia_no_number == "miss"
+        and rules.night_announce == "plain"
+        and (
+            rules.reveal_on_death == "all"
+            or (rules.reveal_on_death == "none" and not rules.mafia_target_team)
+        )
+    )
+
+
+def _outcomes(rules: Rules, n: int) -> np.ndarray:
+    """The win check of `rules` by the town and the mafia alive: int [n + 1, n + 1], the
+    outcome (-1: the game goes on)."""
+    table = np.full((n + 1, n + 1), -1, dtype=np.int8)
+    for town in range(n + 1):
+        for black in range(n + 1 - town):
+            won = rules.winner(town, black, 0)
+            table[town, black] = -1 if won is None else int(won)
+    return table
+
+
+class Counted:
+    """The table's deals (`TABLE`'s view) kept by the count (module docstring); what
+    `mafia_env.belief.store` reads of a table's `Tracker`: `deals`, `exact`, `version`,
+    `current()`, `update()`, `n`, `space`, `seat`."""
+
+    seat = TABLE
+
+    def __init__(self, game: Game, seat: int = TABLE, within: np.ndarray | None = None):
+        if seat != TABLE:
+            raise ValueError(f"the count is the table's view (seat {TABLE}); got seat {seat}")
+        self._game = weakref.ref(game)
+        self._within = within
+        self.rules, self.n = game.rules, game.n
+        self.space = space = DealSpace(game.rules, game.n)
+        allowed = space.allowed_matrix(None)
+        if within is not None:
+            allowed = allowed & within
+        self._deals = space.enumerate(allowed)  # (the Tracker's list, in its order)
+        self.live = np.ones(len(self._deals), dtype=bool)
+        self._version = 0
+        self.ref = None  # (no reference world: `store._Table.night` hands such seats theirs)
+        self.tracker: Tracker | None = None  # where the count met what it does not read
+        self._cursor = 0
+        self._alive = np.ones(self.n, dtype=bool)
+        self._check = False  # a run of deaths read: the win check follows it
+        self._outcomes: np.ndarray | None = None  # the win check's table, made at its first
+        team = space.team_of[self._deals.astype(np.intp)]  # [D, n] each seat's team
+        self._black = team == int(Team.MAFIA)
+        self._town = team == int(Team.TOWN)
+        self.update()
+
+    def update(self) -> bool:
+        """Read the public events logged since the last call; return whether the kept deals
+        may have changed."""
+        if self.tracker is not None:
+            return self.tracker.update()
+        g = self._game()
+        if g is None:
+            return False
+        before = self._version
+        events = g.events
+        for i in range(self._cursor, len(events)):
+            e = events[i]
+            if e[4] != PUBLIC or e[0] == _TALK:
+                continue
+            kind = e[0]
+            if self._check and kind != _ELIMINATED and kind != _REVEAL:
+                # the game over the check logged (not the day limit's draw: the check let the
+                # game go on, then the next day was past the limit, COMMON-4)
+                over = kind == _OVER and not (g.truncated and e[3] == _DRAW)
+                self._win(e[3] if over else None)
+            if kind == _ELIMINATED:
+                if e[3] not in _BLIND and e[3] != _SHOT:
+                    return self._hand_over(g)
+                self._death(e[2], e[3])
+            elif kind == _REVEAL:
+                self._keep(self._deals[:, e[2]] == self.space.index[Role(e[3])])
+        self._cursor = len(events)
+        if self._check and not g.over:  # (the check let the game go on: nothing followed yet)
+            self._win(None)
+        return self._version != before
+
+    @property
+    def deals(self) -> np.ndarray:
+        """The deals listed (every deal of the table, `within` the team's where given)."""
+        return self._deals if self.tracker is None else self.tracker.deals
+
+    @property
+    def version(self) -> int:
+        """Bumped whenever the kept deals change."""
+        return self._version if self.tracker is None else self.tracker.version
+
+    @property
+    def exact(self) -> bool:
+        return True if self.tracker is None else self.tracker.exact
+
+    def current(self) -> np.ndarray:
+        """Which of `deals` are kept now (a night under way shows nothing: no partial view)."""
+        if self.tracker is not None:
+            return self.tracker.current()
+        self.update()
+        return self.live
+
+    def _death(self, seat: int, cause: int) -> None:
+        self._alive[seat] = False
+        self._check = True
+        if cause == _SHOT and not self.rules.mafia_target_team:  # never one of their own
+            self._keep(~self._black[:, seat])
+
+    def _win(self, outcome: int | None) -> None:
+        """The win check after a run of deaths: the outcome the game logged (None: it went on)."""
+        self._check = False
+        alive = self._alive
+        town = self._town[:, alive].sum(axis=1)
+        black = self._black[:, alive].sum(axis=1)
+        if self._outcomes is None:
+            self._outcomes = _outcomes(self.rules, self.n)
+        self._keep(self._outcomes[town, black] == (-1 if outcome is None else outcome))
+
+    def _keep(self, ok: np.ndarray) -> None:
+        live = self.live & ok
+        if not np.array_equal(live, self.live):
+            self.live = live
+            self._version += 1
+
+    def _hand_over(self, g: Game) -> bool:
+        """An event the count does not read: the table's `Tracker` from here on (it reads the
+        game from its start)."""
+        self.tracker = Tracker(g, TABLE, within=self._within)
+        self.tracker.update()
+        return True
+
+
+__all__ = ["Counted", "countable"]
