@@ -78,8 +78,20 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   ``silent``, or where at most half as many other seats have vouched for someone as there
   are other town seats (the copies vouch; a style's talkers, beside them, need not).
 
+- ``mark``: a town seat whose network ends its day-1 speech with nothing said (no claim,
+  check, accusation or vouch) vouches for the next seat clockwise before it ends (its
+  network is not asked again in that speech: once it has vouched on day 1, the rest of the
+  speech is a pass): a mark that tells its copies from other players, for a network that
+  learned its play among copies who vouch for nobody on day 1 (online-10's), so that
+  ``defer="silent"`` or ``"unvouched"`` can hand its town to the rule bots beside teammates
+  who are not copies. The network does not see the marks: every seat's vouch for its next
+  seat is left out of its input (anyone's, a mark or not; where that seat was out before
+  day 1's speeches the mark goes further on and is seen). ``hide_vouches`` leaves out every
+  vouch.
+
 Options for measuring the parts: ``others_talk`` off keeps only the real sheriff's talk;
-``hide_talk`` hides the table's accusations and vouches from the network. ``filler_talk`` is
+``hide_talk`` hides the table's accusations and vouches from the network (``hide_vouches``
+its vouches alone). ``filler_talk`` is
 every part on; ``filler_vote`` is the ballots alone, ``blind_only``. Night turns, and
 everything else, are the network's. Seeded: the draws among equals come from the policy's own
 generator.
@@ -92,7 +104,7 @@ from typing import Any
 
 import numpy as np
 
-from baselines.filler_talk_options import DEFERS, FALLBACKS, PARTS
+from baselines.filler_talk_options import FALLBACKS, PARTS, defer_triggers
 from baselines.rule.bot import RulePolicy
 from baselines.rule.posterior import L_AGAINST_ME, L_AGAINST_ME_CAP, L_NIGHT_DEAD, hard_facts
 from baselines.rule.reading import SeenBatch
@@ -139,6 +151,7 @@ class BeliefTalk:
         guess: bool = True,
         fallback: str = "accuse",
         hide_talk: bool = False,
+        hide_vouches: bool = False,
         others_talk: bool = True,
         blind_only: bool = False,
         sheriff_first: bool = False,
@@ -149,6 +162,7 @@ class BeliefTalk:
         defer: str | None = None,
         mates: bool = False,
         mates_nominate: bool = False,
+        mark: bool = False,
     ):
         self.spec = spec
         self.inner = inner
@@ -193,11 +207,18 @@ class BeliefTalk:
             raise ConfigError("BeliefTalk mates_nominate refines mates: turn mates on too")
         self.mates_nominate = mates_nominate
         # where a town seat plays as the rule bots (None: nowhere)
-        if defer is not None and defer not in DEFERS:
-            raise ConfigError(f"BeliefTalk defer {defer!r} is not one of: {', '.join(DEFERS)}")
-        self.defer = defer
+        self.defer = defer  # (several joined by "+": where any of them fires)
+        self._triggers = defer_triggers(defer)
+        # on: a town seat's empty day-1 speech vouches for a seat drawn at random (a mark)
+        self.mark = mark
         lay = self.reader._pieces
-        self._hidden = [slice(lay[k][0], lay[k][1]) for k in ("accused", "vouched") if k in lay]
+        # the pieces the network does not see: the table's accusations and vouches
+        # (``hide_talk``), or its vouches alone (``hide_vouches``: the marks are not for it)
+        hidden = ("accused", "vouched") if hide_talk else ("vouched",) if hide_vouches else ()
+        self._hidden = [slice(lay[k][0], lay[k][1]) for k in hidden if k in lay]
+        if mark and "vouched" in lay:  # each seat's vouch for its next seat (`_mark`)
+            n = spec.n
+            self._hidden.append(lay["vouched"][0] + np.arange(n) * n + (np.arange(n) + 1) % n)
         self.seed(seed)
 
     def seed(self, seed: int) -> None:
@@ -217,7 +238,7 @@ class BeliefTalk:
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         seen = obs
-        if self.hide_talk and np.asarray(obs).shape[1] >= self.reader.obs_layout.size:
+        if self._hidden and np.asarray(obs).shape[1] >= self.reader.obs_layout.size:
             seen = np.array(obs, copy=True)
             for sl in self._hidden:
                 seen[:, sl] = 0
@@ -252,6 +273,8 @@ class BeliefTalk:
             if rule.any():
                 out[rule] = reader.act_batch(obs[rule], masks[rule])
                 free &= ~rule  # (the layer's parts leave these rows alone)
+        if self.mark:
+            self._mark(reader, obs, legal, out, speech_kind[kind] & free)
         rows = np.flatnonzero(wanted[kind] & free)
         # only the rows where `_decide` may overrule the wrapped policy's move: a pass in a
         # speech, a nomination, a ballot (the reading is the layer's cost: the rest skip it)
@@ -297,7 +320,9 @@ class BeliefTalk:
         b = reader.read(obs, legal, rows)
         town = town[rows]
         hit = np.zeros(b.R, dtype=bool)
-        if self.mates or self.defer in ("silent", "unvouched"):  # (they wait for day 1's talk)
+        triggers = self._triggers
+        waits = triggers & {"silent", "unvouched"}
+        if self.mates or waits:  # (they wait for day 1's talk)
             speeches = b.v["phase"].argmax(axis=1) == reader.obs_layout.phases.index("speech")
             spoken = (b.day >= 2) | ((b.day == 1) & ~speeches)  # day 1's speeches are over
         if self.mates:
@@ -305,7 +330,7 @@ class BeliefTalk:
             if self.mates_nominate:
                 silent &= ~(b.nominations > 0).any(axis=2)
             hit |= ~town & spoken & silent.any(axis=1)
-        if self.defer in ("silent", "unvouched"):
+        if waits:
             # once day 1's speeches are over, the other seats (living or not) that have said
             # no claim, check, accusation or vouch: at a table of copies only the other
             # sides' seats are silent
@@ -316,23 +341,52 @@ class BeliefTalk:
             counts = reader.rules.role_counts(b.n)
             outside = sum(c for r, c in counts.items() if r.team is not Team.TOWN)
             fire = silent.sum(axis=1) > outside
-            if self.defer == "unvouched":  # or half the other town seats vouched, at most
+            if "unvouched" in triggers:  # or half the other town seats vouched, at most
                 vouchers = (b.not_me & b.vouched.any(axis=2)).sum(axis=1)
                 fire |= 2 * vouchers <= b.n - outside - 1
             hit |= town & spoken & fire
-        elif self.defer in ("team", "liars"):
-            hit |= town & (b.claimant.sum(axis=1) >= (3 if self.defer == "team" else 2))
-        elif self.defer is not None:
+        if triggers & {"team", "liars"}:
+            hit |= town & (b.claimant.sum(axis=1) >= (2 if "liars" in triggers else 3))
+        if triggers & {"claims", "talk"}:
             others = b.not_me
             by = others[:, :, None]  # [R, speaker, target]: said by another seat
             checks = ((b.claimed_red | b.claimed_black) & by).any(axis=(1, 2))
             table = (b.claimant & others).any(axis=1) | checks
-            if self.defer == "talk":
+            if "talk" in triggers:
                 said = (b.claim_kind < len(reader.roles)) & others
                 table |= said.any(axis=1) | (b.accused & by).any(axis=(1, 2))
             hit |= town & table
         out[rows] = hit
         return out
+
+    def _mark(
+        self, reader: RulePolicy, obs: np.ndarray, legal: np.ndarray, out: np.ndarray, speech
+    ) -> None:
+        """``mark``: in `out`, a town seat's pass in a day-1 speech in which it has said
+        nothing today (no claim, check, accusation or vouch) becomes a vouch for the next
+        seat clockwise it may vouch for, and its speech ends there: once it has vouched on
+        day 1, whatever its network would say next in that speech is a pass."""
+        lo, hi = reader._pieces["role"][:2]
+        rows = np.flatnonzero(speech & reader.town_role[obs[:, lo:hi].argmax(axis=1)])
+        if not rows.size:
+            return
+        b = reader.read(obs, legal, rows)
+        me, day1 = b.me, b.day == 1
+        vouched = b.vouched[b.rows, me].any(axis=1)
+        said = vouched | (b.claim_kind[b.rows, me] < len(reader.roles))
+        said |= (b.claimed_red | b.claimed_black | b.accused)[b.rows, me].any(axis=1)
+        passing = _within(reader.layout, out[rows], Act.PASS)
+        pass_ = b.off(Act.PASS)
+        for j in np.flatnonzero(day1 & vouched & ~passing):  # (the mark was its last word)
+            if self._ok(b, j, pass_):
+                out[rows[j]] = pass_
+        for j in np.flatnonzero(day1 & passing & ~said):
+            allowed = b.alive[j] & b.seg(Act.VOUCH)[j]
+            allowed[me[j]] = False
+            if allowed.any():  # the next seat clockwise that it may vouch for
+                order = (me[j] + 1 + np.arange(b.n)) % b.n
+                seat = order[allowed[order]][0]
+                out[rows[j]] = self._index(b, Act.VOUCH, int(seat))
 
     def _kinds(self, names: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """By turn kind (an index into `names`; the last entry, -1: no turn): whether the

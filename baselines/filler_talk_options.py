@@ -15,6 +15,7 @@ PARTS = (
     "mafia",
     "guess",
     "hide_talk",
+    "hide_vouches",
     "others_talk",
     "blind_only",
     "sheriff_first",
@@ -24,6 +25,7 @@ PARTS = (
     "lead",
     "mates",
     "mates_nominate",
+    "mark",
 )
 # where a town seat plays as the rule bots (``defer``): three or more sheriff claimants (more
 # than one liar), two or more (a lie told), any claim of the sheriff or of a check by another
@@ -33,4 +35,21 @@ PARTS = (
 # most half as many as the other town seats
 DEFERS = ("team", "liars", "claims", "talk", "silent", "unvouched")
 
-__all__ = ["DEFERS", "FALLBACKS", "PARTS"]
+
+def defer_triggers(defer: str | None, where: str = "BeliefTalk defer") -> frozenset[str]:
+    """The triggers named by a ``defer`` value (one of `DEFERS`, or several joined by "+":
+    a town seat plays as the rule bots where any of them fires); a clear error otherwise."""
+    if defer is None:
+        return frozenset()
+    triggers = str(defer).split("+")
+    if not all(t in DEFERS for t in triggers):
+        from mafia_env.errors import ConfigError
+
+        raise ConfigError(
+            f"{where} {defer!r} is not one of: {', '.join(DEFERS)} (or several joined by +, "
+            "as 'team+unvouched')"
+        )
+    return frozenset(triggers)
+
+
+__all__ = ["DEFERS", "FALLBACKS", "PARTS", "defer_triggers"]

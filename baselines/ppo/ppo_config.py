@@ -295,7 +295,7 @@ class Config:
                 f"learner_layer {self.learner_layer!r} runs with pipeline: sync only; got "
                 f"pipeline {self.pipeline!r}"
             )
-        from baselines.filler_talk_options import DEFERS, FALLBACKS, PARTS
+        from baselines.filler_talk_options import FALLBACKS, PARTS, defer_triggers
 
         allowed = (*PARTS, "fallback", "defer")
         bad = sorted(k for k in opts if k not in allowed)
@@ -312,10 +312,8 @@ class Config:
                 f"learner_layer_options fallback {opts['fallback']!r} is not one of: "
                 f"{', '.join(FALLBACKS)}"
             )
-        if "defer" in opts and opts["defer"] not in DEFERS:
-            raise ConfigError(
-                f"learner_layer_options defer {opts['defer']!r} is not one of: {', '.join(DEFERS)}"
-            )
+        if "defer" in opts:
+            defer_triggers(opts["defer"], "learner_layer_options defer")
 
 
 def check_opponents(names: Any, special: tuple[str, ...], key: str) -> None:

@@ -587,3 +587,110 @@ def test_defer_silent_keeps_a_town_of_copies_that_speak():
             pass
         assert calls
         assert np.concatenate(calls).any() == half
+
+
+def test_mark_vouches_in_a_town_seats_empty_day_1_speech():
+    """``mark``: over a network that only nominates, each town seat's day-1 speech carries one
+    vouch of its own, for the next seat clockwise; a mafia seat's never, and no speech after
+    day 1. With ``defer="unvouched"`` a town of such copies is never handed to the rule bots,
+    and beside rule-bot teammates it is. The network never sees a seat's vouch for its next
+    seat (the marks), and sees the other vouches."""
+    spec = table_of(TASK)
+    rule = load_policy("rule", spec, seed=2)
+    lo = RulePolicy(spec=spec, seed=0)._pieces["vouched"][0]
+    n = spec.n
+
+    class Seeing(Scripted):
+        def act_batch(self, obs, masks):
+            marks = np.asarray(obs)[:, lo : lo + n * n].reshape(-1, n, n)
+            self.marks_seen += int(marks[:, np.arange(n), (np.arange(n) + 1) % n].sum())
+            self.vouches_seen += int(marks.sum())
+            return super().act_batch(obs, masks)
+
+    for half in (False, True):
+        net = Seeing(spec)
+        net.marks_seen = net.vouches_seen = 0
+        town = BeliefTalk(
+            spec, net, 1, speech=False, nominate=False, vote=False, mark=True, defer="unvouched"
+        )
+        calls = handed_over(town)
+
+        class Half(Seating):  # the copies on the first half of the town's seats (or all)
+            def players(self, game, _t=town, _h=half):
+                out = super().players(game)
+                seats = [s for s in range(game.n) if game.teams[s] == Team.TOWN]
+                for s in seats[: len(seats) // 2] if _h else seats:
+                    out[s] = _t
+                return out
+
+        for game in games(Half(default=rule), 6):
+            seats = [s for s in range(game.n) if game.teams[s] == Team.TOWN]
+            copies = set(seats[: len(seats) // 2] if half else seats)
+            day, spoke, vouched = 0, set(), {}
+            for kind, actor, target, value, _seen in game.events:
+                if kind == Ev.DAY:
+                    day = value
+                elif kind == Ev.SPEAK and day == 1:
+                    spoke.add(actor)
+                elif kind == Ev.VOUCH and actor in copies:
+                    assert day == 1 and target == (actor + 1) % game.n, (actor, target)
+                    assert actor not in vouched
+                    vouched[actor] = target
+            assert set(vouched) == copies & spoke
+        assert np.concatenate(calls).any() == half
+        assert net.marks_seen == 0
+    # on a single row: seat 2's vouch for seat 3 (its next) is left out, for seat 5 kept
+    vec, mask = next((v, m) for v, m, _g, _s in decisions(range(1)) if m.sum() > 1)
+    vec = np.array(vec, copy=True)
+    vec[lo + 2 * n + 3] = vec[lo + 2 * n + 5] = 1
+    net.marks_seen = net.vouches_seen = 0
+    BeliefTalk(spec, net, 1, speech=False, nominate=False, vote=False, mark=True).act(vec, mask)
+    assert (net.marks_seen, net.vouches_seen) == (0, 1)
+
+
+def _hands_over(talk: BeliefTalk, vec, mask) -> bool:
+    return bool(talk._deferred(talk.reader, vec[None], mask[None] != 0)[0])
+
+
+def test_defer_joins_triggers_with_a_plus():
+    """``defer="team+unvouched"``: a town seat is handed to the rule bots wherever either
+    trigger alone would hand it (three sheriff claimants, or few vouchers after day 1's
+    speeches); a name that is not a trigger is refused with the allowed ones."""
+    fired = {"team": 0, "unvouched": 0}
+    for vec, mask, _game, _seat in town_decisions(range(6), lambda seed: seed % 4):
+        if mask.sum() <= 1:
+            continue
+        alone = {t: _hands_over(layered(defer=t), vec, mask) for t in fired}
+        assert _hands_over(layered(defer="team+unvouched"), vec, mask) == any(alone.values())
+        for t, hit in alone.items():
+            fired[t] += hit
+    assert fired["unvouched"]
+    with pytest.raises(ConfigError, match=r"defer 'team\+never' is not one of: .*joined by \+"):
+        layered(defer="team+never")
+
+
+def test_hide_vouches_hides_the_vouches_alone_from_the_network():
+    """``hide_vouches``: the wrapped network's input has the table's vouches zeroed and its
+    accusations kept (``hide_talk``: both zeroed); the layer reads the whole row."""
+    spec = table_of(TASK)
+    lay = RulePolicy(spec=spec, seed=0)._pieces
+    vouched, accused = (slice(*lay[k][:2]) for k in ("vouched", "accused"))
+
+    class Seeing(Scripted):
+        def act_batch(self, obs, masks):
+            self.seen = np.array(obs, copy=True)
+            return super().act_batch(obs, masks)
+
+    checked = 0
+    for vec, mask, _game, _seat in town_decisions(range(4), lambda seed: 3, lambda seed: 3):
+        if not (vec[vouched].any() and vec[accused].any()):
+            continue
+        for flag, hides_accusations in (("hide_vouches", False), ("hide_talk", True)):
+            net = Seeing(spec)
+            BeliefTalk(spec, net, 1, **{flag: True}).act(vec, mask)
+            assert not net.seen[0, vouched].any()
+            assert net.seen[0, accused].any() != hides_accusations
+        checked += 1
+        if checked > 5:
+            break
+    assert checked
