@@ -77,6 +77,10 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   conventions are the table's. A town of copies is never handed over. ``unvouched``: as
   ``silent``, or where at most half as many other seats have vouched for someone as there
   are other town seats (the copies vouch; a style's talkers, beside them, need not).
+  ``few_vouches``: once day 1's speeches are over, where at most a third as many other seats
+  have vouched as there are other town seats, alone (not ``silent``): for copies that vouch
+  in most day-1 speeches but not in all (sport-10's, whose ``sparing`` ends some speeches
+  first), so that a table of copies seldom looks silent.
 
 - ``mark``: a town seat whose network ends its day-1 speech with nothing said (no claim,
   check, accusation or vouch) vouches for the next seat clockwise before it ends (its
@@ -321,7 +325,7 @@ class BeliefTalk:
         town = town[rows]
         hit = np.zeros(b.R, dtype=bool)
         triggers = self._triggers
-        waits = triggers & {"silent", "unvouched"}
+        waits = triggers & {"silent", "unvouched", "few_vouches"}
         if self.mates or waits:  # (they wait for day 1's talk)
             speeches = b.v["phase"].argmax(axis=1) == reader.obs_layout.phases.index("speech")
             spoken = (b.day >= 2) | ((b.day == 1) & ~speeches)  # day 1's speeches are over
@@ -340,10 +344,15 @@ class BeliefTalk:
             silent = b.not_me & ~talked
             counts = reader.rules.role_counts(b.n)
             outside = sum(c for r, c in counts.items() if r.team is not Team.TOWN)
-            fire = silent.sum(axis=1) > outside
+            mates = b.n - outside - 1  # the other town seats
+            vouchers = (b.not_me & b.vouched.any(axis=2)).sum(axis=1)
+            fire = np.zeros(b.R, dtype=bool)
+            if triggers & {"silent", "unvouched"}:
+                fire |= silent.sum(axis=1) > outside
             if "unvouched" in triggers:  # or half the other town seats vouched, at most
-                vouchers = (b.not_me & b.vouched.any(axis=2)).sum(axis=1)
-                fire |= 2 * vouchers <= b.n - outside - 1
+                fire |= 2 * vouchers <= mates
+            if "few_vouches" in triggers:  # a third of them, at most
+                fire |= 3 * vouchers <= mates
             hit |= town & spoken & fire
         if triggers & {"team", "liars"}:
             hit |= town & (b.claimant.sum(axis=1) >= (2 if "liars" in triggers else 3))

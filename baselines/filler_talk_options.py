@@ -31,9 +31,11 @@ PARTS = (
 # than one liar), two or more (a lie told), any claim of the sheriff or of a check by another
 # seat, or any claim, check or accusation by another seat; or, once day 1's speeches are over,
 # fewer other seats that have said anything than there are other town seats (teammates who are
-# not the network's copies, which speak on day 1), or (``unvouched``) that have vouched, at
-# most half as many as the other town seats
-DEFERS = ("team", "liars", "claims", "talk", "silent", "unvouched")
+# not the network's copies, which speak on day 1), or (``unvouched``) that, or other seats that
+# have vouched at most half as many as the other town seats; or (``few_vouches``) other seats
+# that have vouched at most a third as many as the other town seats, alone (where the network's
+# copies vouch in most day-1 speeches but not all: sport-10's)
+DEFERS = ("team", "liars", "claims", "talk", "silent", "unvouched", "few_vouches")
 
 
 def defer_triggers(defer: str | None, where: str = "BeliefTalk defer") -> frozenset[str]:

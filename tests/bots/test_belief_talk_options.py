@@ -522,13 +522,14 @@ def town_decisions(seeds, vouchers, accusers=lambda seed: 0):
     return decisions(seeds, seated=seated)
 
 
-@pytest.mark.parametrize("defer", ["silent", "unvouched"])
+@pytest.mark.parametrize("defer", ["silent", "unvouched", "few_vouches"])
 def test_defer_silent_hands_a_town_seat_to_the_rule_bots_beside_seats_that_said_nothing(defer):
     """``defer="silent"``: once day 1's speeches are over, a town seat plays as the rule bots
     (the layer's reader, seeded alike) where more of the other seats have said nothing (no
     claim, check, accusation or vouch) than there are seats outside the town; not in day 1's
     speeches, not a mafia seat, not where enough have spoken. ``"unvouched"``: there, or where
-    at most half the other town seats' number of other seats have vouched. From 0 to all 7
+    at most half the other town seats' number of other seats have vouched; ``"few_vouches"``:
+    where at most a third have, alone (a silent table alone hands nothing over). From 0 to all 7
     town seats vouch (the stand-in), the rest are rule bots; the expectation comes from the
     game's own events."""
     from mafia_env.engine.kinds import Turn
@@ -545,7 +546,10 @@ def test_defer_silent_hands_a_town_seat_to_the_rule_bots_beside_seats_that_said_
         silent = {s for s in range(game.n) if s != seat and s not in talked}
         outside = sum(game.teams[s] != Team.TOWN for s in range(game.n))
         vouchers = {e[1] for e in game.events if e[0] == Ev.VOUCH and e[1] != seat}
-        few = defer == "unvouched" and 2 * len(vouchers) <= game.n - outside - 1
+        mates = game.n - outside - 1
+        few = defer == "unvouched" and 2 * len(vouchers) <= mates
+        if defer == "few_vouches":  # (a third, and not the silent seats)
+            few, silent = 3 * len(vouchers) <= mates, set()
         town = game.teams[seat] == Team.TOWN
         want = town and over and (len(silent) > outside or few)
         assert got == want, (game.day, game.turn, seat, sorted(silent))
@@ -558,7 +562,7 @@ def test_defer_silent_hands_a_town_seat_to_the_rule_bots_beside_seats_that_said_
                 rule = twin.reader.act_batch(vec[None], mask[None])[0]
                 assert layered(defer=defer).act(vec, mask) == rule
     assert seen[True] and seen[False] and spoken_false  # (each way after day 1's speeches)
-    assert bool(by_vouches) == (defer == "unvouched")  # (its own branch met)
+    assert bool(by_vouches) == (defer != "silent")  # (its own branch met)
     spec = table_of(TASK)
     assert BeliefTalk(spec, Scripted(spec), 1, defer=defer).defer == defer
     with pytest.raises(ConfigError, match=r"defer 'quiet' is not one of: .*silent, unvouched"):
