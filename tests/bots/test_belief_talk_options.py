@@ -569,6 +569,25 @@ def test_defer_silent_hands_a_town_seat_to_the_rule_bots_beside_seats_that_said_
         BeliefTalk(spec, Scripted(spec), 1, defer="quiet")
 
 
+def copy_seats(game, half: bool) -> list[int]:
+    """The town's seats, or the first half of them."""
+    seats = [s for s in range(game.n) if game.teams[s] == Team.TOWN]
+    return seats[: len(seats) // 2] if half else seats
+
+
+def town_copies(copy, default, half: bool) -> Seating:
+    """`default` on every seat but `copy_seats(game, half)`, which `copy` plays."""
+
+    class Half(Seating):
+        def players(self, game):
+            out = super().players(game)
+            for s in copy_seats(game, half):
+                out[s] = copy
+            return out
+
+    return Half(default=default)
+
+
 def test_defer_silent_keeps_a_town_of_copies_that_speak():
     """``defer="silent"`` over a network whose speeches vouch, on every town seat: no town
     decision of whole games against the rule mafia is handed to the rule bots (every other
@@ -579,15 +598,7 @@ def test_defer_silent_keeps_a_town_of_copies_that_speak():
         town = BeliefTalk(spec, Vouching(spec), 1, mafia=False, fallback="vouch", defer="silent")
         calls = handed_over(town)
 
-        class Half(Seating):  # the copies on the first half of the town's seats (or all)
-            def players(self, game, _t=town, _h=half):
-                out = super().players(game)
-                seats = [s for s in range(game.n) if game.teams[s] == Team.TOWN]
-                for s in seats[: len(seats) // 2] if _h else seats:
-                    out[s] = _t
-                return out
-
-        for _ in games(Half(default=rule), 6):
+        for _ in games(town_copies(town, rule, half), 6):
             pass
         assert calls
         assert np.concatenate(calls).any() == half
@@ -619,17 +630,8 @@ def test_mark_vouches_in_a_town_seats_empty_day_1_speech():
         )
         calls = handed_over(town)
 
-        class Half(Seating):  # the copies on the first half of the town's seats (or all)
-            def players(self, game, _t=town, _h=half):
-                out = super().players(game)
-                seats = [s for s in range(game.n) if game.teams[s] == Team.TOWN]
-                for s in seats[: len(seats) // 2] if _h else seats:
-                    out[s] = _t
-                return out
-
-        for game in games(Half(default=rule), 6):
-            seats = [s for s in range(game.n) if game.teams[s] == Team.TOWN]
-            copies = set(seats[: len(seats) // 2] if half else seats)
+        for game in games(town_copies(town, rule, half), 6):
+            copies = set(copy_seats(game, half))
             day, spoke, vouched = 0, set(), {}
             for kind, actor, target, value, _seen in game.events:
                 if kind == Ev.DAY:
