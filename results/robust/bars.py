@@ -3,6 +3,7 @@ judged them (`experiments/`): for each task and side, the cells below the rule b
 and at mixed tables, and the mean over the zoo at full tables (training / held-out / all).
 
     python results/robust/bars.py            # the latest tasks version's fillers
+    python results/robust/bars.py --cells    # every cell below the rule bots, worst first
 
 `SHIPPED` names, for each task and side of the latest version's filler, the runs that played
 it (a side the rule bots hold, `baselines.pins.seated`, is level with them by construction:
@@ -126,10 +127,31 @@ def table() -> list[str]:
     return lines
 
 
+def below() -> list[str]:
+    """Every cell below the rule bots (its paired interval under 0), a line each: task, side,
+    mix, style, split, the filler's and the rule bots' scores, the difference and its 95%
+    interval; worst first within each side."""
+    lines = []
+    for task, sides in SHIPPED.items():
+        for side, files in sides.items():
+            if files == RULE:
+                continue
+            rows = [c for c in cells(task, side, files) if c["diff"]["hi"] < 0]
+            for c in sorted(rows, key=lambda c: c["diff"]["mean"]):
+                d = c["diff"]
+                lines.append(
+                    f"{task:10} {side:6} {c['mix']:10} {c['style']:20} {c['split']:8} "
+                    f"{c['policy']['score']:.3f} vs {c['baseline']['score']:.3f}  "
+                    f"{d['mean']:+.3f} [{d['lo']:+.3f}, {d['hi']:+.3f}]"
+                )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.parse_args(argv)
-    print("\n".join(table()))
+    ap.add_argument("--cells", action="store_true", help="list every cell below, worst first")
+    args = ap.parse_args(argv)
+    print("\n".join(below() if args.cells else table()))
     return 0
 
 

@@ -42,3 +42,15 @@ def test_the_count_is_the_robustness_pages():
     page = (ROOT / "results/robust/README.md").read_text()
     said = re.findall(rf"After version {LATEST}, cells below .*?: (\d+) in all", page, re.S)
     assert said == [str(full + mixed)]
+
+
+def test_the_cells_below_are_the_tables_count():
+    """`--cells` lists as many cells as the table counts below, each with an interval under 0."""
+    bars = _bars()
+    rows = bars.table()
+    full, mixed = (int(x) for x in re.findall(r"\| all \| \| (\d+) \| (\d+) \|", rows[-1])[0])
+    listed = bars.below()
+    assert len(listed) == full + mixed
+    for line in listed:
+        lo, hi = (float(x) for x in re.findall(r"\[([-+.\d]+), ([-+.\d]+)\]$", line)[0])
+        assert lo <= hi < 0, line
