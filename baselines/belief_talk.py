@@ -213,7 +213,7 @@ class BeliefTalk:
         # where a town seat plays as the rule bots (None: nowhere)
         self.defer = defer  # (several joined by "+": where any of them fires)
         self._triggers = defer_triggers(defer)
-        # on: a town seat's empty day-1 speech vouches for a seat drawn at random (a mark)
+        # on: a town seat's empty day-1 speech vouches for its next seat clockwise (a mark)
         self.mark = mark
         lay = self.reader._pieces
         # the pieces the network does not see: the table's accusations and vouches
