@@ -92,6 +92,12 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   seat is left out of its input (anyone's, a mark or not; where that seat was out before
   day 1's speeches the mark goes further on and is seen). ``hide_vouches`` leaves out every
   vouch.
+- ``mark_civilian`` (with ``mark``): the mark is a claim of the civilian's role instead (not
+  the sheriff's: he says nothing of the kind), and the network's input leaves out every seat's
+  civilian claim; ``defer="unmarked"`` hands a town seat to the rule bots once day 1's
+  speeches are over where at most half as many other seats bear the mark (a civilian claim,
+  or with the vouch a vouch for the next seat) as there are other town seats. A vouch reads
+  as a judgement of a seat, a civilian claim as nothing a town player would not say.
 
 Options for measuring the parts: ``others_talk`` off keeps only the real sheriff's talk;
 ``hide_talk`` hides the table's accusations and vouches from the network (``hide_vouches``
@@ -167,6 +173,7 @@ class BeliefTalk:
         mates: bool = False,
         mates_nominate: bool = False,
         mark: bool = False,
+        mark_civilian: bool = False,
     ):
         self.spec = spec
         self.inner = inner
@@ -181,7 +188,7 @@ class BeliefTalk:
         self.fallback = fallback
         # the wrapped policy does not see the table's accusations and vouches (its own
         # conventions were learned where nobody said them)
-        self.hide_talk = hide_talk
+        self.hide_talk, self.hide_vouches = hide_talk, hide_vouches
         self.others_talk = others_talk  # off: only the real sheriff's claim and reports
         # on: overrule a ballot only where its candidate was called black by a claimant
         self.blind_only = blind_only
@@ -213,16 +220,14 @@ class BeliefTalk:
         # where a town seat plays as the rule bots (None: nowhere)
         self.defer = defer  # (several joined by "+": where any of them fires)
         self._triggers = defer_triggers(defer)
-        # on: a town seat's empty day-1 speech vouches for its next seat clockwise (a mark)
-        self.mark = mark
-        lay = self.reader._pieces
-        # the pieces the network does not see: the table's accusations and vouches
-        # (``hide_talk``), or its vouches alone (``hide_vouches``: the marks are not for it)
-        hidden = ("accused", "vouched") if hide_talk else ("vouched",) if hide_vouches else ()
-        self._hidden = [slice(lay[k][0], lay[k][1]) for k in hidden if k in lay]
-        if mark and "vouched" in lay:  # each seat's vouch for its next seat (`_mark`)
-            n = spec.n
-            self._hidden.append(lay["vouched"][0] + np.arange(n) * n + (np.arange(n) + 1) % n)
+        # on: a town seat's empty day-1 speech vouches for its next seat clockwise (a mark),
+        # or (``mark_civilian``) claims the civilian's role
+        if mark_civilian and not mark:
+            raise ConfigError("BeliefTalk mark_civilian refines mark: turn mark on too")
+        if "unmarked" in self._triggers and not mark:
+            raise ConfigError("BeliefTalk defer 'unmarked' reads the layer's mark: turn mark on")
+        self.mark, self.mark_civilian = mark, mark_civilian
+        self._hidden_cols: dict[int, np.ndarray] = {}  # a table's reader -> `_hidden`
         self.seed(seed)
 
     def seed(self, seed: int) -> None:
@@ -241,12 +246,7 @@ class BeliefTalk:
         return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        seen = obs
-        if self._hidden and np.asarray(obs).shape[1] >= self.reader.obs_layout.size:
-            seen = np.array(obs, copy=True)
-            for sl in self._hidden:
-                seen[:, sl] = 0
-        out = np.array(self.inner.act_batch(seen, masks), dtype=np.int64)
+        out = np.array(self.inner.act_batch(self._seen(obs, masks), masks), dtype=np.int64)
         obs, masks = np.asarray(obs), np.asarray(masks)
         reader = self.reader
         plain = reader.obs_layout.size
@@ -306,6 +306,44 @@ class BeliefTalk:
         out[rows] = new
         return out
 
+    def _seen(self, obs: Any, masks: Any) -> Any:
+        """The wrapped policy's input: `obs` with the pieces it does not see zeroed
+        (``hide_talk``, ``hide_vouches``, ``mark``), at the columns of the table the rows are
+        of (a game of an earlier era has its own layout: `RulePolicy._table`)."""
+        if not (self.hide_talk or self.hide_vouches or self.mark):
+            return obs
+        obs = np.asarray(obs)
+        plain = self.reader.obs_layout.size
+        rows = obs[:, :plain] if obs.shape[1] > plain and self.obs_options else obs
+        try:
+            table, _ = self.reader._table(rows, masks)
+        except ConfigError:
+            return obs  # a table this reader cannot read: nothing to hide
+        reader = table if isinstance(table, RulePolicy) else self.reader
+        seen = np.array(obs, copy=True)
+        seen[:, self._hidden(reader)] = 0
+        return seen
+
+    def _hidden(self, reader: RulePolicy) -> np.ndarray:
+        """The columns of `reader`'s layout the wrapped policy does not see: the table's
+        accusations and vouches (``hide_talk``), its vouches (``hide_vouches``), the marks
+        (``mark``: every seat's civilian claim with ``mark_civilian``, else every seat's vouch
+        for its next seat); made once a table."""
+        got = self._hidden_cols.get(id(reader))
+        if got is None:
+            lay, n, roles = reader._pieces, reader.n, len(reader.roles)
+            hide = ("accused", "vouched") if self.hide_talk else ()
+            hide += ("vouched",) if self.hide_vouches else ()
+            cols = [np.arange(lay[k][0], lay[k][1]) for k in hide if k in lay]
+            if self.mark and self.mark_civilian and "claimed_role" in lay:
+                civilian = reader.roles.index(Role.CIVILIAN)
+                cols.append(lay["claimed_role"][0] + np.arange(n) * roles + civilian)
+            elif self.mark and "vouched" in lay:
+                cols.append(lay["vouched"][0] + np.arange(n) * n + (np.arange(n) + 1) % n)
+            got = np.unique(np.concatenate(cols)) if cols else np.zeros(0, dtype=np.int64)
+            self._hidden_cols[id(reader)] = got
+        return got
+
     def _deferred(
         self, reader: RulePolicy, obs: np.ndarray, legal: np.ndarray, free: Any = None
     ) -> np.ndarray:
@@ -325,7 +363,7 @@ class BeliefTalk:
         town = town[rows]
         hit = np.zeros(b.R, dtype=bool)
         triggers = self._triggers
-        waits = triggers & {"silent", "unvouched", "few_vouches"}
+        waits = triggers & {"silent", "unvouched", "few_vouches", "unmarked"}
         if self.mates or waits:  # (they wait for day 1's talk)
             speeches = b.v["phase"].argmax(axis=1) == reader.obs_layout.phases.index("speech")
             spoken = (b.day >= 2) | ((b.day == 1) & ~speeches)  # day 1's speeches are over
@@ -353,6 +391,8 @@ class BeliefTalk:
                 fire |= 2 * vouchers <= mates
             if "few_vouches" in triggers:  # a third of them, at most
                 fire |= 3 * vouchers <= mates
+            if "unmarked" in triggers:  # half the other town seats bear the mark, at most
+                fire |= 2 * (b.not_me & self._marked(reader, b)).sum(axis=1) <= mates
             hit |= town & spoken & fire
         if triggers & {"team", "liars"}:
             hit |= town & (b.claimant.sum(axis=1) >= (2 if "liars" in triggers else 3))
@@ -372,23 +412,30 @@ class BeliefTalk:
         self, reader: RulePolicy, obs: np.ndarray, legal: np.ndarray, out: np.ndarray, speech
     ) -> None:
         """``mark``: in `out`, a town seat's pass in a day-1 speech in which it has said
-        nothing today (no claim, check, accusation or vouch) becomes a vouch for the next
-        seat clockwise it may vouch for, and its speech ends there: once it has vouched on
-        day 1, whatever its network would say next in that speech is a pass."""
+        nothing today (no claim, check, accusation or vouch) becomes the mark (a vouch for the
+        next seat clockwise it may vouch for; with ``mark_civilian`` a claim of the civilian's
+        role, not by the sheriff), and its speech ends there: once it bears the mark on day 1,
+        whatever its network would say next in that speech is a pass."""
         lo, hi = reader._pieces["role"][:2]
         rows = np.flatnonzero(speech & reader.town_role[obs[:, lo:hi].argmax(axis=1)])
         if not rows.size:
             return
         b = reader.read(obs, legal, rows)
         me, day1 = b.me, b.day == 1
-        vouched = b.vouched[b.rows, me].any(axis=1)
-        said = vouched | (b.claim_kind[b.rows, me] < len(reader.roles))
+        marked = self._marked(reader, b)[b.rows, me]
+        said = (b.claim_kind[b.rows, me] < len(reader.roles)) | b.vouched[b.rows, me].any(axis=1)
         said |= (b.claimed_red | b.claimed_black | b.accused)[b.rows, me].any(axis=1)
         passing = _within(reader.layout, out[rows], Act.PASS)
         pass_ = b.off(Act.PASS)
-        for j in np.flatnonzero(day1 & vouched & ~passing):  # (the mark was its last word)
+        for j in np.flatnonzero(day1 & marked & ~passing):  # (the mark was its last word)
             if self._ok(b, j, pass_):
                 out[rows[j]] = pass_
+        if self.mark_civilian:
+            claim = self._index(b, Act.CLAIM_ROLE, b.layout._role_index.get(Role.CIVILIAN, -1))
+            for j in np.flatnonzero(day1 & passing & ~said & (b.role != reader.sheriff_kind)):
+                if self._ok(b, j, claim):
+                    out[rows[j]] = claim
+            return
         for j in np.flatnonzero(day1 & passing & ~said):
             allowed = b.alive[j] & b.seg(Act.VOUCH)[j]
             allowed[me[j]] = False
@@ -396,6 +443,14 @@ class BeliefTalk:
                 order = (me[j] + 1 + np.arange(b.n)) % b.n
                 seat = order[allowed[order]][0]
                 out[rows[j]] = self._index(b, Act.VOUCH, int(seat))
+
+    def _marked(self, reader: RulePolicy, b: SeenBatch) -> np.ndarray:
+        """[R, n]: the seats that bear the mark: a civilian claim (``mark_civilian``), else a
+        vouch for the next seat clockwise."""
+        if self.mark_civilian:
+            return b.claim_kind == reader.roles.index(Role.CIVILIAN)
+        nxt = (np.arange(b.n) + 1) % b.n
+        return b.vouched[:, np.arange(b.n), nxt]
 
     def _kinds(self, names: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """By turn kind (an index into `names`; the last entry, -1: no turn): whether the

@@ -26,6 +26,7 @@ PARTS = (
     "mates",
     "mates_nominate",
     "mark",
+    "mark_civilian",
 )
 # where a town seat plays as the rule bots (``defer``): three or more sheriff claimants (more
 # than one liar), two or more (a lie told), any claim of the sheriff or of a check by another
@@ -34,8 +35,9 @@ PARTS = (
 # not the network's copies, which speak on day 1), or (``unvouched``) that, or other seats that
 # have vouched at most half as many as the other town seats; or (``few_vouches``) other seats
 # that have vouched at most a third as many as the other town seats, alone (where the network's
-# copies vouch in most day-1 speeches but not all: sport-10's)
-DEFERS = ("team", "liars", "claims", "talk", "silent", "unvouched", "few_vouches")
+# copies vouch in most day-1 speeches but not all: sport-10's); or (``unmarked``) other seats
+# that bear the layer's mark (``mark``) at most half as many as the other town seats
+DEFERS = ("team", "liars", "claims", "talk", "silent", "unvouched", "few_vouches", "unmarked")
 
 
 def defer_triggers(defer: str | None, where: str = "BeliefTalk defer") -> frozenset[str]:

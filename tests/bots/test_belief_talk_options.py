@@ -700,3 +700,87 @@ def test_hide_vouches_hides_the_vouches_alone_from_the_network():
         if checked > 5:
             break
     assert checked
+
+
+def test_mark_civilian_claims_the_civilians_role_and_unmarked_reads_it():
+    """``mark_civilian``: the mark is a claim of the civilian's role, on day 1 (the sheriff's
+    claims are the rule bots', once handed over), by every town copy that spoke on day 1 but
+    the sheriff, and the network sees no civilian claim; ``defer=
+    "unmarked"`` never hands a town of such copies to the rule bots, and beside rule-bot
+    teammates it does. Each refinement refused without what it refines."""
+    spec = table_of(TASK)
+    rule = load_policy("rule", spec, seed=2)
+    reader = RulePolicy(spec=spec, seed=0)
+    roles = len(reader.roles)
+    civilian = reader.roles.index(Role.CIVILIAN)
+    lo = reader._pieces["claimed_role"][0]
+    n = spec.n
+
+    class Seeing(Scripted):
+        def act_batch(self, obs, masks):
+            claims = np.asarray(obs)[:, lo : lo + n * roles].reshape(-1, n, roles)
+            self.civilian_seen += int(claims[:, :, civilian].sum())
+            return super().act_batch(obs, masks)
+
+    for half in (False, True):
+        net = Seeing(spec)
+        net.civilian_seen = 0
+        options = dict(speech=False, nominate=False, vote=False, defer="unmarked")
+        town = BeliefTalk(spec, net, 1, mark=True, mark_civilian=True, **options)
+        calls = handed_over(town)
+        for game in games(town_copies(town, rule, half), 6):
+            copies = set(copy_seats(game, half))
+            day, spoke, claimed = 0, set(), set()
+            for kind, actor, _target, value, _seen in game.events:
+                if kind == Ev.DAY:
+                    day = value
+                elif kind == Ev.SPEAK and day == 1:
+                    spoke.add(actor)
+                elif kind == Ev.CLAIM_ROLE and actor in copies and value == Role.CIVILIAN:
+                    assert day == 1 and actor not in claimed
+                    claimed.add(actor)
+            speakers = {s for s in copies & spoke if game.roles[s] is not Role.SHERIFF}
+            assert claimed == speakers
+        assert np.concatenate(calls).any() == half
+        assert net.civilian_seen == 0
+    with pytest.raises(ConfigError, match="mark_civilian refines mark"):
+        BeliefTalk(spec, Scripted(spec), 1, mark_civilian=True)
+    with pytest.raises(ConfigError, match="'unmarked' reads the layer's mark"):
+        BeliefTalk(spec, Scripted(spec), 1, defer="unmarked")
+
+
+@pytest.mark.parametrize("options", [{"mark": True, "mark_civilian": True}, {"hide_talk": True}])
+def test_the_hidden_columns_are_the_tables_own_era(options):
+    """A layer loaded for today's rules (the variant's table, as `mafia exploit` loads a
+    policy) playing rows of an earlier era's game (the benchmark task's rules, another layout)
+    hides that layout's columns: the wrapped network sees no civilian claim (or accusation and
+    vouch) of the rows it is given, and the rest of each row as it was."""
+    from mafia_env.engine.spec import GameSpec
+
+    task = get_task("online-10", LATEST)
+    today = GameSpec.make(task.variant, task.num_players)
+    era = RulePolicy(spec=table_of(task), seed=0)
+    assert era.obs_layout.size != RulePolicy(spec=today, seed=0).obs_layout.size
+    lay = era._pieces
+    n, roles = era.n, len(era.roles)
+    if options.get("mark"):
+        want = lay["claimed_role"][0] + np.arange(n) * roles + era.roles.index(Role.CIVILIAN)
+    else:
+        want = np.r_[np.arange(*lay["accused"][:2]), np.arange(*lay["vouched"][:2])]
+
+    class Seeing(Scripted):
+        def act_batch(self, obs, masks):
+            self.seen = np.array(obs, copy=True)
+            return super().act_batch(obs, masks)
+
+    env = mafia_env.raw_env(task.variant, task.num_players, **task.play_knobs())
+    env.reset(seed=3)
+    obs, _, _, _, _ = env.last()
+    vec, mask = np.array(obs["observation"], copy=True), obs["action_mask"]
+    vec[want] = 1  # (as if every seat had said it)
+    net = Seeing(today)
+    BeliefTalk(today, net, 1, speech=False, nominate=False, vote=False, **options).act(vec, mask)
+    assert not net.seen[0, want].any()
+    rest = np.ones(len(vec), dtype=bool)
+    rest[want] = False
+    assert np.array_equal(net.seen[0, rest], vec[rest])
