@@ -149,8 +149,20 @@ PINS_V12: dict[str, dict[str, str]] = {
     **PINS_V11,
     "sport-10": {**PINS_V11["sport-10"], "filler": "ad5c1a4bfb929569"},  # filler/sport.pt
     "club-10": {**PINS_V11["club-10"], "filler": "18db6bcdcbee97c9"},  # filler/club.pt
-    "online-10": {**PINS_V11["online-10"], "filler": "c60fe3a78a3b7ec6"},  # filler/online.pt
+    "online-10": {**PINS_V11["online-10"], "filler": "c60fe3a78a3b7ec6"},  # filler/v12/online.pt
     "forum-10": {**PINS_V11["forum-10"], "filler": "513f99b96c15b20e"},  # filler/forum.pt
+}
+
+# THE PIN TABLE of version 13: version 12's, with online-10's seat-filler network of versions
+# 9-12 stamped with the talk layer's ``mark`` and ``mark_civilian`` and ``defer="team+
+# unmarked"`` (issue 45: a town seat whose day-1 speech says nothing claims the civilian's role
+# before it ends, a mark its copies read and its network does not see; a town seat beside
+# fewer marked seats than half the other town seats, teammates who are not its copies, plays
+# as the rule bots once day 1's speeches are over), the same weights, its file records the
+# layer.
+PINS_V13: dict[str, dict[str, str]] = {
+    **PINS_V12,
+    "online-10": {**PINS_V12["online-10"], "filler": "f60cf7a2796e4974"},  # filler/online.pt
 }
 
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
@@ -165,6 +177,7 @@ PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     10: PINS_V10,
     11: PINS_V11,
     12: PINS_V12,
+    13: PINS_V13,
 }
 
 # The sides of a shipped bot that its file's network does not play, per version: task ->
@@ -194,6 +207,7 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
     10: SEATED_V7,
     11: SEATED_V7,
     12: SEATED_V7,
+    13: SEATED_V7,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
@@ -207,6 +221,7 @@ _V8 = {
 _V9 = {"club-10": {"filler": "filler/v9/club.pt"}}
 _SPORT_V11 = {"sport-10": {"filler": "filler/v11/sport.pt"}}  # versions 6-11's
 _ONLINE_V11 = {"online-10": {"filler": "filler/v11/online.pt"}}  # versions 9-11's
+_ONLINE_V12 = {"online-10": {"filler": "filler/v12/online.pt"}}  # version 12's
 _FORUM_V10 = {"forum-10": {"filler": "filler/v10/forum.pt"}}
 _V10 = {"club-10": {"filler": "filler/v10/club.pt"}, **_FORUM_V10}
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
@@ -235,6 +250,7 @@ RETIRED: dict[int, dict[str, dict[str, str]]] = {
         **_SPORT_V11,
         **_ONLINE_V11,
     },
+    12: _ONLINE_V12,
 }
 
 

@@ -96,9 +96,10 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "filler/v8/city-13.pt": ("configs/filler/city.yaml", []),  # tasks versions 4-8's
     "filler/v5/club.pt": ("configs/filler/club.yaml", []),  # tasks versions 4 and 5's
     "filler/v8/online.pt": ("configs/filler/online.yaml", []),  # tasks versions 4-8's
-    # online-10's of tasks versions 9-11 and 12 (issue 45): the same run, its file then stamped
+    # online-10's of tasks versions 9-11, 12 and 13 (issue 45): the same run, its file then stamped
     # (`STAMPS`)
     "filler/v11/online.pt": ("configs/filler/online.yaml", []),
+    "filler/v12/online.pt": ("configs/filler/online.yaml", []),
     "filler/online.pt": ("configs/filler/online.yaml", []),
     "filler/v6/forum.pt": ("configs/filler/forum.yaml", []),  # tasks versions 4-6's
     "filler/v7/minimal.pt": ("configs/filler/minimal.yaml", []),  # tasks versions 4-7's
@@ -179,9 +180,19 @@ STAMPS: dict[str, list[str]] = {
     "filler/v11/online.pt": ["--layer=belief_talk", *(f"--option={o}" for o in ONLINE_LAYER)],
     # and of version 12: a town seat played as the rule bots where three or more seats claim
     # the sheriff
-    "filler/online.pt": [
+    "filler/v12/online.pt": [
         "--layer=belief_talk",
         *(f"--option={o}" for o in (*ONLINE_LAYER, "defer=team")),
+    ],
+    # and of version 13: a town seat's empty day-1 speech claims the civilian's role (the
+    # mark), and a town seat beside fewer marked seats than half the other town seats is
+    # played as the rule bots too
+    "filler/online.pt": [
+        "--layer=belief_talk",
+        *(
+            f"--option={o}"
+            for o in (*ONLINE_LAYER, "mark=true", "mark_civilian=true", "defer=team+unmarked")
+        ),
     ],
     # club-10's of tasks version 10 (issue 45): the layer its run trained under, and a mafia
     # seat beside teammates who are not its copies played as the rule bots

@@ -16,8 +16,9 @@ from baselines.belief_talk import BeliefTalk
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V11, TASKS_V12, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V11, TASKS_V12, get_task
 from tests.benchmark.test_tasks_v5 import (
+    FILLER_V12,
     check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
@@ -54,11 +55,11 @@ DEFER = {"sport-10": None, "online-10": "team", "forum-10": "unvouched"}
 
 
 def test_version_12_definitions_are_pinned():
-    assert LATEST == 12 and TASKS is TASKS_V12 and TASKS_BY_VERSION[12] is TASKS_V12
+    assert LATEST >= 12 and TASKS_BY_VERSION[12] is TASKS_V12  # the latest: test_tasks_v13.py
     check_filler_retrained(12, PINNED_V12, RETRAINED, NEW)
-    assert all(get_task(name) is task for name, task in TASKS_V12.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 13; versions: 2, 3, .*, 11, 12"):
-        get_task("sport-10", 13)
+    assert all(get_task(name, 12) is task for name, task in TASKS_V12.items())
+    with pytest.raises(ConfigError, match=r"tasks of version 14; versions: 2, 3, .*, 12, 13"):
+        get_task("sport-10", 14)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_weights():
@@ -66,7 +67,7 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
     version 11's networks, the same weights, under the layer version 11's files record and the
     options of `ADDED`; the versions before play the files they pinned (`pins.RETIRED`:
     filler/v11/), and forum-10's maniac's seat stays the rule bots'."""
-    check_filler_files(TASKS_V12, {})
+    check_filler_files(TASKS_V12, FILLER_V12)  # (online-10's stamped again for 13)
     torch = pytest.importorskip("torch")
     for t in STAMPED:
         old = OLD[t]
@@ -75,9 +76,10 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
             assert pins.load_options(get_task(t, version), "filler")["file"] == old
         task = TASKS_V12[t]
         spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
-        assert pins.load_options(task, "filler") == {}
+        opts = pins.load_options(task, "filler")
+        assert opts == ({"file": shipped.SHIPPED / FILLER_V12[t]} if t in FILLER_V12 else {})
         assert pins.seated(task, "filler") == SEATED[t]
-        now = load_policy("filler", spec, seed=1)
+        now = load_policy("filler", spec, seed=1, **opts)
         now = getattr(now, "default", now)  # (forum-10's maniac's seat: the rule bots)
         assert isinstance(now, BeliefTalk) and now.defer == DEFER[t]
         assert now.mates == now.mates_nominate == (ADDED[t] is MATES)

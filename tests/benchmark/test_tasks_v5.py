@@ -125,6 +125,7 @@ def earlier_results(tasks: dict, names: tuple[str, ...]) -> list[dict]:
 
 
 # the filler files later versions retrained, as the versions before keep them (`pins.RETIRED`)
+FILLER_V12 = {"online-10": "filler/v12/online.pt"}
 FILLER_V11 = {
     "forum-10": "filler/v11/forum.pt",
     "sport-10": "filler/v11/sport.pt",
