@@ -92,6 +92,10 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   seat is left out of its input (anyone's, a mark or not; where that seat was out before
   day 1's speeches the mark goes further on and is seen). ``hide_vouches`` leaves out every
   vouch.
+- ``mark_mafia`` (with ``mark``): the mafia seats bear the mark too, and ``mates`` takes a
+  teammate who has said anything on day 1 (a claim, check, accusation or vouch: the mark, or
+  the network's own talk) for a copy: for a network whose mafia copies say nothing on day 1
+  as the rule bots' do (online-10's).
 - ``mark_civilian`` (with ``mark``): the mark is a claim of the civilian's role instead (not
   the sheriff's: he says nothing of the kind), and the network's input leaves out every seat's
   civilian claim; ``defer="unmarked"`` hands a town seat to the rule bots once day 1's
@@ -174,6 +178,7 @@ class BeliefTalk:
         mates_nominate: bool = False,
         mark: bool = False,
         mark_civilian: bool = False,
+        mark_mafia: bool = False,
     ):
         self.spec = spec
         self.inner = inner
@@ -226,7 +231,11 @@ class BeliefTalk:
             raise ConfigError("BeliefTalk mark_civilian refines mark: turn mark on too")
         if "unmarked" in self._triggers and not mark:
             raise ConfigError("BeliefTalk defer 'unmarked' reads the layer's mark: turn mark on")
-        self.mark, self.mark_civilian = mark, mark_civilian
+        if mark_mafia and not mark:
+            raise ConfigError("BeliefTalk mark_mafia refines mark: turn mark on too")
+        # on (with `mark`): the mafia seats bear the mark too, and `mates` takes a teammate who
+        # has said anything on day 1 (a mark or its own talk) for a copy
+        self.mark, self.mark_civilian, self.mark_mafia = mark, mark_civilian, mark_mafia
         self._hidden_cols: dict[int, np.ndarray] = {}  # a table's reader -> `_hidden`
         self.seed(seed)
 
@@ -368,7 +377,11 @@ class BeliefTalk:
             speeches = b.v["phase"].argmax(axis=1) == reader.obs_layout.phases.index("speech")
             spoken = (b.day >= 2) | ((b.day == 1) & ~speeches)  # day 1's speeches are over
         if self.mates:
-            silent = b.mate & b.alive & ~b.vouched.any(axis=2)  # [R, teammate]
+            said = b.vouched.any(axis=2)  # [R, teammate]
+            if self.mark_mafia:  # (the copies bear the mark or talk; the rule bots' say nothing)
+                said = said | (b.claim_kind < len(reader.roles))
+                said |= (b.claimed_red | b.claimed_black | b.accused).any(axis=2)
+            silent = b.mate & b.alive & ~said
             if self.mates_nominate:
                 silent &= ~(b.nominations > 0).any(axis=2)
             hit |= ~town & spoken & silent.any(axis=1)
@@ -411,13 +424,15 @@ class BeliefTalk:
     def _mark(
         self, reader: RulePolicy, obs: np.ndarray, legal: np.ndarray, out: np.ndarray, speech
     ) -> None:
-        """``mark``: in `out`, a town seat's pass in a day-1 speech in which it has said
-        nothing today (no claim, check, accusation or vouch) becomes the mark (a vouch for the
+        """``mark``: in `out`, a town seat's (with ``mark_mafia`` any seat's) pass in a day-1
+        speech in which it has said nothing today (no claim, check, accusation or vouch)
+        becomes the mark (a vouch for the
         next seat clockwise it may vouch for; with ``mark_civilian`` a claim of the civilian's
         role, not by the sheriff), and its speech ends there: once it bears the mark on day 1,
         whatever its network would say next in that speech is a pass."""
         lo, hi = reader._pieces["role"][:2]
-        rows = np.flatnonzero(speech & reader.town_role[obs[:, lo:hi].argmax(axis=1)])
+        marking = reader.town_role[obs[:, lo:hi].argmax(axis=1)].astype(bool) | self.mark_mafia
+        rows = np.flatnonzero(speech & marking)
         if not rows.size:
             return
         b = reader.read(obs, legal, rows)

@@ -784,3 +784,39 @@ def test_the_hidden_columns_are_the_tables_own_era(options):
     rest = np.ones(len(vec), dtype=bool)
     rest[want] = False
     assert np.array_equal(net.seen[0, rest], vec[rest])
+
+
+def test_mark_mafia_marks_the_mafia_too_and_mates_reads_it():
+    """``mark_mafia``: a mafia copy's empty day-1 speech bears the mark as well (a civilian
+    claim), and ``mates`` takes a teammate who said anything on day 1 for a copy: a team of
+    such copies is never handed to the rule bots, and beside rule-bot teammates (who say
+    nothing) it is. Refused without ``mark``."""
+    spec = table_of(TASK)
+    rule = load_policy("rule", spec, seed=2)
+    for half in (False, True):
+        options = dict(speech=False, nominate=False, vote=False, mafia=False, mates=True)
+        team = BeliefTalk(spec, Scripted(spec), 1, mark=True, mark_civilian=True,
+                          mark_mafia=True, **options)  # fmt: skip
+        calls = handed_over(team)
+
+        class Mates(Seating):  # the copies on two mafia seats of three (or all)
+            def players(self, game, _t=team, _h=half):
+                out = super().players(game)
+                seats = [s for s in range(game.n) if game.teams[s] == Team.MAFIA]
+                for s in seats[:2] if _h else seats:
+                    out[s] = _t
+                return out
+
+        marked = 0
+        for game in games(Mates(default=rule), 6):
+            mafia = {s for s in range(game.n) if game.teams[s] == Team.MAFIA}
+            day = 0
+            for kind, actor, _target, value, _seen in game.events:
+                if kind == Ev.DAY:
+                    day = value
+                elif kind == Ev.CLAIM_ROLE and actor in mafia and value == Role.CIVILIAN:
+                    marked += day == 1
+        assert marked
+        assert np.concatenate(calls).any() == half
+    with pytest.raises(ConfigError, match="mark_mafia refines mark"):
+        BeliefTalk(spec, Scripted(spec), 1, mark_mafia=True)
