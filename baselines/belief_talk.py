@@ -279,15 +279,31 @@ class BeliefTalk:
                 night = night[~(b.dons & b.alive).any(axis=1)]
             if night.size:
                 out[night] = reader.act_batch(obs[night], masks[night])
-        wanted, speech_kind, vote_kind = self._kinds(names)
+        speech_kind = self._kinds(names)[1]
         free = legal.sum(axis=1) > 1
         if self.defer is not None or self.mates:
             rule = self._deferred(reader, obs, legal, free)
             if rule.any():
                 out[rule] = reader.act_batch(obs[rule], masks[rule])
                 free &= ~rule  # (the layer's parts leave these rows alone)
-        if self.mark:
+        self._parts(reader, obs, legal, out, kind, free, names)
+        if self.mark:  # (last: where a day-1 speech still ends with nothing said)
             self._mark(reader, obs, legal, out, speech_kind[kind] & free)
+        return out
+
+    def _parts(
+        self,
+        reader: RulePolicy,
+        obs: np.ndarray,
+        legal: np.ndarray,
+        out: np.ndarray,
+        kind: np.ndarray,
+        free: np.ndarray,
+        names: list[str],
+    ) -> None:
+        """The layer's parts (``speech``, ``nominate``, ``vote``) over `out`, in place: the
+        rows where `_decide` may overrule the wrapped policy's move."""
+        wanted, speech_kind, vote_kind = self._kinds(names)
         rows = np.flatnonzero(wanted[kind] & free)
         # only the rows where `_decide` may overrule the wrapped policy's move: a pass in a
         # speech, a nomination, a ballot (the reading is the layer's cost: the rest skip it)
@@ -305,15 +321,14 @@ class BeliefTalk:
             keep |= vote_kind[kind[rows]] & _within(reader.layout, moves, Act.VOTE)
         rows = rows[keep]
         if not rows.size:
-            return out
+            return
         b = reader.read(obs, legal, rows)
         black, public = self._readings(b)
         if black is None:
-            return out
+            return
         chosen = out[rows]
         new = self._decide(b, black, public, chosen, [names[k] for k in kind[rows]])
         out[rows] = new
-        return out
 
     def _seen(self, obs: Any, masks: Any) -> Any:
         """The wrapped policy's input: `obs` with the pieces it does not see zeroed
