@@ -146,6 +146,12 @@ def _within(layout: Any, moves: np.ndarray, act: Act) -> np.ndarray:
     return (moves >= off) & (moves < off + layout.width[act])
 
 
+def _talked(reader: RulePolicy, b: SeenBatch) -> np.ndarray:
+    """[R, n]: the seats that have said a claim, a check, an accusation or a vouch."""
+    said = (b.claimed_red | b.claimed_black | b.accused | b.vouched).any(axis=2)
+    return said | (b.claim_kind < len(reader.roles))
+
+
 class BeliefTalk:
     """A policy whose day talk, nominations and votes come from the claims reading where the
     wrapped policy's are empty or blind (module docstring); the rest is the wrapped policy's."""
@@ -392,10 +398,9 @@ class BeliefTalk:
             speeches = b.v["phase"].argmax(axis=1) == reader.obs_layout.phases.index("speech")
             spoken = (b.day >= 2) | ((b.day == 1) & ~speeches)  # day 1's speeches are over
         if self.mates:
-            said = b.vouched.any(axis=2)  # [R, teammate]
-            if self.mark_mafia:  # (the copies bear the mark or talk; the rule bots' say nothing)
-                said = said | (b.claim_kind < len(reader.roles))
-                said |= (b.claimed_red | b.claimed_black | b.accused).any(axis=2)
+            # [R, teammate] (with `mark_mafia` the copies bear the mark or talk; the rule bots'
+            # say nothing)
+            said = _talked(reader, b) if self.mark_mafia else b.vouched.any(axis=2)
             silent = b.mate & b.alive & ~said
             if self.mates_nominate:
                 silent &= ~(b.nominations > 0).any(axis=2)
@@ -404,9 +409,7 @@ class BeliefTalk:
             # once day 1's speeches are over, the other seats (living or not) that have said
             # no claim, check, accusation or vouch: at a table of copies only the other
             # sides' seats are silent
-            talked = (b.claim_kind < len(reader.roles)) | (
-                b.claimed_red | b.claimed_black | b.accused | b.vouched
-            ).any(axis=2)
+            talked = _talked(reader, b)
             silent = b.not_me & ~talked
             counts = reader.rules.role_counts(b.n)
             outside = sum(c for r, c in counts.items() if r.team is not Team.TOWN)
@@ -453,8 +456,7 @@ class BeliefTalk:
         b = reader.read(obs, legal, rows)
         me, day1 = b.me, b.day == 1
         marked = self._marked(reader, b)[b.rows, me]
-        said = (b.claim_kind[b.rows, me] < len(reader.roles)) | b.vouched[b.rows, me].any(axis=1)
-        said |= (b.claimed_red | b.claimed_black | b.accused)[b.rows, me].any(axis=1)
+        said = _talked(reader, b)[b.rows, me]
         passing = _within(reader.layout, out[rows], Act.PASS)
         pass_ = b.off(Act.PASS)
         for j in np.flatnonzero(day1 & marked & ~passing):  # (the mark was its last word)

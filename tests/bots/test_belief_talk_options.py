@@ -569,19 +569,19 @@ def test_defer_silent_hands_a_town_seat_to_the_rule_bots_beside_seats_that_said_
         BeliefTalk(spec, Scripted(spec), 1, defer="quiet")
 
 
-def copy_seats(game, half: bool) -> list[int]:
-    """The town's seats, or the first half of them."""
-    seats = [s for s in range(game.n) if game.teams[s] == Team.TOWN]
+def copy_seats(game, half: bool, team: Team = Team.TOWN) -> list[int]:
+    """The seats of `team`, or the first half of them."""
+    seats = [s for s in range(game.n) if game.teams[s] == team]
     return seats[: len(seats) // 2] if half else seats
 
 
-def town_copies(copy, default, half: bool) -> Seating:
-    """`default` on every seat but `copy_seats(game, half)`, which `copy` plays."""
+def town_copies(copy, default, half: bool, team: Team = Team.TOWN) -> Seating:
+    """`default` on every seat but `copy_seats(game, half, team)`, which `copy` plays."""
 
     class Half(Seating):
         def players(self, game):
             out = super().players(game)
-            for s in copy_seats(game, half):
+            for s in copy_seats(game, half, team):
                 out[s] = copy
             return out
 
@@ -789,8 +789,8 @@ def test_the_hidden_columns_are_the_tables_own_era(options):
 def test_mark_mafia_marks_the_mafia_too_and_mates_reads_it():
     """``mark_mafia``: a mafia copy's empty day-1 speech bears the mark as well (a civilian
     claim), and ``mates`` takes a teammate who said anything on day 1 for a copy: a team of
-    such copies is never handed to the rule bots, and beside rule-bot teammates (who say
-    nothing) it is. Refused without ``mark``."""
+    such copies is never handed to the rule bots, and a copy beside rule-bot teammates (who
+    say nothing) is. Refused without ``mark``."""
     spec = table_of(TASK)
     rule = load_policy("rule", spec, seed=2)
     for half in (False, True):
@@ -799,16 +799,8 @@ def test_mark_mafia_marks_the_mafia_too_and_mates_reads_it():
                           mark_mafia=True, **options)  # fmt: skip
         calls = handed_over(team)
 
-        class Mates(Seating):  # the copies on two mafia seats of three (or all)
-            def players(self, game, _t=team, _h=half):
-                out = super().players(game)
-                seats = [s for s in range(game.n) if game.teams[s] == Team.MAFIA]
-                for s in seats[:2] if _h else seats:
-                    out[s] = _t
-                return out
-
         marked = 0
-        for game in games(Mates(default=rule), 6):
+        for game in games(town_copies(team, rule, half, Team.MAFIA), 6):
             mafia = {s for s in range(game.n) if game.teams[s] == Team.MAFIA}
             day = 0
             for kind, actor, _target, value, _seen in game.events:
