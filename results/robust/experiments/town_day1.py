@@ -15,14 +15,10 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from town_talk import cell_counts, town_seats  # (this folder's)
+from town_talk import CONTENT, each_cell, town_seats  # (this folder's)
 
 import baselines  # noqa: F401  (one BLAS thread)
-from baselines import robust
 from mafia_env.engine.events import Ev
-from mafia_env.tasks import get_task
-
-CONTENT = (Ev.CLAIM_ROLE, Ev.CLAIM_CHECK, Ev.ACCUSE, Ev.VOUCH)
 
 
 def tally(game, share: float, c: dict[str, Counter]) -> None:
@@ -62,20 +58,14 @@ def show(c: Counter) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) < 5:
-        raise SystemExit(__doc__)
-    task_name, mixes, styles, deals, *players = argv
-    task = get_task(task_name)
-    for player in players:
-        for mix in mixes.split(","):
-            total: dict[str, Counter] = {}
-            for style in robust.resolve_styles(styles):
-                c = cell_counts(task, mix, style, player, int(deals), tally)
-                for k in c:
-                    total.setdefault(k, Counter()).update(c[k])
-            print(f"== {player} {mix} {styles}")
-            for k in sorted(total):
-                print(f"   {k:32} {show(total[k])}")
+    for player, mix, styles, cells in each_cell(argv, __doc__, tally):
+        total: dict[str, Counter] = {}
+        for _, c in cells:
+            for k in c:
+                total.setdefault(k, Counter()).update(c[k])
+        print(f"== {player} {mix} {styles}")
+        for k in sorted(total):
+            print(f"   {k:32} {show(total[k])}")
     return 0
 
 

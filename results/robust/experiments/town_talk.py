@@ -104,24 +104,34 @@ def show(c: Counter) -> str:
     return " ".join(f"{k}:{c[k] / n:.2f}" for k in sorted(c))
 
 
-def main(argv: list[str]) -> int:
+def each_cell(argv: list[str], doc: str, tally):
+    """The cells a script of this folder plays (its arguments TASK MIXES STYLES DEALS P...):
+    for each P and mix, (P, mix, STYLES, [(style, its counts by `tally`), ...])."""
     if len(argv) < 5:
-        raise SystemExit(__doc__)
+        raise SystemExit(doc)
     task_name, mixes, styles, deals, *players = argv
     task = get_task(task_name)
     for player in players:
         for mix in mixes.split(","):
-            total: dict[str, Counter] = {}
-            for style in robust.resolve_styles(styles):
-                c = cell_counts(task, mix, style, player, int(deals), tally)
-                print(f"{player} {mix} {style.name}: seats {sum(c['vouched day 1'].values())}")
-                for k in KEYS:
-                    print(f"    others {k:17} {show(c[k])}")
-                    total.setdefault(k, Counter()).update(c[k])
-                total.setdefault("own", Counter()).update(c["own vouch day 1"])
-            print(f"== {player} {mix} ({styles}): P seats' own vouch {show(total['own'])}")
+            cells = [
+                (style, cell_counts(task, mix, style, player, int(deals), tally))
+                for style in robust.resolve_styles(styles)
+            ]
+            yield player, mix, styles, cells
+
+
+def main(argv: list[str]) -> int:
+    for player, mix, styles, cells in each_cell(argv, __doc__, tally):
+        total: dict[str, Counter] = {}
+        for style, c in cells:
+            print(f"{player} {mix} {style.name}: seats {sum(c['vouched day 1'].values())}")
             for k in KEYS:
-                print(f"    others {k:17} {show(total[k])}")
+                print(f"    others {k:17} {show(c[k])}")
+                total.setdefault(k, Counter()).update(c[k])
+            total.setdefault("own", Counter()).update(c["own vouch day 1"])
+        print(f"== {player} {mix} ({styles}): P seats' own vouch {show(total['own'])}")
+        for k in KEYS:
+            print(f"    others {k:17} {show(total[k])}")
     return 0
 
 
