@@ -1,10 +1,12 @@
 """The table's deduction counted from the deaths alone, where the public events show nothing else.
 
-At a table of civilians, a sheriff and the mafia (no don, doctor, putana or maniac, no hunt)
+At a table of civilians, a sheriff, the mafia and a don (no doctor, putana or maniac, no hunt)
 the engine reads the deal in public in three places only: a death shows the card where the
-rules show every card (`reveal_on_death="all"`), a night's victim is never of the mafia where
-the mafia may not shoot their own (`mafia_target_team` off), and after each death (a vote's,
-a night's, a foul's) the win check ends the game or lets it go on, by the teams left alive.
+rules show every card (`reveal_on_death="all"`), a night's victim is of the mafia only where
+its whole team alive could have shot him (`shot_targets`: he may shoot himself, and his
+teammates may shoot him or he is alone; MINIMAL's never, SPORT's may be), and after each death
+(a vote's, a night's, a foul's) the win check ends the game or lets it go on, by the teams left
+alive. The don's checks and the sheriff's are a seat's own facts, not the table's.
 Everything else the table sees (speeches, nominations, ballots, a miss where the mafia may hold
 fire) any deal plays alike. So the table's deals are every deal that passes those tests, and
 `Counted` keeps them by reading each public event once: no reference world, no search.
@@ -29,7 +31,7 @@ from mafia_env.engine.game import Game
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import Rules
 
-_COUNTED_ROLES = frozenset({Role.CIVILIAN, Role.SHERIFF, Role.MAFIA})
+_COUNTED_ROLES = frozenset({Role.CIVILIAN, Role.SHERIFF, Role.MAFIA, Role.DON})
 _ELIMINATED, _REVEAL, _OVER = int(Ev.ELIMINATED), int(Ev.REVEAL), int(Ev.GAME_OVER)
 _TALK = int(Ev.TALK)
 _DRAW = int(Outcome.DRAW)
@@ -41,9 +43,9 @@ _SHOT = int(Cause.NIGHT)
 
 def countable(rules: Rules, roles) -> bool:
     """Whether the table's deduction of a game of `rules` dealt `roles` is the count's (module
-    docstring): no role but civilians, sheriffs and mafia, no hunt; the mafia's shot one
+    docstring): no role but civilians, sheriffs, mafia and dons, no hunt; the mafia's shot one
     unanimous choice that may be held (a miss shows nothing) and whose split is a miss, announced
-    plainly; and every card shown at death, or none and the mafia never shooting their own."""
+    plainly; and every card shown at death, or none."""
     return (
         set(roles) <= _COUNTED_ROLES
         and not rules.hunt
@@ -52,22 +54,47 @@ def countable(rules: Rules, roles) -> bool:
         and rules.mafia_split == "miss"
         and rules.mafia_no_number == "miss"
         and rules.night_announce == "plain"
-        and (
-            rules.reveal_on_death == "all"
-            or (rules.reveal_on_death == "none" and not rules.mafia_target_team)
-        )
+        and rules.reveal_on_death in ("all", "none")
     )
 
 
 def _outcomes(rules: Rules, n: int) -> np.ndarray:
     """The win check of `rules` by the town and the mafia alive: int [n + 1, n + 1], the
-    outcome (-1: the game goes on)."""
+    outcome (-1: the game goes on); made once per rules and size."""
+    key = ("outcomes", id(rules), n)
+    hit = _MADE.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
     table = np.full((n + 1, n + 1), -1, dtype=np.int8)
     for town in range(n + 1):
         for black in range(n + 1 - town):
             won = rules.winner(town, black, 0)
             table[town, black] = -1 if won is None else int(won)
+    _remember(key, rules, table)
     return table
+
+
+def _teams(space: DealSpace, deals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Bool [D, n] each: the seats of the mafia team and of the town in each of `deals` (a
+    list `DealSpace.enumerate` keeps between games: made once per list)."""
+    key = ("teams", id(deals))
+    hit = _MADE.get(key)
+    if hit is not None and hit[0] is deals:
+        return hit[1]
+    team = space.team_of[deals.astype(np.intp)]
+    got = (team == int(Team.MAFIA), team == int(Team.TOWN))
+    _remember(key, deals, got)
+    return got
+
+
+_MADE: dict[tuple, tuple] = {}  # key -> (what it was made of, what was made): a few dozen
+_MADE_LIMIT = 256
+
+
+def _remember(key: tuple, anchor, made) -> None:
+    if len(_MADE) >= _MADE_LIMIT:
+        _MADE.pop(next(iter(_MADE)))
+    _MADE[key] = (anchor, made)
 
 
 class Counted:
@@ -83,7 +110,7 @@ class Counted:
         self._game = weakref.ref(game)
         self._within = within
         self.rules, self.n = game.rules, game.n
-        self.space = space = DealSpace(game.rules, game.n)
+        self.space = space = DealSpace.of(game.rules, game.n)
         allowed = space.allowed_matrix(None)
         if within is not None:
             allowed = allowed & within
@@ -96,9 +123,7 @@ class Counted:
         self._alive = np.ones(self.n, dtype=bool)
         self._check = False  # a run of deaths read: the win check follows it
         self._outcomes: np.ndarray | None = None  # the win check's table, made at its first
-        team = space.team_of[self._deals.astype(np.intp)]  # [D, n] each seat's team
-        self._black = team == int(Team.MAFIA)
-        self._town = team == int(Team.TOWN)
+        self._black, self._town = _teams(space, self._deals)
         self.update()
 
     def update(self) -> bool:
@@ -154,10 +179,23 @@ class Counted:
         return self.live
 
     def _death(self, seat: int, cause: int) -> None:
+        if cause == _SHOT:  # (before the death: the team alive that night)
+            self._keep(self._shot_by_team(seat))
         self._alive[seat] = False
         self._check = True
-        if cause == _SHOT and not self.rules.mafia_target_team:  # never one of their own
-            self._keep(~self._black[:, seat])
+
+    def _shot_by_team(self, seat: int) -> np.ndarray:
+        """[D]: the deals in which the mafia alive could all have shot `seat` (`shot_targets`):
+        a town seat always; one of their own only where he may shoot himself (`self_shot`:
+        always, or alone) and his teammates may shoot him (`mafia_target_team`) or he is alone."""
+        black = self._black[:, seat]
+        mode = self.rules.self_shot
+        if mode == "never":
+            return ~black
+        alone = self._black[:, self._alive].sum(axis=1) == 1
+        if mode == "always" and self.rules.mafia_target_team:
+            return np.ones(len(black), dtype=bool)
+        return ~black | alone
 
     def _win(self, outcome: int | None) -> None:
         """The win check after a run of deaths: the outcome the game logged (None: it went on)."""

@@ -22,10 +22,13 @@ own segment is searched. A mafia member that knows its team reads the team's tab
 table's deduction among the deals that put the team where it is (`_knows_team`), the same
 deals kept to its facts, a few dozen to follow instead of thousands.
 
-Where the public events show the deal only through the deaths (civilians, sheriffs and mafia:
-MINIMAL, CLUB; `mafia_env.belief.count.countable`), the table's deals are counted from the
-deaths and the win checks (`Counted`) instead of searched: no world is played for it (flag
-`COUNT`).
+Where the public events show the deal only through the deaths (civilians, sheriffs, mafia and a
+don: MINIMAL, CLUB, SPORT; `mafia_env.belief.count.countable`), the table's deals are counted
+from the deaths and the win checks (`Counted`) instead of searched: no world is played for it
+(flag `COUNT`). With no reference world, a night under way starts no seat's tracker from the
+table: a seat is served by the table at its own turn of the night (the night coming round to
+it tells it nothing), by its own tracker in between (SPORT's don after his check may learn
+that the sheriff lives: the night goes on).
 
 tests/belief/test_belief_table.py checks every seat's piece against its own tracker, bit for
 bit, at every move of seeded games of every variant.
@@ -133,6 +136,11 @@ class _Table:
                 more = more or not (e[0] == _ROLE and e[1] == seat)
         self.seen[seat] = (len(game.events), facts, more)
         if self.nights and not _mid_night(game, seat):
+            return True
+        if game.actor == seat and isinstance(self.tracker, Counted):
+            # at its own turn of a night whose table is counted (any deal plays alike): the
+            # night going on to this turn tells the seat nothing; after its last move it may
+            # (the night going on after the don's check: the sheriff lives), its own tracker
             return True
         if role.team is Team.MAFIA:  # (its hidden state, don_introduced, is its own)
             see = game.rules.mafia_see_shots or Role.DON not in self.tracker.space.roles
@@ -246,7 +254,7 @@ def _knows_team(game: Game, seat: int) -> bool:
         per_game = _TRACKERS[game] = {}
     key = ("knows team", seat)
     if per_game.get(key) is None:  # (known once, known for good: facts only grow)
-        space = DealSpace(game.rules, game.n)
+        space = DealSpace.of(game.rules, game.n)
         allowed = space.allowed_matrix(deal_constraints(game, seat))
         if (allowed <= _team_within(game, space)).all():
             per_game[key] = True
@@ -275,7 +283,7 @@ def _table_for(game: Game, seat: int) -> _Table | None:
     key = _TEAM_KEY if _knows_team(game, seat) else _TABLE_KEY
     table = per_game.get(key)
     if table is None:
-        space = DealSpace(game.rules, game.n)
+        space = DealSpace.of(game.rules, game.n)
         within = _team_within(game, space) if key is _TEAM_KEY else None
         exact = space.count(space.allowed_matrix(None) if within is None else within)
         table = per_game[key] = _Table(game, within) if exact <= EXACT_LIMIT else False

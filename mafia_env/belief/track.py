@@ -193,7 +193,7 @@ class Tracker:
         self.seat = seat
         self.bit = 1 << seat if seat >= 0 else 0  # (the table sees the public events only)
         self.rules, self.n = game.rules, game.n
-        self.space = DealSpace(game.rules, game.n)
+        self.space = DealSpace.of(game.rules, game.n)
         self.rng = rng or random.Random(0x5EED ^ seat)
         self.cursor = 0  # into game.events
         self.seen: list[tuple] = []  # what the seat saw, table talk aside

@@ -38,6 +38,18 @@ CASES = [
     ("club", 12, None),
     ("club", 10, "task"),  # the benchmark's club-10
     ("club", 9, {"mafia_win": "majority", "zero_night": False}),
+    ("club", 10, {"reveal_on_death": "none"}),
+    # a don, and victims that may be of the mafia (`self_shot`, `mafia_target_team`)
+    ("sport", 10, None),
+    ("sport", 7, None),
+    ("sport", 10, "task"),  # the benchmark's sport-10
+    ("sport", 10, {"self_shot": "lone"}),
+    ("sport", 9, {"self_shot": "never"}),
+    ("sport", 10, {"mafia_target_team": False}),
+    ("minimal", 10, {"mafia_target_team": True}),
+    ("minimal", 7, {"mafia_target_team": True, "self_shot": "lone"}),
+    ("minimal", 8, {"self_shot": "always"}),
+    ("minimal", 6, {"self_shot": "lone"}),
 ]
 
 
@@ -103,9 +115,9 @@ def test_a_game_over_tells_the_table_who_won():
     assert towns
 
 
-@pytest.mark.parametrize("variant", ["sport", "city", "online", "forum"])
+@pytest.mark.parametrize("variant", ["city", "online", "forum"])
 def test_the_search_keeps_the_tables_it_cannot_count(variant):
-    """A don, a doctor, a putana, a maniac or a hunt: the table stays the search's."""
+    """A doctor, a putana, a maniac or a hunt: the table stays the search's."""
     g = Game(VARIANTS[variant], 10, 0)
     assert not countable(g.rules, g.roles)
     assert not any(isinstance(t, Counted) for t in _tables(g))  # (city's: no table at all)
@@ -117,8 +129,8 @@ def test_the_count_refuses_what_it_cannot_read():
     for knobs in (
         {"mafia_pass": False},
         {"mafia_split": "forfeit"},
-        {"mafia_target_team": True},
         {"reveal_on_death": "maniac"},
+        {"mafia_kill": "don"},
     ):
         rules = base.with_knobs(**knobs)
         assert not countable(rules, Game(rules, 10, 0).roles), knobs
@@ -147,8 +159,9 @@ def test_an_event_it_does_not_read_hands_the_table_to_the_search():
     assert handed
 
 
-def test_the_store_counts_the_tables_it_can():
-    g = Game(_rules("club", 10, "task"), 10, 0)
+@pytest.mark.parametrize("variant", ["club", "sport"])
+def test_the_store_counts_the_tables_it_can(variant):
+    g = Game(_rules(variant, 10, "task"), 10, 0)
     assert {type(t) for t in _tables(g)} == {Counted}
 
 

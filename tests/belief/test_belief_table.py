@@ -87,15 +87,21 @@ def test_the_table_sees_the_public_events_only():
     assert t.role is None
 
 
+@pytest.mark.parametrize("count", [True, False])
 @pytest.mark.parametrize("policy", ["random", "rule"])
-def test_sports_mafia_read_their_teams_table_by_day_and_go_on_from_it_by_night(policy):
+def test_sports_mafia_read_their_teams_table_by_day_and_go_on_from_it_by_night(
+    policy, count, monkeypatch
+):
     """SPORT's mafia (shots hidden from each other, a don): a member's piece is the mafia
     team's table (the public events among the deals the team knows) kept to its facts, and in
-    a night under way after a move of its own, its tracker started from that table (it may
-    know more: the night going on after its shot tells it someone who acts later lives), bit
-    for bit its own tracker's at every move; the sheriff's the same from the public table."""
+    a night under way after a move of its own, at its own turn that table's (the don's check
+    after his shot), else its own tracker (it may know more: the night going on after the
+    don's check tells him the sheriff lives), bit for bit its own tracker's at every move; the
+    sheriff's the same from the public table. (The table is counted, `belief.count`: without
+    the count, `store.COUNT` off, the night's tracker starts from the searched table's.)"""
     from mafia_env.engine.roles import Role, Team
 
+    monkeypatch.setattr(store, "COUNT", count)
     served = {"team": 0, "night": 0, "sheriff": 0}
     for seed in range(3):
         g = Game(VARIANTS["sport"], 10, seed)
@@ -112,7 +118,8 @@ def test_sports_mafia_read_their_teams_table_by_day_and_go_on_from_it_by_night(p
                 table = store._table_for(g, s)
                 if g.roles[s].team is Team.MAFIA and table is not None:
                     served["team"] += table.tracker._within is not None
-                if table is None and store._night_for(g, s) is not None:
+                mine = store._mid_night(g, s) and g.roles[s].team is Team.MAFIA
+                if mine and (table is not None or store._night_for(g, s) is not None):
                     served["night"] += 1
                 if g.roles[s] is Role.SHERIFF and table is not None:
                     served["sheriff"] += 1
