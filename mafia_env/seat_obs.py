@@ -119,6 +119,11 @@ class LazyBelief:
         self.plain = vec.obs_size
         self.obs = np.zeros((vec.num_envs, self.obs_size), dtype=np.float32)
         self._filled = np.zeros(vec.num_envs, dtype=bool)
+        # on the C core, each slot's game as the Python engine's (`CoreGame.shadow`, brought up
+        # to date where a piece is asked), dropped where its game ends (the slot deals anew)
+        self._shadows: list[Any] | None = None
+        if getattr(vec, "backend", "python") != "python":
+            self._shadows = [None] * vec.num_envs
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.vec, name)
@@ -130,10 +135,21 @@ class LazyBelief:
         return (self.obs, *out[1:])
 
     def reset(self) -> tuple:
+        if self._shadows is not None:
+            self._shadows = [None] * self.vec.num_envs
         return self._take(self.vec.reset())
 
     def step(self, actions: np.ndarray) -> tuple:
-        return self._take(self.vec.step(actions))
+        out = self.vec.step(actions)
+        if self._shadows is not None:
+            for b in np.flatnonzero(out[3]).tolist():
+                self._shadows[b] = None
+        return self._take(out)
+
+    def _games(self) -> Any:
+        """The games the piece is computed from: the Python engine's (a slot's shadow on the C
+        core, `_Shadows`)."""
+        return _games(self.vec) if self._shadows is None else _Shadows(self)
 
     def fill(self, idx: np.ndarray) -> None:
         """Write the belief piece of the acting seat of games `idx` (once per step), in one
@@ -144,7 +160,7 @@ class LazyBelief:
         todo = idx[~self._filled[idx]]
         if not todo.size:
             return
-        games = _games(self.vec)
+        games = self._games()
         seats = self.vec.seat[todo].tolist()
         self.obs[todo, self.plain :] = matrices([games[b] for b in todo.tolist()], seats)
         self._filled[todo] = True
@@ -155,7 +171,7 @@ class LazyBelief:
         if out is None:
             out = np.empty(self.obs_size, dtype=np.float32)
         self.vec.observe(b, seat, out[: self.plain])
-        out[self.plain :] = matrix(_games(self.vec)[b], seat).ravel()
+        out[self.plain :] = matrix(self._games()[b], seat).ravel()
         return out
 
 
@@ -163,10 +179,8 @@ def vector_env(variant: Any, num_envs: int, num_players: Any = None, seed: Any =
     """`VectorMafia`, or with ``belief=...`` among `kw` a `LazyBelief` over a plain one."""
     from mafia_env.vector import VectorMafia
 
-    belief = kw.pop("belief", None)
-    if belief is not None:  # the piece comes from the Python engine's games
-        kw.setdefault("backend", "python")
-    vec = VectorMafia(variant, num_envs, num_players, seed=seed, **kw)
+    belief = kw.pop("belief", None)  # (the piece: from the Python engine's games, on the C
+    vec = VectorMafia(variant, num_envs, num_players, seed=seed, **kw)  # core their shadows)
     return vec if belief is None else LazyBelief(vec, belief)
 
 
@@ -231,6 +245,22 @@ def extend(policy: Any, obs: np.ndarray, game: Any, seat: int, spec: GameSpec) -
 def _engine_game(game: Any) -> Any:
     """Return the Python engine's `Game` of `game` (a C core env's game: its shadow game)."""
     return game.shadow() if getattr(type(game), "shadow", None) is not None else game
+
+
+class _Shadows:
+    """A `LazyBelief`'s games on the C core, by slot: each the Python engine's `Game` of the
+    slot's game (`mafia_env.ccore.CoreGame.shadow`: the core's inputs played again), kept
+    while the game lasts, so that the belief's trackers (kept by game) follow it."""
+
+    def __init__(self, lazy: LazyBelief):
+        self.lazy = lazy
+
+    def __getitem__(self, b: int) -> Any:
+        slots = self.lazy._shadows
+        got = slots[b]
+        if got is None:
+            got = slots[b] = self.lazy.vec.game(b)
+        return got.shadow()
 
 
 def _games(vec: Any) -> list:

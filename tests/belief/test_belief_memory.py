@@ -12,7 +12,9 @@ import random
 import weakref
 
 import numpy as np
+import pytest
 
+from mafia_env import ccore
 from mafia_env.belief import belief, tracker
 from mafia_env.belief.store import matrix
 from mafia_env.engine.game import Game
@@ -47,10 +49,14 @@ def test_a_belief_still_samples_worlds_after_its_game_is_gone():
             assert mine == seen
 
 
-def test_the_belief_piece_keeps_no_finished_game():
-    vec = vector_env("sport", 4, 10, seed=0, belief="deduction")
+@pytest.mark.parametrize("backend", ["python", "c"])
+def test_the_belief_piece_keeps_no_finished_game(backend):
+    if backend == "c" and not ccore.available():
+        pytest.skip("no C core built here")
+    vec = vector_env("sport", 4, 10, seed=0, belief="deduction", backend=backend)
     _, masks, _ = vec.reset()
-    first = [weakref.ref(g) for g in vec.games]
+    vec.fill(np.arange(4))
+    first = [weakref.ref(vec._games()[b]) for b in range(4)]
     rng = np.random.default_rng(0)
     done = np.zeros(4, dtype=bool)
     while not done.all():

@@ -159,3 +159,36 @@ def test_the_vector_env_fills_every_games_piece_at_once(variant):
             assert np.array_equal(vec.observe(b, int(info["seat"][b])), row), b
         acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
         obs, masks, _, _, info = vec.step(acts)
+
+
+@pytest.mark.parametrize("variant, n", [("sport", 10), ("club", 6), ("minimal", 5), ("sport", 7)])
+def test_the_lazy_piece_on_the_c_core_is_the_python_engines(variant, n):
+    """`LazyBelief` over the C core computes the piece from each slot's shadow game (the core's
+    inputs played again in the Python engine), dropped where the game ends: the rows it fills
+    and the seats it observes are the Python engine's env's, bit for bit, across many games."""
+    from mafia_env import ccore
+    from mafia_env.seat_obs import vector_env
+
+    if not ccore.available():
+        pytest.skip("no C core built here")
+    envs = [
+        vector_env(variant, 4, n, seed=5, belief="deduction", backend=b) for b in ("c", "python")
+    ]
+    assert envs[0]._shadows is not None and envs[1]._shadows is None
+    outs = [e.reset() for e in envs]
+    rng = np.random.default_rng(5)
+    ended = 0
+    for step in range(400):
+        for e in envs:
+            e.fill(np.arange(4))
+        assert np.array_equal(envs[0].obs, envs[1].obs), step
+        assert np.array_equal(outs[0][1], outs[1][1]), step
+        if step % 25 == 0:
+            for b in range(4):
+                for s in range(n):
+                    assert np.array_equal(envs[0].observe(b, s), envs[1].observe(b, s)), (step, b)
+        masks = outs[0][1]
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        outs = [e.step(acts) for e in envs]
+        ended += int(outs[0][3].sum())
+    assert ended >= 4  # (games ended and their slots dealt anew)
