@@ -812,3 +812,30 @@ def test_mark_mafia_marks_the_mafia_too_and_mates_reads_it():
         assert np.concatenate(calls).any() == half
     with pytest.raises(ConfigError, match="mark_mafia refines mark"):
         BeliefTalk(spec, Scripted(spec), 1, mark_mafia=True)
+
+
+def _vouches_by_day(game) -> dict[tuple[bool, bool], int]:
+    """A finished game's vouches, counted by (said by the mafia, said after day 1)."""
+    day, out = 0, {(m, late): 0 for m in (False, True) for late in (False, True)}
+    for kind, actor, _target, value, _seen in game.events:
+        if kind == Ev.DAY:
+            day = value
+        elif kind == Ev.VOUCH:
+            out[(game.teams[actor] == Team.MAFIA, day >= 2)] += 1
+    return out
+
+
+def test_mafia_quiet_keeps_the_mafias_vouches_to_day_1():
+    """``mafia_quiet`` over a network that vouches in every speech, on every seat: after day 1
+    the mafia seats vouch for nobody (the speech ends where the network would), on day 1 they
+    still do (the copies' mark that ``mates`` reads), and the town's vouches go on; without
+    the option the mafia vouch after day 1 too."""
+    spec = table_of(TASK)
+    for quiet in (False, True):
+        talk = BeliefTalk(spec, Vouching(spec), 1, mafia=False, fallback="vouch", mafia_quiet=quiet)
+        total = {(m, late): 0 for m in (False, True) for late in (False, True)}
+        for game in games(Seating(default=talk), 6):
+            for key, count in _vouches_by_day(game).items():
+                total[key] += count
+        assert total[(True, False)] > 0 and total[(False, True)] > 0, total
+        assert (total[(True, True)] == 0) == quiet, total
