@@ -147,10 +147,10 @@ PINS_V11: dict[str, dict[str, str]] = {
 # under the same layer and options.
 PINS_V12: dict[str, dict[str, str]] = {
     **PINS_V11,
-    "sport-10": {**PINS_V11["sport-10"], "filler": "ad5c1a4bfb929569"},  # filler/sport.pt
-    "club-10": {**PINS_V11["club-10"], "filler": "18db6bcdcbee97c9"},  # filler/club.pt
+    "sport-10": {**PINS_V11["sport-10"], "filler": "ad5c1a4bfb929569"},  # filler/v13/sport.pt
+    "club-10": {**PINS_V11["club-10"], "filler": "18db6bcdcbee97c9"},  # filler/v13/club.pt
     "online-10": {**PINS_V11["online-10"], "filler": "c60fe3a78a3b7ec6"},  # filler/v12/online.pt
-    "forum-10": {**PINS_V11["forum-10"], "filler": "513f99b96c15b20e"},  # filler/forum.pt
+    "forum-10": {**PINS_V11["forum-10"], "filler": "513f99b96c15b20e"},  # filler/v13/forum.pt
 }
 
 # THE PIN TABLE of version 13: version 12's, with online-10's seat-filler network of versions
@@ -163,6 +163,17 @@ PINS_V12: dict[str, dict[str, str]] = {
 PINS_V13: dict[str, dict[str, str]] = {
     **PINS_V12,
     "online-10": {**PINS_V12["online-10"], "filler": "f60cf7a2796e4974"},  # filler/online.pt
+}
+
+# THE PIN TABLE of version 14: version 13's, with sport-10's, club-10's and forum-10's
+# seat-filler networks of versions 12-13 stamped with the talk layer's ``mafia_quiet`` as well
+# (issue 45: a mafia seat's vouch after day 1 ends its speech instead; a trained attacker's
+# town had learned the copies' daily vouches), the same weights, their files record the layer.
+PINS_V14: dict[str, dict[str, str]] = {
+    **PINS_V13,
+    "sport-10": {**PINS_V13["sport-10"], "filler": "5bd236113ce5d1f2"},  # filler/sport.pt
+    "club-10": {**PINS_V13["club-10"], "filler": "5983442cc48d30c2"},  # filler/club.pt
+    "forum-10": {**PINS_V13["forum-10"], "filler": "046009d727dafcc4"},  # filler/forum.pt
 }
 
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
@@ -178,6 +189,7 @@ PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     11: PINS_V11,
     12: PINS_V12,
     13: PINS_V13,
+    14: PINS_V14,
 }
 
 # The sides of a shipped bot that its file's network does not play, per version: task ->
@@ -208,6 +220,7 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
     11: SEATED_V7,
     12: SEATED_V7,
     13: SEATED_V7,
+    14: SEATED_V7,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
@@ -222,6 +235,11 @@ _V9 = {"club-10": {"filler": "filler/v9/club.pt"}}
 _SPORT_V11 = {"sport-10": {"filler": "filler/v11/sport.pt"}}  # versions 6-11's
 _ONLINE_V11 = {"online-10": {"filler": "filler/v11/online.pt"}}  # versions 9-11's
 _ONLINE_V12 = {"online-10": {"filler": "filler/v12/online.pt"}}  # version 12's
+_V13 = {  # versions 12-13's
+    "sport-10": {"filler": "filler/v13/sport.pt"},
+    "club-10": {"filler": "filler/v13/club.pt"},
+    "forum-10": {"filler": "filler/v13/forum.pt"},
+}
 _FORUM_V10 = {"forum-10": {"filler": "filler/v10/forum.pt"}}
 _V10 = {"club-10": {"filler": "filler/v10/club.pt"}, **_FORUM_V10}
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
@@ -250,7 +268,8 @@ RETIRED: dict[int, dict[str, dict[str, str]]] = {
         **_SPORT_V11,
         **_ONLINE_V11,
     },
-    12: _ONLINE_V12,
+    12: {**_ONLINE_V12, **_V13},
+    13: _V13,
 }
 
 

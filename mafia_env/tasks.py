@@ -50,7 +50,10 @@ earlier ones, which stay playable under the rules they were defined with:
   filler is the same games;
 - version 13: version 12 with online-10's seat-filler network's town seats marking themselves
   on day 1 (a civilian claim) and playing as the rule bots beside teammates who do not (issue
-  45); every pair without online-10's filler is the same games.
+  45); every pair without online-10's filler is the same games;
+- version 14: version 13 with sport-10's, club-10's and forum-10's seat-filler networks' mafia
+  seats vouching on day 1 only (a vouch after it ends the speech instead: issue 45); every
+  pair without those fillers is the same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -68,7 +71,7 @@ from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
 # task version -> the era its games are played in
-TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3, 6: 3, 7: 3, 8: 3, 9: 3, 10: 3, 11: 3, 12: 3, 13: 3}
+TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3, 6: 3, 7: 3, 8: 3, 9: 3, 10: 3, 11: 3, 12: 3, 13: 3, 14: 3}
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -213,6 +216,11 @@ TASKS_V12: dict[str, Task] = _tables(12, OPPONENTS_V4, era=2)
 # (`baselines.pins.PINS_V13`), so that digest is another.
 TASKS_V13: dict[str, Task] = _tables(13, OPPONENTS_V4, era=2)
 
+# ---------------------------------------------------------------- version 14
+# Version 13's tables, opponents and rules; sport-10's, club-10's and forum-10's filler files
+# are others (`baselines.pins.PINS_V14`), so those digests are others.
+TASKS_V14: dict[str, Task] = _tables(14, OPPONENTS_V4, era=2)
+
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     2: TASKS_V2,
     3: TASKS_V3,
@@ -226,6 +234,7 @@ TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     11: TASKS_V11,
     12: TASKS_V12,
     13: TASKS_V13,
+    14: TASKS_V14,
 }
 
 
@@ -338,6 +347,7 @@ __all__ = [
     "TASKS_V11",
     "TASKS_V12",
     "TASKS_V13",
+    "TASKS_V14",
     "TASK_ERAS",
     "TINY_TASKS",
     "Task",

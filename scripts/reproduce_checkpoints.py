@@ -107,13 +107,13 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     # layer's options for tables of mixed players
     "filler/v5/sport.pt": (TABLE, ["exp_name=filler_talk_layer_table2"]),
     # and of versions 6-11: two links more, with 0.75 of the league's games at mixed tables;
-    # version 12's is the same run, its file then stamped (`STAMPS`)
+    # versions 12-13's and 14's are the same run, its file then stamped (`STAMPS`)
     **{
         f"filler/{v}sport.pt": (
             TABLE,
             ["exp_name=filler_talk_layer_table4", "mixed_tables=0.75"],
         )
-        for v in ("v11/", "")
+        for v in ("v11/", "v13/", "")
     },
     # club-10's seat-filler of tasks versions 6-9 (issue 45): sport-10's recipe on club-10's
     # table and rules, then three more links at tables of mixed players (the last of them
@@ -125,24 +125,28 @@ RUNS: dict[str, tuple[str, list[str]]] = {
         )
         for v in ("v9/", "v10/", "v11/")
     },
-    # and of version 12: one link more from it, 150 updates at full tables (the league of the
-    # zoo's training styles, the rule, league and PPO bots and its own snapshots), stamped
-    "filler/club.pt": (
-        TABLE,
-        [
-            *CLUB,
-            "exp_name=club_any1",
-            "mixed_tables=0.0",
-            "learner_team=any",
-            "total_timesteps=1228800",
-        ],
-    ),
+    # and of versions 12-13 (and 14: the same run, stamped otherwise): one link more from it,
+    # 150 updates at full tables (the league of the zoo's training styles, the rule, league and
+    # PPO bots and its own snapshots), stamped
+    **{
+        f"filler/{v}club.pt": (
+            TABLE,
+            [
+                *CLUB,
+                "exp_name=club_any1",
+                "mixed_tables=0.0",
+                "learner_team=any",
+                "total_timesteps=1228800",
+            ],
+        )
+        for v in ("v13/", "")
+    },
     # forum-10's of tasks versions 7-10 (issue 45): sport-10's talk chain on forum-10's table
     # and rules, its fourth link under the talk layer (the links after it judged weaker);
-    # versions 11's and 12's are the same run, its file then stamped (`STAMPS`)
+    # versions 11's, 12-13's and 14's are the same run, its file then stamped (`STAMPS`)
     **{
         f"filler/{v}forum.pt": ("configs/filler/sport-talk-layer-town-longer.yaml", FORUM)
-        for v in ("v10/", "v11/", "")
+        for v in ("v10/", "v11/", "v13/", "")
     },
     # minimal-10's of tasks version 8 (issue 45): two links against the zoo from the clone,
     # then one under the talk layer's agreed shot
@@ -197,30 +201,50 @@ STAMPS: dict[str, list[str]] = {
     # club-10's of tasks version 10 (issue 45): the layer its run trained under, and a mafia
     # seat beside teammates who are not its copies played as the rule bots
     "filler/v10/club.pt": ["--layer=belief_talk", *(f"--option={o}" for o in CLUB_LAYER)],
-    # and of versions 11 and 12: a town seat beside teammates who are not its copies, too
+    # and of versions 11 and 12-13: a town seat beside teammates who are not its copies, too
     **{
         f"filler/{v}club.pt": [
             "--layer=belief_talk",
             *(f"--option={o}" for o in (*CLUB_LAYER, "defer=silent")),
         ]
-        for v in ("v11/", "")
+        for v in ("v11/", "v13/")
     },
+    # and of version 14: a mafia seat's vouch after day 1 ends its speech instead
+    "filler/club.pt": [
+        "--layer=belief_talk",
+        *(f"--option={o}" for o in (*CLUB_LAYER, "defer=silent", "mafia_quiet=true")),
+    ],
     # forum-10's of tasks version 11 (issue 45): the layer its run trained under, and a town
     # seat beside teammates who are not its copies played as the rule bots
     "filler/v11/forum.pt": [
         "--layer=belief_talk",
         *(f"--option={o}" for o in FORUM_LAYER),
     ],
-    # sport-10's of tasks version 12 (issue 45): the layer its run trained under, and a mafia
-    # seat beside teammates who are not its copies played as the rule bots
-    "filler/sport.pt": [
+    # sport-10's of tasks versions 12-13 (issue 45): the layer its run trained under, and a
+    # mafia seat beside teammates who are not its copies played as the rule bots
+    "filler/v13/sport.pt": [
         "--layer=belief_talk",
         *(f"--option={o}" for o in (*TABLE_LAYER, "mates=true", "mates_nominate=true")),
     ],
-    # and forum-10's of version 12: a mafia seat beside teammates who are not its copies, too
-    "filler/forum.pt": [
+    # and forum-10's of versions 12-13: a mafia seat beside teammates who are not its copies, too
+    "filler/v13/forum.pt": [
         "--layer=belief_talk",
         *(f"--option={o}" for o in (*FORUM_LAYER, "mates=true", "mates_nominate=true")),
+    ],
+    # both of version 14: a mafia seat's vouch after day 1 ends its speech instead
+    "filler/sport.pt": [
+        "--layer=belief_talk",
+        *(
+            f"--option={o}"
+            for o in (*TABLE_LAYER, "mates=true", "mates_nominate=true", "mafia_quiet=true")
+        ),
+    ],
+    "filler/forum.pt": [
+        "--layer=belief_talk",
+        *(
+            f"--option={o}"
+            for o in (*FORUM_LAYER, "mates=true", "mates_nominate=true", "mafia_quiet=true")
+        ),
     ],
 }
 
@@ -286,6 +310,9 @@ FIRST["filler/club.pt"] = [*FIRST["filler/v11/club.pt"], RUNS["filler/v11/club.p
 FIRST["filler/v10/forum.pt"] = FIRST["filler/forum.pt"]
 FIRST["filler/v11/forum.pt"] = FIRST["filler/forum.pt"]
 FIRST["filler/v11/sport.pt"] = FIRST["filler/sport.pt"]
+# versions 12-13's sport-10, club-10 and forum-10 files: the same runs as version 14's
+for _task in ("sport", "club", "forum"):
+    FIRST[f"filler/v13/{_task}.pt"] = FIRST[f"filler/{_task}.pt"]
 
 
 def train_command(config: str, sets: list[str], run_dir: Path) -> list[str]:

@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 RUNS = HERE / "experiments"
 RULE = "rule bots (seated: the same games)"
 
-# task -> side -> the runs (files under experiments/) that judged tasks version 13's filler
+# task -> side -> the runs (files under experiments/) that judged tasks version 14's filler
 SHIPPED: dict[str, dict[str, list[str] | str]] = {
     "sport-10": {
         "town": [
@@ -31,8 +31,8 @@ SHIPPED: dict[str, dict[str, list[str] | str]] = {
             "talk_layer_table4-sport-10-mixed-500.json",
         ],
         "mafia": [
-            "sport_v12-sport-10-mafia-full-500.json",
-            "sport_v12-sport-10-mafia-mixed-500.json",
+            "sport_v14-sport-10-mafia-full-500.json",
+            "sport_v14-sport-10-mafia-mixed-500.json",
         ],
     },
     "city-13": {
@@ -41,8 +41,8 @@ SHIPPED: dict[str, dict[str, list[str] | str]] = {
         "maniac": RULE,
     },
     "club-10": {
-        side: [f"club_any1-club-10-{side}-{mix}-500.json" for mix in ("full", "mixed")]
-        for side in ("town", "mafia")
+        "town": [f"club_any1-club-10-town-{mix}-500.json" for mix in ("full", "mixed")],
+        "mafia": [f"club_v14-club-10-mafia-{mix}-500.json" for mix in ("full", "mixed")],
     },
     "online-10": {
         "town": [
@@ -60,11 +60,7 @@ SHIPPED: dict[str, dict[str, list[str] | str]] = {
             for mix in ("", "mixed-")
             for split in ("train", "held_out")
         ],
-        "mafia": [
-            f"forum_v12-forum-10-mafia-{mix}-{split}-500.json"
-            for mix in ("full", "mixed")
-            for split in ("train", "held_out")
-        ],
+        "mafia": [f"forum_v14-forum-10-mafia-{mix}-500.json" for mix in ("full", "mixed")],
         "maniac": RULE,
     },
     "minimal-10": {

@@ -15,9 +15,10 @@ from baselines.belief_talk import BeliefTalk
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V12, TASKS_V13, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V12, TASKS_V13, get_task
 from tests.benchmark.test_tasks_v5 import (
     FILLER_V12,
+    FILLER_V13,
     check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
@@ -42,18 +43,18 @@ MARK = {"mark": True, "mark_civilian": True, "defer": "team+unmarked"}
 
 
 def test_version_13_definitions_are_pinned():
-    assert LATEST == 13 and TASKS is TASKS_V13 and TASKS_BY_VERSION[13] is TASKS_V13
+    assert LATEST >= 13 and TASKS_BY_VERSION[13] is TASKS_V13  # the latest: test_tasks_v14.py
     check_filler_retrained(13, PINNED_V13, RETRAINED, NEW)
-    assert all(get_task(name) is task for name, task in TASKS_V13.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 14; versions: 2, 3, .*, 12, 13"):
-        get_task("sport-10", 14)
+    assert all(get_task(name, 13) is task for name, task in TASKS_V13.items())
+    with pytest.raises(ConfigError, match=r"tasks of version 15; versions: 2, 3, .*, 13, 14"):
+        get_task("sport-10", 15)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_online_10s_keeps_its_weights():
     """Every task's filler file is the one pinned; online-10's is version 12's network, the
     same weights, under the layer version 12's file records with `MARK`'s options; version 12
     plays its own file (`pins.RETIRED`: filler/v12/)."""
-    check_filler_files(TASKS_V13, {})
+    check_filler_files(TASKS_V13, FILLER_V13)  # (sport-10's, club-10's, forum-10's: 14)
     task = TASKS_V13["online-10"]
     assert pins.shipped_file(get_task("online-10", 12), "filler") == OLD
     assert pins.load_options(get_task("online-10", 12), "filler") == {"file": OLD}

@@ -125,7 +125,12 @@ def earlier_results(tasks: dict, names: tuple[str, ...]) -> list[dict]:
 
 
 # the filler files later versions retrained, as the versions before keep them (`pins.RETIRED`)
-FILLER_V12 = {"online-10": "filler/v12/online.pt"}
+FILLER_V13 = {
+    "sport-10": "filler/v13/sport.pt",
+    "club-10": "filler/v13/club.pt",
+    "forum-10": "filler/v13/forum.pt",
+}
+FILLER_V12 = {"online-10": "filler/v12/online.pt", **FILLER_V13}
 FILLER_V11 = {
     "forum-10": "filler/v11/forum.pt",
     "sport-10": "filler/v11/sport.pt",

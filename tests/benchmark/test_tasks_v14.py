@@ -1,0 +1,90 @@
+"""Benchmark tasks of version 14 (issue 45): sport-10's, club-10's and forum-10's seat-filler
+networks of versions 12-13 stamped with the talk layer's ``mafia_quiet`` as well (a mafia
+seat's vouch after day 1 ends its speech instead); every other file and seat is version 13's,
+and so are the other pairs."""
+
+from __future__ import annotations
+
+import pytest
+
+import baselines.shipped as shipped
+from baselines import pins
+from baselines.belief_talk import BeliefTalk
+from mafia_env.engine.spec import GameSpec
+from mafia_env.errors import ConfigError
+from mafia_env.seating.policies import load_policy
+from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V13, TASKS_V14, get_task
+from tests.benchmark.test_tasks_v5 import (
+    FILLER_V13,
+    check_attacker_from_version_4,
+    check_filler_files,
+    check_filler_retrained,
+    check_results_reused,
+)
+
+# Version 14: version 13's tables, seeds, games, opponents, seats and rules; sport-10's,
+# club-10's and forum-10's filler files are others.
+PINNED_V14 = {
+    "sport-10": "5c576501a1ed52a5",
+    "city-13": "62a466cb3ad1b47e",
+    "club-10": "9b411392ae90261f",
+    "online-10": "d5c96a6835384098",
+    "forum-10": "a323ab0774603ecc",
+    "minimal-10": "51af4f47aebc1c21",
+}
+RETRAINED = ("sport-10", "club-10", "forum-10")  # the same networks, other options
+NEW = {
+    "sport-10": "5bd236113ce5d1f2",
+    "club-10": "5983442cc48d30c2",
+    "forum-10": "046009d727dafcc4",
+}
+
+
+def test_version_14_definitions_are_pinned():
+    assert LATEST == 14 and TASKS is TASKS_V14 and TASKS_BY_VERSION[14] is TASKS_V14
+    check_filler_retrained(14, PINNED_V14, RETRAINED, NEW)
+    assert all(get_task(name) is task for name, task in TASKS_V14.items())
+    with pytest.raises(ConfigError, match=r"tasks of version 15; versions: 2, 3, .*, 13, 14"):
+        get_task("sport-10", 15)
+
+
+@pytest.mark.parametrize("name", RETRAINED)
+def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_weights(name):
+    """Every task's filler file is the one pinned; sport-10's, club-10's and forum-10's are
+    versions 12-13's networks, the same weights, under the layer their files record with
+    ``mafia_quiet``; versions 12 and 13 play their own files (`pins.RETIRED`: filler/v13/)."""
+    check_filler_files(TASKS_V14, {})
+    old = shipped.SHIPPED / FILLER_V13[name]
+    for version in (12, 13):
+        assert pins.shipped_file(get_task(name, version), "filler") == old
+        assert pins.load_options(get_task(name, version), "filler")["file"] == old
+    task = TASKS_V14[name]
+    assert pins.load_options(task, "filler") == {}
+    assert pins.seated(task, "filler") == pins.seated(TASKS_V13[name], "filler")
+    torch = pytest.importorskip("torch")
+    spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
+    now = load_policy("filler", spec, seed=1)
+    now = getattr(now, "default", now)  # (forum-10's maniac's seat: the rule bots)
+    assert isinstance(now, BeliefTalk) and now.mafia_quiet
+    before = load_policy("filler", spec, seed=1, file=old)
+    before = getattr(before, "default", before)
+    assert isinstance(before, BeliefTalk) and not before.mafia_quiet
+    a, b = (torch.load(p, map_location="cpu", weights_only=False)
+            for p in (old, pins.shipped_file(task, "filler")))  # fmt: skip
+    assert a["model"].keys() == b["model"].keys()
+    assert all(torch.equal(a["model"][w], b["model"][w]) for w in a["model"])
+    assert b["layer"]["options"] == {**a["layer"]["options"], "mafia_quiet": True}
+
+
+def test_results_v14_are_the_pinned_tasks():
+    """The shipped results of version 14: every task, every pair, 500 games, the digests; only
+    the pairs with the three new fillers were played again, the rest come from version 13."""
+    check_results_reused(14, *RETRAINED)
+
+
+def test_the_standard_attacker_still_starts_from_version_4s_filler():
+    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
+    new files do not move the standard attacker."""
+    check_attacker_from_version_4(
+        TASKS_V14, "sport-10", pins.shipped_file(get_task("sport-10", 4), "filler")
+    )
