@@ -152,7 +152,7 @@ class _Table:
         night_of`: the table's deals its facts allow, the table's reference world); None where
         the table's tracker does not stand at the night's start (its own tracker then)."""
         t = self.tracker
-        if isinstance(t, Counted):  # (never asked: `keeps` holds every seat of such tables)
+        if isinstance(t, Counted):  # (no reference world to start from: its own tracker)
             return None
         t.update()
         hit = self._night.get(seat)
