@@ -30,6 +30,7 @@ from mafia_env.engine.events import PUBLIC, Cause, Ev, Outcome
 from mafia_env.engine.game import Game
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.rules import Rules
+from mafia_env.engine.spec import GameSpec
 
 _COUNTED_ROLES = frozenset({Role.CIVILIAN, Role.SHERIFF, Role.MAFIA, Role.DON})
 _ELIMINATED, _REVEAL, _OVER = int(Ev.ELIMINATED), int(Ev.REVEAL), int(Ev.GAME_OVER)
@@ -61,40 +62,32 @@ def countable(rules: Rules, roles) -> bool:
 def _outcomes(rules: Rules, n: int) -> np.ndarray:
     """The win check of `rules` by the town and the mafia alive: int [n + 1, n + 1], the
     outcome (-1: the game goes on); made once per rules and size."""
-    key = ("outcomes", id(rules), n)
-    hit = _MADE.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    table = np.full((n + 1, n + 1), -1, dtype=np.int8)
-    for town in range(n + 1):
-        for black in range(n + 1 - town):
-            won = rules.winner(town, black, 0)
-            table[town, black] = -1 if won is None else int(won)
-    _remember(key, rules, table)
-    return table
+
+    def build(_spec: GameSpec) -> np.ndarray:
+        table = np.full((n + 1, n + 1), -1, dtype=np.int8)
+        for town in range(n + 1):
+            for black in range(n + 1 - town):
+                won = rules.winner(town, black, 0)
+                table[town, black] = -1 if won is None else int(won)
+        return table
+
+    return GameSpec.of(rules, n).cached(_outcomes, build)
 
 
 def _teams(space: DealSpace, deals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Bool [D, n] each: the seats of the mafia team and of the town in each of `deals` (a
-    list `DealSpace.enumerate` keeps between games: made once per list)."""
-    key = ("teams", id(deals))
-    hit = _MADE.get(key)
-    if hit is not None and hit[0] is deals:
-        return hit[1]
+    """Bool [D, n] each: the seats of the mafia team and of the town in each of `deals`."""
     team = space.team_of[deals.astype(np.intp)]
-    got = (team == int(Team.MAFIA), team == int(Team.TOWN))
-    _remember(key, deals, got)
-    return got
+    return team == int(Team.MAFIA), team == int(Team.TOWN)
 
 
-_MADE: dict[tuple, tuple] = {}  # key -> (what it was made of, what was made): a few dozen
-_MADE_LIMIT = 256
+def _table_deals(space: DealSpace) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every deal of the table, and `_teams` of them: made once per rules and size."""
 
+    def build(_spec: GameSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        deals = space.enumerate(space.allowed_matrix(None))
+        return (deals, *_teams(space, deals))
 
-def _remember(key: tuple, anchor, made) -> None:
-    if len(_MADE) >= _MADE_LIMIT:
-        _MADE.pop(next(iter(_MADE)))
-    _MADE[key] = (anchor, made)
+    return GameSpec.of(space.rules, space.n).cached(_table_deals, build)
 
 
 class Counted:
@@ -111,10 +104,12 @@ class Counted:
         self._within = within
         self.rules, self.n = game.rules, game.n
         self.space = space = DealSpace.of(game.rules, game.n)
-        allowed = space.allowed_matrix(None)
-        if within is not None:
-            allowed = allowed & within
-        self._deals = space.enumerate(allowed)  # (the Tracker's list, in its order)
+        # (the Tracker's list, in its order)
+        if within is None:
+            self._deals, self._black, self._town = _table_deals(space)
+        else:
+            self._deals = space.enumerate(space.allowed_matrix(None) & within)
+            self._black, self._town = _teams(space, self._deals)
         self.live = np.ones(len(self._deals), dtype=bool)
         self._version = 0
         self.ref = None  # (no reference world: `store._Table.night` hands such seats theirs)
@@ -122,8 +117,6 @@ class Counted:
         self._cursor = 0
         self._alive = np.ones(self.n, dtype=bool)
         self._check = False  # a run of deaths read: the win check follows it
-        self._outcomes: np.ndarray | None = None  # the win check's table, made at its first
-        self._black, self._town = _teams(space, self._deals)
         self.update()
 
     def update(self) -> bool:
@@ -203,9 +196,8 @@ class Counted:
         alive = self._alive
         town = self._town[:, alive].sum(axis=1)
         black = self._black[:, alive].sum(axis=1)
-        if self._outcomes is None:
-            self._outcomes = _outcomes(self.rules, self.n)
-        self._keep(self._outcomes[town, black] == (-1 if outcome is None else outcome))
+        table = _outcomes(self.rules, self.n)
+        self._keep(table[town, black] == (-1 if outcome is None else outcome))
 
     def _keep(self, ok: np.ndarray) -> None:
         live = self.live & ok

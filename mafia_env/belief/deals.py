@@ -26,7 +26,6 @@ COUNT_CACHE = 4096  # the deal counts kept between games
 _DEALS: OrderedDict[tuple, np.ndarray] = OrderedDict()
 _DEALS_BYTES = 0
 _COUNTS: dict[tuple, int] = {}
-_SPACES: dict[tuple[int, int], DealSpace] = {}  # (id(rules), n) -> its space (`DealSpace.of`)
 _ROWS: dict[tuple, dict] = {}  # roles -> {a frozenset of them: its row of `allowed_matrix`}
 _POW32 = np.int64(32) ** np.arange(13, dtype=np.int64)  # a class key's column weights
 _LOCK = threading.Lock()  # the table's bots may query beliefs from several threads
@@ -48,11 +47,7 @@ class DealSpace:
     def of(cls, rules: Rules, n: int) -> DealSpace:
         """The space of (rules, n), made once per rules and size (it holds no state of a
         game: the trackers of every game of a table share it)."""
-        key = (id(rules), n)
-        hit = _SPACES.get(key)
-        if hit is None or hit.rules is not rules:
-            hit = _SPACES[key] = cls(rules, n)
-        return hit
+        return GameSpec.of(rules, n).cached(cls, lambda spec: cls(spec.rules, spec.n))
 
     # ------------------------------------------------------------- allowed sets
 
