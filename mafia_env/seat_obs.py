@@ -146,10 +146,16 @@ class LazyBelief:
                 self._shadows[b] = None
         return self._take(out)
 
-    def _games(self) -> Any:
-        """The games the piece is computed from: the Python engine's (a slot's shadow on the C
-        core, `_Shadows`)."""
-        return _games(self.vec) if self._shadows is None else _Shadows(self)
+    def _game(self, b: int) -> Any:
+        """Game `b` as the Python engine's, which the piece is computed from: on the C core
+        the slot's game's shadow (`_engine_game`), kept while the game lasts so that the
+        belief's trackers (kept by game) follow it."""
+        if self._shadows is None:
+            return _games(self.vec)[b]
+        got = self._shadows[b]
+        if got is None:
+            got = self._shadows[b] = self.vec.game(b)
+        return _engine_game(got)
 
     def fill(self, idx: np.ndarray) -> None:
         """Write the belief piece of the acting seat of games `idx` (once per step), in one
@@ -160,9 +166,8 @@ class LazyBelief:
         todo = idx[~self._filled[idx]]
         if not todo.size:
             return
-        games = self._games()
         seats = self.vec.seat[todo].tolist()
-        self.obs[todo, self.plain :] = matrices([games[b] for b in todo.tolist()], seats)
+        self.obs[todo, self.plain :] = matrices([self._game(b) for b in todo.tolist()], seats)
         self._filled[todo] = True
 
     def observe(self, b: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -171,7 +176,7 @@ class LazyBelief:
         if out is None:
             out = np.empty(self.obs_size, dtype=np.float32)
         self.vec.observe(b, seat, out[: self.plain])
-        out[self.plain :] = matrix(self._games()[b], seat).ravel()
+        out[self.plain :] = matrix(self._game(b), seat).ravel()
         return out
 
 
@@ -179,8 +184,8 @@ def vector_env(variant: Any, num_envs: int, num_players: Any = None, seed: Any =
     """`VectorMafia`, or with ``belief=...`` among `kw` a `LazyBelief` over a plain one."""
     from mafia_env.vector import VectorMafia
 
-    belief = kw.pop("belief", None)  # (the piece: from the Python engine's games, on the C
-    vec = VectorMafia(variant, num_envs, num_players, seed=seed, **kw)  # core their shadows)
+    belief = kw.pop("belief", None)  # (on the C core, the piece reads its games' shadows)
+    vec = VectorMafia(variant, num_envs, num_players, seed=seed, **kw)
     return vec if belief is None else LazyBelief(vec, belief)
 
 
@@ -247,28 +252,13 @@ def _engine_game(game: Any) -> Any:
     return game.shadow() if getattr(type(game), "shadow", None) is not None else game
 
 
-class _Shadows:
-    """A `LazyBelief`'s games on the C core, by slot: each the Python engine's `Game` of the
-    slot's game (`mafia_env.ccore.CoreGame.shadow`: the core's inputs played again), kept
-    while the game lasts, so that the belief's trackers (kept by game) follow it."""
-
-    def __init__(self, lazy: LazyBelief):
-        self.lazy = lazy
-
-    def __getitem__(self, b: int) -> Any:
-        slots = self.lazy._shadows
-        got = slots[b]
-        if got is None:
-            got = slots[b] = self.lazy.vec.game(b)
-        return got.shadow()
-
-
 def _games(vec: Any) -> list:
     """Return a `VectorMafia`'s Python games: the belief is computed on the Python engine."""
     if getattr(vec, "backend", "python") != "python":
         raise ConfigError(
             "the belief piece is computed from the Python engine's games: build this "
-            "VectorMafia with backend='python' (seat_obs.vector_env does, given belief=)"
+            "VectorMafia with backend='python' (or take seat_obs.vector_env's LazyBelief, "
+            "given belief=, which follows the C core's games)"
         )
     return vec.games
 

@@ -56,7 +56,7 @@ def test_the_belief_piece_keeps_no_finished_game(backend):
     vec = vector_env("sport", 4, 10, seed=0, belief="deduction", backend=backend)
     _, masks, _ = vec.reset()
     vec.fill(np.arange(4))
-    first = [weakref.ref(vec._games()[b]) for b in range(4)]
+    first = [weakref.ref(vec._game(b)) for b in range(4)]
     rng = np.random.default_rng(0)
     done = np.zeros(4, dtype=bool)
     while not done.all():
