@@ -153,6 +153,13 @@ def _within(layout: Any, moves: np.ndarray, act: Act) -> np.ndarray:
     return (moves >= off) & (moves < off + layout.width[act])
 
 
+def _roles(reader: RulePolicy, obs: np.ndarray) -> np.ndarray:
+    """[rows]: each row's own role, an index into `reader`'s roles (its ``town_role``,
+    ``mafia_role``), read without a whole `SeenBatch`."""
+    lo, hi = reader._pieces["role"][:2]
+    return obs[:, lo:hi].argmax(axis=1)
+
+
 def _talked(reader: RulePolicy, b: SeenBatch) -> np.ndarray:
     """[R, n]: the seats that have said a claim, a check, an accusation or a vouch."""
     said = (b.claimed_red | b.claimed_black | b.accused | b.vouched).any(axis=2)
@@ -331,8 +338,7 @@ class BeliefTalk:
             speech = speech_kind[kind[rows]]
             keep |= speech & _within(reader.layout, moves, Act.PASS)
             if self.sheriff_first and reader.has_sheriff:
-                role = obs[rows, reader._pieces["role"][0] : reader._pieces["role"][1]]
-                keep |= speech & (role.argmax(axis=1) == reader.sheriff_kind)
+                keep |= speech & (_roles(reader, obs[rows]) == reader.sheriff_kind)
         if self.nominate:
             keep |= _within(reader.layout, moves, Act.NOMINATE)
         if self.vote:
@@ -392,8 +398,7 @@ class BeliefTalk:
         """Which rows (of those `free`: all by default) play as the rule bots: a town seat's
         where the table shows talk the network did not meet (``defer``), a mafia seat's whose
         teammates are not its copies (``mates``). Only those rows are read."""
-        lo, hi = reader._pieces["role"][:2]
-        town = reader.town_role[obs[:, lo:hi].argmax(axis=1)]
+        town = reader.town_role[_roles(reader, obs)]
         maybe = town if self.defer is not None else np.zeros(len(obs), dtype=bool)
         if self.mates:
             maybe = maybe | ~town
@@ -460,8 +465,7 @@ class BeliefTalk:
         next seat clockwise it may vouch for; with ``mark_civilian`` a claim of the civilian's
         role, not by the sheriff), and its speech ends there: once it bears the mark on day 1,
         whatever its network would say next in that speech is a pass."""
-        lo, hi = reader._pieces["role"][:2]
-        marking = reader.town_role[obs[:, lo:hi].argmax(axis=1)].astype(bool) | self.mark_mafia
+        marking = reader.town_role[_roles(reader, obs)] | self.mark_mafia
         rows = np.flatnonzero(speech & marking)
         if not rows.size:
             return
@@ -493,8 +497,7 @@ class BeliefTalk:
     ) -> None:
         """``mafia_quiet``: in `out`, a mafia seat's vouch in a speech after day 1 becomes a
         pass (the speech ends there); its day-1 vouches (what ``mates`` reads) stay."""
-        lo, hi = reader._pieces["role"][:2]
-        mafia = reader.mafia_role[obs[:, lo:hi].argmax(axis=1)]
+        mafia = reader.mafia_role[_roles(reader, obs)]
         rows = np.flatnonzero(speech & mafia & _within(reader.layout, out, Act.VOUCH))
         if not rows.size:
             return
