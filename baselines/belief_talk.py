@@ -109,6 +109,16 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   vouch by a player it suspects learns who the mafia vouch for, and a trained attacker's town
   beat sport-10's mafia copies 0.78 (0.53 under this option). Their day-1 vouches stay: the
   copies' mark that ``mates`` reads.
+- ``mafia_silent``: every vouch of a mafia seat ends its speech, day 1's too; ``mates`` then
+  tells a copy by its day-1 nomination alone (``mates_nominate``, which it requires with
+  ``mates``).
+- ``mafia_push``: a mafia seat whose speech after day 1 would end (a pass) nominates the town
+  player the table's reading (a town player's in its seat) suspects most, where he is a suspect
+  (more than `ACCUSE_OVER` above the prior) it may nominate: a town that votes its second
+  suspect (the zoo's held-out ``second_suspect``) or at random among the nominees then has a
+  townsperson more to vote, where a network that learned among towns voting their top suspect
+  seldom nominated after day 1 (sport-10's mafia in 12% of day 2s, the rule bots' in 52-70%)
+  and one of its own was the one voted out.
 
 Options for measuring the parts: ``others_talk`` off keeps only the real sheriff's talk;
 ``hide_talk`` hides the table's accusations and vouches from the network (``hide_vouches``
@@ -200,6 +210,8 @@ class BeliefTalk:
         mark_civilian: bool = False,
         mark_mafia: bool = False,
         mafia_quiet: bool = False,
+        mafia_silent: bool = False,
+        mafia_push: bool = False,
     ):
         self.spec = spec
         self.inner = inner
@@ -259,6 +271,17 @@ class BeliefTalk:
         self.mark, self.mark_civilian, self.mark_mafia = mark, mark_civilian, mark_mafia
         # on: a mafia seat's vouch after day 1 ends its speech instead (a pass)
         self.mafia_quiet = mafia_quiet
+        # on: every vouch of a mafia seat ends its speech, day 1's too (`mates` then tells
+        # the copies by their day-1 nominations alone: turn ``mates_nominate`` on with it)
+        if mafia_silent and mates and not mates_nominate:
+            raise ConfigError(
+                "BeliefTalk mafia_silent leaves mates no vouch to read: turn mates_nominate on "
+                "with it (a copy is told by its day-1 nomination)"
+            )
+        self.mafia_silent = mafia_silent
+        # on: a mafia seat's speech after day 1 that would end nominates the town player the
+        # table suspects most, where he is a suspect
+        self.mafia_push = mafia_push
         self._hidden_cols: dict[int, np.ndarray] = {}  # a table's reader -> `_hidden`
         self.seed(seed)
 
@@ -312,8 +335,10 @@ class BeliefTalk:
         self._parts(reader, obs, legal, out, kind, free, names)
         if self.mark:  # (last: where a day-1 speech still ends with nothing said)
             self._mark(reader, obs, legal, out, speech_kind[kind] & free)
-        if self.mafia_quiet:
+        if self.mafia_quiet or self.mafia_silent:
             self._quiet(reader, obs, legal, out, speech_kind[kind] & free)
+        if self.mafia_push:
+            self._push(reader, obs, legal, out, speech_kind[kind] & free)
         return out
 
     def _parts(
@@ -496,16 +521,41 @@ class BeliefTalk:
         self, reader: RulePolicy, obs: np.ndarray, legal: np.ndarray, out: np.ndarray, speech
     ) -> None:
         """``mafia_quiet``: in `out`, a mafia seat's vouch in a speech after day 1 becomes a
-        pass (the speech ends there); its day-1 vouches (what ``mates`` reads) stay."""
+        pass (the speech ends there); its day-1 vouches (what ``mates`` reads) stay.
+        ``mafia_silent``: its day-1 vouches too."""
         mafia = reader.mafia_role[_roles(reader, obs)]
         rows = np.flatnonzero(speech & mafia & _within(reader.layout, out, Act.VOUCH))
         if not rows.size:
             return
         b = reader.read(obs, legal, rows)
         pass_ = b.off(Act.PASS)
-        for j in np.flatnonzero(b.day >= 2):
+        for j in np.flatnonzero(b.day >= (1 if self.mafia_silent else 2)):
             if self._ok(b, j, pass_):
                 out[rows[j]] = pass_
+
+    def _push(
+        self, reader: RulePolicy, obs: np.ndarray, legal: np.ndarray, out: np.ndarray, speech
+    ) -> None:
+        """``mafia_push``: in `out`, a mafia seat's pass in a speech after day 1 becomes a
+        nomination of the town player the table's reading (what a town player in its seat
+        would believe) suspects most, where he is a suspect (more than `ACCUSE_OVER` above
+        the prior) it may nominate."""
+        mafia = reader.mafia_role[_roles(reader, obs)]
+        rows = np.flatnonzero(speech & mafia & _within(reader.layout, out, Act.PASS))
+        if not rows.size:
+            return
+        b = reader.read(obs, legal, rows)
+        public = self._readings(b, mafia=True)[1]
+        prior = reader.mafia_size / max(b.n - 1, 1)
+        allowed = b.alive & b.seg(Act.NOMINATE) & ~b.mate
+        allowed[b.rows, b.me] = False
+        p = np.where(allowed, public, -np.inf)  # (NaN in a row whose facts clash: skipped)
+        best = p.argmax(axis=1)
+        push = (b.day >= 2) & (p[b.rows, best] >= prior + ACCUSE_OVER)
+        for j in np.flatnonzero(push):
+            index = self._index(b, Act.NOMINATE, int(best[j]))
+            if self._ok(b, j, index):
+                out[rows[j]] = index
 
     def _marked(self, reader: RulePolicy, b: SeenBatch) -> np.ndarray:
         """[R, n]: the seats that bear the mark: a civilian claim (``mark_civilian``), else a
@@ -534,10 +584,13 @@ class BeliefTalk:
 
     # ------------------------------------------------------------ reading
 
-    def _readings(self, b: SeenBatch) -> tuple[np.ndarray | None, np.ndarray | None]:
+    def _readings(
+        self, b: SeenBatch, mafia: bool | None = None
+    ) -> tuple[np.ndarray | None, np.ndarray | None]:
         """P(black) [R, n] by each reader's own facts, and by the table's (public facts, the
         reader taken for town: what a town player in his seat would believe); each only for
-        the rows `_decide` reads it in (NaN elsewhere)."""
+        the rows `_decide` reads it in (NaN elsewhere). `mafia`: whether a mafia seat's rows
+        are read (the table's reading), the ``mafia`` part's by default."""
         bot = b.bot
         pub_facts, own_facts, _ = hard_facts(b)
         R, n = b.alive.shape
@@ -567,7 +620,7 @@ class BeliefTalk:
         # for the rest, and nothing for a mafia seat when ``mafia`` is off
         town, mafia_team = bot.town_role[b.role].astype(bool), b.black.astype(bool)
         uses_pub = ~town & mafia_team
-        skip = ~town & ~np.bool_(self.mafia)
+        skip = ~town & ~np.bool_(self.mafia if mafia is None else mafia)
         # (two readings, each of its own rows: a row's reading is a product over the rows read
         # with it, whose last bits depend on them, and the moves are pinned)
         own_rows = np.flatnonzero(~uses_pub & ~skip)

@@ -29,6 +29,8 @@ PARTS = (
     "mark_civilian",
     "mark_mafia",
     "mafia_quiet",
+    "mafia_silent",
+    "mafia_push",
 )
 # where a town seat plays as the rule bots (``defer``): three or more sheriff claimants (more
 # than one liar), two or more (a lie told), any claim of the sheriff or of a check by another

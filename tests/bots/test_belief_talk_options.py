@@ -839,3 +839,81 @@ def test_mafia_quiet_keeps_the_mafias_vouches_to_day_1():
                 total[key] += count
         assert total[(True, False)] > 0 and total[(False, True)] > 0, total
         assert (total[(True, True)] == 0) == quiet, total
+
+
+def test_mafia_silent_ends_every_mafia_vouch():
+    """``mafia_silent`` over a network that vouches in every speech, on every seat: the mafia
+    seats vouch for nobody on any day, the town's vouches go on; refused with ``mates`` alone
+    (no vouch left to tell a copy by), taken with ``mates_nominate``."""
+    spec = table_of(TASK)
+    talk = BeliefTalk(spec, Vouching(spec), 1, mafia=False, fallback="vouch", mafia_silent=True)
+    total = {(m, late): 0 for m in (False, True) for late in (False, True)}
+    for game in games(Seating(default=talk), 6):
+        for key, count in _vouches_by_day(game).items():
+            total[key] += count
+    assert total[(True, False)] == total[(True, True)] == 0, total
+    assert total[(False, False)] > 0 and total[(False, True)] > 0, total
+    with pytest.raises(ConfigError, match="mafia_silent leaves mates no vouch"):
+        BeliefTalk(spec, Vouching(spec), 1, mafia_silent=True, mates=True)
+    BeliefTalk(spec, Vouching(spec), 1, mafia_silent=True, mates=True, mates_nominate=True)
+
+
+class Passing(Scripted):
+    """The stand-in network, but its speeches end at once: it nominates nobody."""
+
+    def act_batch(self, obs, masks):
+        out = super().act_batch(obs, masks)
+        for i, mask in enumerate(np.asarray(masks)):
+            legal = np.flatnonzero(mask)
+            kinds = [self.decoded[a][0] for a in legal]
+            if Act.NOMINATE in kinds and Act.PASS in kinds:
+                out[i] = legal[kinds.index(Act.PASS)]
+        return out
+
+
+def test_mafia_push_nominates_the_tables_top_suspect_after_day_1():
+    """``mafia_push`` over a network that nominates nobody, on the mafia's seats beside the
+    rule bots' town: after day 1 a mafia seat whose speech would end nominates a town player
+    (never a teammate, never on day 1), and on each of those nominations the table's reading
+    (a town player's in that seat) holds him more than `ACCUSE_OVER` above the prior and
+    above every other seat the mafia seat could have nominated; without the option the
+    mafia nominate nobody."""
+    from baselines.belief_talk import ACCUSE_OVER
+
+    spec = table_of(TASK)
+    rule = load_policy("rule", spec, seed=2)
+    for push in (False, True):
+        talk = BeliefTalk(spec, Passing(spec), 1, mafia=False, mafia_push=push)
+        checked = []
+        if push:
+            pushed = talk._push
+
+            def watched(reader, obs, legal, out, speech, pushed=pushed, talk=talk, checked=checked):
+                before = out.copy()
+                pushed(reader, obs, legal, out, speech)
+                rows = np.flatnonzero(out != before)
+                if rows.size:
+                    b = reader.read(obs, legal, rows)
+                    p = talk._readings(b, mafia=True)[1]
+                    prior = reader.mafia_size / max(b.n - 1, 1)
+                    for j, row in enumerate(rows):
+                        act, seat = reader.layout.decoded[out[row]][:2]
+                        allowed = b.alive[j] & b.seg(Act.NOMINATE)[j] & ~b.mate[j]
+                        allowed[b.me[j]] = False
+                        assert act is Act.NOMINATE and allowed[seat] and b.day[j] >= 2
+                        assert p[j, seat] >= prior + ACCUSE_OVER
+                        assert p[j, seat] >= p[j][allowed].max()
+                        checked.append(seat)
+
+            talk._push = watched
+        nominations = {1: 0, 2: 0}
+        for game in games(Seating(default=rule, teams={"mafia": talk}), 8):
+            day = 0
+            for kind, actor, target, value, _seen in game.events:
+                if kind == Ev.DAY:
+                    day = value
+                elif kind == Ev.NOMINATE and game.teams[actor] == Team.MAFIA:
+                    assert game.teams[target] != Team.MAFIA
+                    nominations[min(day, 2)] += 1
+        assert nominations[1] == 0
+        assert (nominations[2] > 0) == push and len(checked) == nominations[2], nominations

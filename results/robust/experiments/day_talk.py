@@ -3,7 +3,9 @@ for each opponent (a benchmark opponent of tasks version 4, P's side against it 
 plays it; or ``zoo:STYLE``, the robustness benchmark's full-table cell), the share of games in
 which the mafia (``m``) or the town (``t``) made each kind of speech act on day 1 or 2 (a role
 claim by role, a check by colour, an accusation, a vouch; and two seats or more accusing one),
-and P's side's win rate in those games.
+and P's side's win rate in those games; and the games in which a mafia seat neither vouched nor
+nominated on day 1 (what ``mates`` with ``mates_nominate`` reads as a teammate that is not a
+copy).
 
     python results/robust/experiments/day_talk.py filler sport-10 mafia 200 \\
         rule,zoo:second_suspect
@@ -32,6 +34,7 @@ def features(game) -> Counter:
     """The kinds of speech act said by each team on days 1 and 2 of a finished game."""
     day, said = 0, Counter()
     accusers = defaultdict(set)
+    spoke = set()  # the seats that vouched or nominated on day 1
     for kind, actor, target, value, _seen in game.events:
         if kind == Ev.DAY:
             day = value
@@ -47,6 +50,13 @@ def features(game) -> Counter:
             accusers[(day, target)].add(actor)
         elif kind == Ev.VOUCH:
             said[f"d{day} {who} vouches"] = 1
+        elif kind == Ev.NOMINATE:
+            said[f"d{day} {who} nominates"] = 1
+        if day == 1 and kind in (Ev.VOUCH, Ev.NOMINATE):
+            spoke.add(actor)
+    mafia = [s for s, t in enumerate(game.teams) if t is Team.MAFIA]
+    if mafia and any(s not in spoke for s in mafia):
+        said["d1 a m seat neither vouches nor nominates"] = 1
     for (d, _target), seats in accusers.items():
         if len(seats) >= 2:
             said[f"d{d} 2+ accuse one"] = 1
