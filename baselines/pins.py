@@ -162,7 +162,7 @@ PINS_V12: dict[str, dict[str, str]] = {
 # layer.
 PINS_V13: dict[str, dict[str, str]] = {
     **PINS_V12,
-    "online-10": {**PINS_V12["online-10"], "filler": "f60cf7a2796e4974"},  # filler/online.pt
+    "online-10": {**PINS_V12["online-10"], "filler": "f60cf7a2796e4974"},  # filler/v14/online.pt
 }
 
 # THE PIN TABLE of version 14: version 13's, with sport-10's, club-10's and forum-10's
@@ -171,9 +171,20 @@ PINS_V13: dict[str, dict[str, str]] = {
 # town had learned the copies' daily vouches), the same weights, their files record the layer.
 PINS_V14: dict[str, dict[str, str]] = {
     **PINS_V13,
-    "sport-10": {**PINS_V13["sport-10"], "filler": "5bd236113ce5d1f2"},  # filler/sport.pt
+    "sport-10": {**PINS_V13["sport-10"], "filler": "5bd236113ce5d1f2"},  # filler/v14/sport.pt
     "club-10": {**PINS_V13["club-10"], "filler": "5983442cc48d30c2"},  # filler/club.pt
     "forum-10": {**PINS_V13["forum-10"], "filler": "046009d727dafcc4"},  # filler/forum.pt
+}
+
+# THE PIN TABLE of version 15: version 14's, with sport-10's and online-10's seat-filler
+# networks of version 14 stamped with the talk layer's ``mafia_push`` (issue 45: a mafia seat's
+# speech after day 1 that would end nominates the town player the table suspects most, where
+# he is a suspect), sport-10's with ``mafia_silent`` for ``mafia_quiet`` and without ``mates``
+# (its mafia vouch on no day), the same weights, their files record the layer.
+PINS_V15: dict[str, dict[str, str]] = {
+    **PINS_V14,
+    "sport-10": {**PINS_V14["sport-10"], "filler": "232a5dde3052fed3"},  # filler/sport.pt
+    "online-10": {**PINS_V14["online-10"], "filler": "5d355b6795bb00d9"},  # filler/online.pt
 }
 
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
@@ -190,6 +201,7 @@ PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     12: PINS_V12,
     13: PINS_V13,
     14: PINS_V14,
+    15: PINS_V15,
 }
 
 # The sides of a shipped bot that its file's network does not play, per version: task ->
@@ -221,6 +233,7 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
     12: SEATED_V7,
     13: SEATED_V7,
     14: SEATED_V7,
+    15: SEATED_V7,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
@@ -240,6 +253,7 @@ _V13 = {  # versions 12-13's
     "club-10": {"filler": "filler/v13/club.pt"},
     "forum-10": {"filler": "filler/v13/forum.pt"},
 }
+_ONLINE_V14 = {"online-10": {"filler": "filler/v14/online.pt"}}  # versions 13-14's
 _FORUM_V10 = {"forum-10": {"filler": "filler/v10/forum.pt"}}
 _V10 = {"club-10": {"filler": "filler/v10/club.pt"}, **_FORUM_V10}
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
@@ -269,7 +283,8 @@ RETIRED: dict[int, dict[str, dict[str, str]]] = {
         **_ONLINE_V11,
     },
     12: {**_ONLINE_V12, **_V13},
-    13: _V13,
+    13: {**_V13, **_ONLINE_V14},
+    14: {"sport-10": {"filler": "filler/v14/sport.pt"}, **_ONLINE_V14},
 }
 
 

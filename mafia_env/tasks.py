@@ -53,7 +53,11 @@ earlier ones, which stay playable under the rules they were defined with:
   45); every pair without online-10's filler is the same games;
 - version 14: version 13 with sport-10's, club-10's and forum-10's seat-filler networks' mafia
   seats vouching on day 1 only (a vouch after it ends the speech instead: issue 45); every
-  pair without those fillers is the same games.
+  pair without those fillers is the same games;
+- version 15: version 14 with sport-10's and online-10's seat-filler networks' mafia seats
+  nominating the town player the table suspects most where their speech after day 1 would
+  end, and sport-10's vouching on no day (issue 45); every pair without those fillers is the
+  same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -71,7 +75,7 @@ from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
 # task version -> the era its games are played in
-TASK_ERAS = {2: 1, 3: 2, 4: 3, 5: 3, 6: 3, 7: 3, 8: 3, 9: 3, 10: 3, 11: 3, 12: 3, 13: 3, 14: 3}
+TASK_ERAS = {2: 1, 3: 2, **{version: 3 for version in range(4, 16)}}  # 4-15: one era
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -221,6 +225,11 @@ TASKS_V13: dict[str, Task] = _tables(13, OPPONENTS_V4, era=2)
 # are others (`baselines.pins.PINS_V14`), so those digests are others.
 TASKS_V14: dict[str, Task] = _tables(14, OPPONENTS_V4, era=2)
 
+# ---------------------------------------------------------------- version 15
+# Version 14's tables, opponents and rules; sport-10's and online-10's filler files are others
+# (`baselines.pins.PINS_V15`), so those digests are others.
+TASKS_V15: dict[str, Task] = _tables(15, OPPONENTS_V4, era=2)
+
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     2: TASKS_V2,
     3: TASKS_V3,
@@ -235,6 +244,7 @@ TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     12: TASKS_V12,
     13: TASKS_V13,
     14: TASKS_V14,
+    15: TASKS_V15,
 }
 
 
@@ -348,6 +358,7 @@ __all__ = [
     "TASKS_V12",
     "TASKS_V13",
     "TASKS_V14",
+    "TASKS_V15",
     "TASK_ERAS",
     "TINY_TASKS",
     "Task",

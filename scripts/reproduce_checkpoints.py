@@ -96,10 +96,11 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "filler/v8/city-13.pt": ("configs/filler/city.yaml", []),  # tasks versions 4-8's
     "filler/v5/club.pt": ("configs/filler/club.yaml", []),  # tasks versions 4 and 5's
     "filler/v8/online.pt": ("configs/filler/online.yaml", []),  # tasks versions 4-8's
-    # online-10's of tasks versions 9-11, 12 and 13 (issue 45): the same run, its file then stamped
-    # (`STAMPS`)
+    # online-10's of tasks versions 9-11, 12, 13-14 and 15 (issue 45): the same run, its file
+    # then stamped (`STAMPS`)
     "filler/v11/online.pt": ("configs/filler/online.yaml", []),
     "filler/v12/online.pt": ("configs/filler/online.yaml", []),
+    "filler/v14/online.pt": ("configs/filler/online.yaml", []),
     "filler/online.pt": ("configs/filler/online.yaml", []),
     "filler/v6/forum.pt": ("configs/filler/forum.yaml", []),  # tasks versions 4-6's
     "filler/v7/minimal.pt": ("configs/filler/minimal.yaml", []),  # tasks versions 4-7's
@@ -107,13 +108,13 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     # layer's options for tables of mixed players
     "filler/v5/sport.pt": (TABLE, ["exp_name=filler_talk_layer_table2"]),
     # and of versions 6-11: two links more, with 0.75 of the league's games at mixed tables;
-    # versions 12-13's and 14's are the same run, its file then stamped (`STAMPS`)
+    # versions 12-13's, 14's and 15's are the same run, its file then stamped (`STAMPS`)
     **{
         f"filler/{v}sport.pt": (
             TABLE,
             ["exp_name=filler_talk_layer_table4", "mixed_tables=0.75"],
         )
-        for v in ("v11/", "v13/", "")
+        for v in ("v11/", "v13/", "v14/", "")
     },
     # club-10's seat-filler of tasks versions 6-9 (issue 45): sport-10's recipe on club-10's
     # table and rules, then three more links at tables of mixed players (the last of them
@@ -174,6 +175,10 @@ CLUB_LAYER = (*TABLE_LAYER, "mates=true")
 # online-10's layer of tasks version 9: the agreed shot alone
 ONLINE_LAYER = ("speech=false", "nominate=false", "vote=false", "agree=true")
 
+# and of versions 13-14: the mark (a civilian claim) and the town handed over beside seats
+# that do not bear it
+ONLINE_MARK = (*ONLINE_LAYER, "mark=true", "mark_civilian=true", "defer=team+unmarked")
+
 # forum-10's run's layer (its training config's options) and ``defer`` (tasks version 11)
 FORUM_LAYER = ("fallback=vouch", "mafia=false", "defer=unvouched")
 
@@ -188,15 +193,18 @@ STAMPS: dict[str, list[str]] = {
         "--layer=belief_talk",
         *(f"--option={o}" for o in (*ONLINE_LAYER, "defer=team")),
     ],
-    # and of version 13: a town seat's empty day-1 speech claims the civilian's role (the
+    # and of versions 13-14: a town seat's empty day-1 speech claims the civilian's role (the
     # mark), and a town seat beside fewer marked seats than half the other town seats is
     # played as the rule bots too
+    "filler/v14/online.pt": [
+        "--layer=belief_talk",
+        *(f"--option={o}" for o in ONLINE_MARK),
+    ],
+    # and of version 15: a mafia seat's speech after day 1 that would end nominates the town
+    # player the table suspects most, where he is a suspect
     "filler/online.pt": [
         "--layer=belief_talk",
-        *(
-            f"--option={o}"
-            for o in (*ONLINE_LAYER, "mark=true", "mark_civilian=true", "defer=team+unmarked")
-        ),
+        *(f"--option={o}" for o in (*ONLINE_MARK, "mafia_push=true")),
     ],
     # club-10's of tasks version 10 (issue 45): the layer its run trained under, and a mafia
     # seat beside teammates who are not its copies played as the rule bots
@@ -232,7 +240,7 @@ STAMPS: dict[str, list[str]] = {
         *(f"--option={o}" for o in (*FORUM_LAYER, "mates=true", "mates_nominate=true")),
     ],
     # both of version 14: a mafia seat's vouch after day 1 ends its speech instead
-    "filler/sport.pt": [
+    "filler/v14/sport.pt": [
         "--layer=belief_talk",
         *(
             f"--option={o}"
@@ -245,6 +253,13 @@ STAMPS: dict[str, list[str]] = {
             f"--option={o}"
             for o in (*FORUM_LAYER, "mates=true", "mates_nominate=true", "mafia_quiet=true")
         ),
+    ],
+    # sport-10's of version 15: its mafia vouch on no day (and so `mates` has no mark to read),
+    # and a mafia seat's speech after day 1 that would end nominates the town player the table
+    # suspects most, where he is a suspect
+    "filler/sport.pt": [
+        "--layer=belief_talk",
+        *(f"--option={o}" for o in (*TABLE_LAYER, "mafia_silent=true", "mafia_push=true")),
     ],
 }
 
@@ -310,9 +325,11 @@ FIRST["filler/club.pt"] = [*FIRST["filler/v11/club.pt"], RUNS["filler/v11/club.p
 FIRST["filler/v10/forum.pt"] = FIRST["filler/forum.pt"]
 FIRST["filler/v11/forum.pt"] = FIRST["filler/forum.pt"]
 FIRST["filler/v11/sport.pt"] = FIRST["filler/sport.pt"]
-# versions 12-13's sport-10, club-10 and forum-10 files: the same runs as version 14's
+# versions 12-13's sport-10, club-10 and forum-10 files and version 14's sport-10 file: the same
+# runs as the latest version's
 for _task in ("sport", "club", "forum"):
     FIRST[f"filler/v13/{_task}.pt"] = FIRST[f"filler/{_task}.pt"]
+FIRST["filler/v14/sport.pt"] = FIRST["filler/sport.pt"]
 
 
 def train_command(config: str, sets: list[str], run_dir: Path) -> list[str]:

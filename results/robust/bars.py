@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 RUNS = HERE / "experiments"
 RULE = "rule bots (seated: the same games)"
 
-# task -> side -> the runs (files under experiments/) that judged tasks version 14's filler
+# task -> side -> the runs (files under experiments/) that judged tasks version 15's filler
 SHIPPED: dict[str, dict[str, list[str] | str]] = {
     "sport-10": {
         "town": [
@@ -31,8 +31,8 @@ SHIPPED: dict[str, dict[str, list[str] | str]] = {
             "talk_layer_table4-sport-10-mixed-500.json",
         ],
         "mafia": [
-            "sport_v14-sport-10-mafia-full-500.json",
-            "sport_v14-sport-10-mafia-mixed-500.json",
+            "sport_v15-sport-10-mafia-full-500.json",
+            "sport_v15-sport-10-mafia-mixed-500.json",
         ],
     },
     "city-13": {
@@ -50,8 +50,8 @@ SHIPPED: dict[str, dict[str, list[str] | str]] = {
             "online_v13-online-10-town-mixed-500.json",
         ],
         "mafia": [
-            "online_agree-online-10-mafia-500.json",
-            "online_agree-online-10-mafia-mixed-500.json",
+            "online_v15-online-10-mafia-full-500.json",
+            "online_v15-online-10-mafia-mixed-500.json",
         ],
     },
     "forum-10": {

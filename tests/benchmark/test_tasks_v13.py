@@ -46,22 +46,24 @@ def test_version_13_definitions_are_pinned():
     assert LATEST >= 13 and TASKS_BY_VERSION[13] is TASKS_V13  # the latest: test_tasks_v14.py
     check_filler_retrained(13, PINNED_V13, RETRAINED, NEW)
     assert all(get_task(name, 13) is task for name, task in TASKS_V13.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 15; versions: 2, 3, .*, 13, 14"):
-        get_task("sport-10", 15)
+    with pytest.raises(ConfigError, match=r"tasks of version 16; versions: 2, 3, .*, 13, 14"):
+        get_task("sport-10", 16)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_online_10s_keeps_its_weights():
     """Every task's filler file is the one pinned; online-10's is version 12's network, the
     same weights, under the layer version 12's file records with `MARK`'s options; version 12
     plays its own file (`pins.RETIRED`: filler/v12/)."""
-    check_filler_files(TASKS_V13, FILLER_V13)  # (sport-10's, club-10's, forum-10's: 14)
+    check_filler_files(TASKS_V13, FILLER_V13)  # (sport-10's, club-10's, forum-10's: 14; online: 15)
     task = TASKS_V13["online-10"]
     assert pins.shipped_file(get_task("online-10", 12), "filler") == OLD
     assert pins.load_options(get_task("online-10", 12), "filler") == {"file": OLD}
-    assert pins.load_options(task, "filler") == {} and pins.seated(task, "filler") == {}
+    mine = pins.load_options(task, "filler")  # (its file retired for 15: filler/v14/)
+    assert mine == {"file": shipped.SHIPPED / FILLER_V13["online-10"]}
+    assert pins.seated(task, "filler") == {}
     torch = pytest.importorskip("torch")
     spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
-    now = load_policy("filler", spec, seed=1)
+    now = load_policy("filler", spec, seed=1, **mine)
     assert isinstance(now, BeliefTalk) and now.mark and now.mark_civilian
     assert now.defer == "team+unmarked"
     before = load_policy("filler", spec, seed=1, file=OLD)

@@ -13,9 +13,10 @@ from baselines.belief_talk import BeliefTalk
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V13, TASKS_V14, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V13, TASKS_V14, get_task
 from tests.benchmark.test_tasks_v5 import (
     FILLER_V13,
+    FILLER_V14,
     check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
@@ -41,11 +42,11 @@ NEW = {
 
 
 def test_version_14_definitions_are_pinned():
-    assert LATEST == 14 and TASKS is TASKS_V14 and TASKS_BY_VERSION[14] is TASKS_V14
+    assert LATEST >= 14 and TASKS_BY_VERSION[14] is TASKS_V14  # the latest: test_tasks_v15.py
     check_filler_retrained(14, PINNED_V14, RETRAINED, NEW)
-    assert all(get_task(name) is task for name, task in TASKS_V14.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 15; versions: 2, 3, .*, 13, 14"):
-        get_task("sport-10", 15)
+    assert all(get_task(name, 14) is task for name, task in TASKS_V14.items())
+    with pytest.raises(ConfigError, match=r"tasks of version 16; versions: 2, 3, .*, 13, 14"):
+        get_task("sport-10", 16)
 
 
 @pytest.mark.parametrize("name", RETRAINED)
@@ -53,17 +54,18 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
     """Every task's filler file is the one pinned; sport-10's, club-10's and forum-10's are
     versions 12-13's networks, the same weights, under the layer their files record with
     ``mafia_quiet``; versions 12 and 13 play their own files (`pins.RETIRED`: filler/v13/)."""
-    check_filler_files(TASKS_V14, {})
+    check_filler_files(TASKS_V14, FILLER_V14)  # (sport-10's and online-10's: 15)
     old = shipped.SHIPPED / FILLER_V13[name]
     for version in (12, 13):
         assert pins.shipped_file(get_task(name, version), "filler") == old
         assert pins.load_options(get_task(name, version), "filler")["file"] == old
     task = TASKS_V14[name]
-    assert pins.load_options(task, "filler") == {}
+    mine = pins.load_options(task, "filler")  # (sport-10's file retired for 15: filler/v14/)
+    assert mine == ({"file": shipped.SHIPPED / FILLER_V14[name]} if name in FILLER_V14 else {})
     assert pins.seated(task, "filler") == pins.seated(TASKS_V13[name], "filler")
     torch = pytest.importorskip("torch")
     spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
-    now = load_policy("filler", spec, seed=1)
+    now = load_policy("filler", spec, seed=1, **mine)
     now = getattr(now, "default", now)  # (forum-10's maniac's seat: the rule bots)
     assert isinstance(now, BeliefTalk) and now.mafia_quiet
     before = load_policy("filler", spec, seed=1, file=old)

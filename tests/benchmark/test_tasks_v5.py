@@ -125,12 +125,14 @@ def earlier_results(tasks: dict, names: tuple[str, ...]) -> list[dict]:
 
 
 # the filler files later versions retrained, as the versions before keep them (`pins.RETIRED`)
+FILLER_V14 = {"sport-10": "filler/v14/sport.pt", "online-10": "filler/v14/online.pt"}
 FILLER_V13 = {
     "sport-10": "filler/v13/sport.pt",
     "club-10": "filler/v13/club.pt",
     "forum-10": "filler/v13/forum.pt",
+    "online-10": "filler/v14/online.pt",
 }
-FILLER_V12 = {"online-10": "filler/v12/online.pt", **FILLER_V13}
+FILLER_V12 = {**FILLER_V13, "online-10": "filler/v12/online.pt"}
 FILLER_V11 = {
     "forum-10": "filler/v11/forum.pt",
     "sport-10": "filler/v11/sport.pt",

@@ -22,7 +22,7 @@ import baselines  # noqa: F401  (one BLAS thread)
 from baselines import pins, robust
 from baselines.benchmark import play_lockstep
 from baselines.zoo import get_style
-from mafia_env.engine.events import Ev
+from mafia_env.engine.events import Cause, Ev
 from mafia_env.engine.roles import Role, Team
 from mafia_env.engine.spec import GameSpec
 from mafia_env.seating import Seating
@@ -31,13 +31,16 @@ from mafia_env.tasks import get_task
 
 
 def features(game) -> Counter:
-    """The kinds of speech act said by each team on days 1 and 2 of a finished game."""
+    """The kinds of speech act said by each team on days 1 and 2 of a finished game, and whom
+    each of those days' votes removed."""
     day, said = 0, Counter()
     accusers = defaultdict(set)
     spoke = set()  # the seats that vouched or nominated on day 1
     for kind, actor, target, value, _seen in game.events:
         if kind == Ev.DAY:
             day = value
+        if 1 <= day <= 2 and kind == Ev.ELIMINATED and value == Cause.VOTE:
+            said[f"d{day} votes out {'m' if game.teams[target] is Team.MAFIA else 't'}"] = 1
         if day > 2 or actor is None or actor < 0:
             continue
         who = "m" if game.teams[actor] is Team.MAFIA else "t"
