@@ -81,6 +81,11 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   have vouched as there are other town seats, alone (not ``silent``): for copies that vouch
   in most day-1 speeches but not in all (sport-10's, whose ``sparing`` ends some speeches
   first), so that a table of copies seldom looks silent.
+  ``framed``: on day 1, where three or more other seats have accused one seat that no
+  claimant called black: a team framing a townsperson (the zoo's ``framer``, whose mafia all
+  accuse one town player on day 1 in every game), which no benchmark opponent's seats do on
+  day 1; online-10's network votes with such a bloc. Only day 1's decisions: by day 2 three
+  accusers of one seat are common talk (the PPO bots' town in 60% of online-10's games).
 
 - ``mark``: a town seat whose network ends its day-1 speech with nothing said (no claim,
   check, accusation or vouch) vouches for the next seat clockwise before it ends (its
@@ -469,6 +474,10 @@ class BeliefTalk:
             hit |= town & spoken & fire
         if triggers & {"team", "liars"}:
             hit |= town & (b.claimant.sum(axis=1) >= (2 if "liars" in triggers else 3))
+        if "framed" in triggers:  # [R, target]: how many other seats accused it
+            accusers = (b.accused & b.not_me[:, :, None]).sum(axis=1)
+            called = b.claimed_black.any(axis=1)  # [R, target]: a claimed black check
+            hit |= town & (b.day == 1) & ((accusers >= 3) & ~called).any(axis=1)
         if triggers & {"claims", "talk"}:
             others = b.not_me
             by = others[:, :, None]  # [R, speaker, target]: said by another seat

@@ -40,8 +40,20 @@ PARTS = (
 # have vouched at most half as many as the other town seats; or (``few_vouches``) other seats
 # that have vouched at most a third as many as the other town seats, alone (where the network's
 # copies vouch in most day-1 speeches but not all: sport-10's); or (``unmarked``) other seats
-# that bear the layer's mark (``mark``) at most half as many as the other town seats
-DEFERS = ("team", "liars", "claims", "talk", "silent", "unvouched", "few_vouches", "unmarked")
+# that bear the layer's mark (``mark``) at most half as many as the other town seats; or
+# (``framed``) on day 1, where three or more other seats have accused one seat (a team framing
+# a townsperson: the benchmark's opponents' seats never do so on day 1)
+DEFERS = (
+    "team",
+    "liars",
+    "claims",
+    "talk",
+    "silent",
+    "unvouched",
+    "few_vouches",
+    "unmarked",
+    "framed",
+)
 
 
 def defer_triggers(defer: str | None, where: str = "BeliefTalk defer") -> frozenset[str]:

@@ -917,3 +917,40 @@ def test_mafia_push_nominates_the_tables_top_suspect_after_day_1():
                     nominations[min(day, 2)] += 1
         assert nominations[1] == 0
         assert (nominations[2] > 0) == push and len(checked) == nominations[2], nominations
+
+
+def _framed_by_events(game, seat: int) -> bool:
+    """Whether, by the events so far, it is day 1 and three or more seats other than `seat`
+    have accused one seat that no claimant has called black."""
+    day, accusers, called = 0, {}, set()
+    for kind, actor, target, value, _seen in game.events:
+        if kind == Ev.DAY:
+            day = value
+        elif kind == Ev.ACCUSE and actor != seat:
+            accusers.setdefault(target, set()).add(actor)
+        elif kind == Ev.CLAIM_CHECK and value == 1:
+            called.add(target)
+    return day == 1 and any(len(s) >= 3 and t not in called for t, s in accusers.items())
+
+
+def test_defer_framed_hands_the_town_over_on_day_1_where_a_team_accuses_one_seat():
+    """``defer="framed"``: on day 1 a town seat's decisions are the rule bots' where three or
+    more other seats have accused one seat that no claimant called black (a team framing a
+    townsperson: the zoo's framer), at every town turn of seeded games against the framers
+    and against the team of fake sheriffs (whose black call the town's accusations follow:
+    not a frame); never a mafia seat's, never after day 1."""
+    fired = {}
+    for style in ("framer", "fake_sheriff"):
+        mafia = load_policy(f"style:{style}", table_of(TASK), seed=6)
+        talk = layered(defer="framed")
+        fired[style] = 0
+        for vec, mask, game, seat in decisions(range(6), mafia=mafia):
+            if mask.sum() <= 1 or game.teams[seat] != Team.TOWN:
+                continue
+            hit = talk._deferred(talk.reader, vec[None], mask[None] != 0)[0]
+            assert hit == _framed_by_events(game, seat), (style, seat)
+            fired[style] += bool(hit)
+        for vec, mask, game, seat in decisions(range(2), mafia=mafia):
+            if game.teams[seat] == Team.MAFIA and mask.sum() > 1:
+                assert not talk._deferred(talk.reader, vec[None], mask[None] != 0)[0]
+    assert fired["framer"] > 0, fired

@@ -63,6 +63,13 @@ def features(game) -> Counter:
     for (d, _target), seats in accusers.items():
         if len(seats) >= 2:
             said[f"d{d} 2+ accuse one"] = 1
+    for d in (1, 2):  # three seats or more that accused one seat by the end of day d
+        by = defaultdict(set)
+        for (day_, target), seats in accusers.items():
+            if day_ <= d:
+                by[target] |= seats
+        if any(len(seats) >= 3 for seats in by.values()):
+            said[f"d{d} 3+ accused one so far"] = 1
     return said
 
 
