@@ -184,7 +184,16 @@ PINS_V14: dict[str, dict[str, str]] = {
 PINS_V15: dict[str, dict[str, str]] = {
     **PINS_V14,
     "sport-10": {**PINS_V14["sport-10"], "filler": "232a5dde3052fed3"},  # filler/sport.pt
-    "online-10": {**PINS_V14["online-10"], "filler": "5d355b6795bb00d9"},  # filler/online.pt
+    "online-10": {**PINS_V14["online-10"], "filler": "5d355b6795bb00d9"},  # filler/v15/online.pt
+}
+
+# THE PIN TABLE of version 16: version 15's, with online-10's seat-filler network of version 15
+# stamped with the talk layer's ``defer="team+unmarked+framed"`` (issue 45: on day 1 a town
+# seat plays as the rule bots where three or more other seats have accused one seat that no
+# claimant called black), the same weights, its file records the layer.
+PINS_V16: dict[str, dict[str, str]] = {
+    **PINS_V15,
+    "online-10": {**PINS_V15["online-10"], "filler": "b94f3b1f0e890f87"},  # filler/online.pt
 }
 
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
@@ -202,6 +211,7 @@ PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     13: PINS_V13,
     14: PINS_V14,
     15: PINS_V15,
+    16: PINS_V16,
 }
 
 # The sides of a shipped bot that its file's network does not play, per version: task ->
@@ -234,6 +244,7 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
     13: SEATED_V7,
     14: SEATED_V7,
     15: SEATED_V7,
+    16: SEATED_V7,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
@@ -285,6 +296,7 @@ RETIRED: dict[int, dict[str, dict[str, str]]] = {
     12: {**_ONLINE_V12, **_V13},
     13: {**_V13, **_ONLINE_V14},
     14: {"sport-10": {"filler": "filler/v14/sport.pt"}, **_ONLINE_V14},
+    15: {"online-10": {"filler": "filler/v15/online.pt"}},
 }
 
 

@@ -57,6 +57,10 @@ earlier ones, which stay playable under the rules they were defined with:
 - version 15: version 14 with sport-10's and online-10's seat-filler networks' mafia seats
   nominating the town player the table suspects most where their speech after day 1 would
   end, and sport-10's vouching on no day (issue 45); every pair without those fillers is the
+  same games;
+- version 16: version 15 with online-10's seat-filler network's town seats playing as the rule
+  bots on day 1 where three or more other seats have accused one seat that no claimant called
+  black (a team framing a townsperson: issue 45); every pair without online-10's filler is the
   same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
@@ -75,7 +79,7 @@ from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
 # task version -> the era its games are played in
-TASK_ERAS = {2: 1, 3: 2, **{version: 3 for version in range(4, 16)}}  # 4-15: one era
+TASK_ERAS = {2: 1, 3: 2, **{version: 3 for version in range(4, 17)}}  # 4-16: one era
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -230,6 +234,11 @@ TASKS_V14: dict[str, Task] = _tables(14, OPPONENTS_V4, era=2)
 # (`baselines.pins.PINS_V15`), so those digests are others.
 TASKS_V15: dict[str, Task] = _tables(15, OPPONENTS_V4, era=2)
 
+# ---------------------------------------------------------------- version 16
+# Version 15's tables, opponents and rules; online-10's filler file is another
+# (`baselines.pins.PINS_V16`), so that digest is another.
+TASKS_V16: dict[str, Task] = _tables(16, OPPONENTS_V4, era=2)
+
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     2: TASKS_V2,
     3: TASKS_V3,
@@ -245,6 +254,7 @@ TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     13: TASKS_V13,
     14: TASKS_V14,
     15: TASKS_V15,
+    16: TASKS_V16,
 }
 
 
@@ -359,6 +369,7 @@ __all__ = [
     "TASKS_V13",
     "TASKS_V14",
     "TASKS_V15",
+    "TASKS_V16",
     "TASK_ERAS",
     "TINY_TASKS",
     "Task",

@@ -96,11 +96,12 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "filler/v8/city-13.pt": ("configs/filler/city.yaml", []),  # tasks versions 4-8's
     "filler/v5/club.pt": ("configs/filler/club.yaml", []),  # tasks versions 4 and 5's
     "filler/v8/online.pt": ("configs/filler/online.yaml", []),  # tasks versions 4-8's
-    # online-10's of tasks versions 9-11, 12, 13-14 and 15 (issue 45): the same run, its file
+    # online-10's of tasks versions 9-11, 12, 13-14, 15 and 16 (issue 45): the same run, its file
     # then stamped (`STAMPS`)
     "filler/v11/online.pt": ("configs/filler/online.yaml", []),
     "filler/v12/online.pt": ("configs/filler/online.yaml", []),
     "filler/v14/online.pt": ("configs/filler/online.yaml", []),
+    "filler/v15/online.pt": ("configs/filler/online.yaml", []),
     "filler/online.pt": ("configs/filler/online.yaml", []),
     "filler/v6/forum.pt": ("configs/filler/forum.yaml", []),  # tasks versions 4-6's
     "filler/v7/minimal.pt": ("configs/filler/minimal.yaml", []),  # tasks versions 4-7's
@@ -202,9 +203,19 @@ STAMPS: dict[str, list[str]] = {
     ],
     # and of version 15: a mafia seat's speech after day 1 that would end nominates the town
     # player the table suspects most, where he is a suspect
-    "filler/online.pt": [
+    "filler/v15/online.pt": [
         "--layer=belief_talk",
         *(f"--option={o}" for o in (*ONLINE_MARK, "mafia_push=true")),
+    ],
+    # and of version 16: on day 1 a town seat plays as the rule bots where three or more other
+    # seats have accused one seat that no claimant called black (`defer` joins ``framed``)
+    "filler/online.pt": [
+        "--layer=belief_talk",
+        *(
+            f"--option={o}"
+            for o in (*ONLINE_LAYER, "mark=true", "mark_civilian=true", "mafia_push=true")
+        ),
+        "--option=defer=team+unmarked+framed",
     ],
     # club-10's of tasks version 10 (issue 45): the layer its run trained under, and a mafia
     # seat beside teammates who are not its copies played as the rule bots

@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 RUNS = HERE / "experiments"
 RULE = "rule bots (seated: the same games)"
 
-# task -> side -> the runs (files under experiments/) that judged tasks version 15's filler
+# task -> side -> the runs (files under experiments/) that judged tasks version 16's filler
 SHIPPED: dict[str, dict[str, list[str] | str]] = {
     "sport-10": {
         "town": [
@@ -46,8 +46,8 @@ SHIPPED: dict[str, dict[str, list[str] | str]] = {
     },
     "online-10": {
         "town": [
-            "online_v13-online-10-town-full-500.json",
-            "online_v13-online-10-town-mixed-500.json",
+            "online_v16-online-10-town-full-500.json",
+            "online_v16-online-10-town-mixed-500.json",
         ],
         "mafia": [
             "online_v15-online-10-mafia-full-500.json",

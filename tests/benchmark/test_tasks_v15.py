@@ -14,13 +14,15 @@ from baselines.belief_talk import BeliefTalk
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V14, TASKS_V15, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V14, TASKS_V15, get_task
 from tests.benchmark.test_tasks_v5 import (
     FILLER_V14,
+    FILLER_V15,
     check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
     check_results_reused,
+    same_weights_options,
 )
 
 # Version 15: version 14's tables, seeds, games, opponents, seats and rules; sport-10's and
@@ -44,11 +46,11 @@ LOSES = {"sport-10": ("mates", "mates_nominate", "mafia_quiet"), "online-10": ()
 
 
 def test_version_15_definitions_are_pinned():
-    assert LATEST == 15 and TASKS is TASKS_V15 and TASKS_BY_VERSION[15] is TASKS_V15
+    assert LATEST >= 15 and TASKS_BY_VERSION[15] is TASKS_V15  # the latest: test_tasks_v16.py
     check_filler_retrained(15, PINNED_V15, RETRAINED, NEW)
-    assert all(get_task(name) is task for name, task in TASKS_V15.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 16; versions: 2, 3, .*, 14, 15"):
-        get_task("sport-10", 16)
+    assert all(get_task(name, 15) is task for name, task in TASKS_V15.items())
+    with pytest.raises(ConfigError, match=r"tasks of version 17; versions: 2, 3, .*, 14, 15"):
+        get_task("sport-10", 17)
 
 
 @pytest.mark.parametrize("name", RETRAINED)
@@ -56,26 +58,24 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
     """Every task's filler file is the one pinned; sport-10's and online-10's are version 14's
     networks, the same weights, under the layer their files record with `GAINS` and without
     `LOSES`; version 14 plays its own file (`pins.RETIRED`: filler/v14/)."""
-    check_filler_files(TASKS_V15, {})
+    check_filler_files(TASKS_V15, FILLER_V15)  # (online-10's: 16)
     old = shipped.SHIPPED / FILLER_V14[name]
     assert pins.shipped_file(get_task(name, 14), "filler") == old
     assert pins.load_options(get_task(name, 14), "filler")["file"] == old
     task = TASKS_V15[name]
-    assert pins.load_options(task, "filler") == {}
+    mine = pins.load_options(task, "filler")  # (online-10's file retired for 16: filler/v15/)
+    assert mine == ({"file": shipped.SHIPPED / FILLER_V15[name]} if name in FILLER_V15 else {})
     assert pins.seated(task, "filler") == pins.seated(TASKS_V14[name], "filler")
-    torch = pytest.importorskip("torch")
+    pytest.importorskip("torch")
     spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
-    now = load_policy("filler", spec, seed=1)
+    now = load_policy("filler", spec, seed=1, **mine)
     assert isinstance(now, BeliefTalk) and now.mafia_push
     assert now.mafia_silent == (name == "sport-10") and not now.mates
     before = load_policy("filler", spec, seed=1, file=old)
     assert isinstance(before, BeliefTalk) and not before.mafia_push and not before.mafia_silent
-    a, b = (torch.load(p, map_location="cpu", weights_only=False)
-            for p in (old, pins.shipped_file(task, "filler")))  # fmt: skip
-    assert a["model"].keys() == b["model"].keys()
-    assert all(torch.equal(a["model"][w], b["model"][w]) for w in a["model"])
-    kept = {k: v for k, v in a["layer"]["options"].items() if k not in LOSES[name]}
-    assert b["layer"]["options"] == {**kept, **GAINS[name]}
+    a, b = same_weights_options(old, pins.shipped_file(task, "filler"))
+    kept = {k: v for k, v in a.items() if k not in LOSES[name]}
+    assert b == {**kept, **GAINS[name]}
 
 
 def test_results_v15_are_the_pinned_tasks():

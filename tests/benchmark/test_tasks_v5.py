@@ -125,6 +125,7 @@ def earlier_results(tasks: dict, names: tuple[str, ...]) -> list[dict]:
 
 
 # the filler files later versions retrained, as the versions before keep them (`pins.RETIRED`)
+FILLER_V15 = {"online-10": "filler/v15/online.pt"}
 FILLER_V14 = {"sport-10": "filler/v14/sport.pt", "online-10": "filler/v14/online.pt"}
 FILLER_V13 = {
     "sport-10": "filler/v13/sport.pt",
@@ -144,6 +145,17 @@ FILLER_V9 = {**FILLER_V10, "club-10": "filler/v9/club.pt"}
 FILLER_V8 = {**FILLER_V9, "city-13": "filler/v8/city-13.pt", "online-10": "filler/v8/online.pt"}
 FILLER_V7 = {"minimal-10": "filler/v7/minimal.pt", **FILLER_V8}
 FILLER_V6 = {**FILLER_V7, "forum-10": "filler/v6/forum.pt"}
+
+
+def same_weights_options(old, new) -> tuple[dict, dict]:
+    """The layer options the checkpoints `old` and `new` record, after checking that they hold
+    the same network, weight for weight (a file stamped with another layer: `baselines.ppo.
+    stamp`)."""
+    torch = pytest.importorskip("torch")
+    a, b = (torch.load(p, map_location="cpu", weights_only=False) for p in (old, new))
+    assert a["model"].keys() == b["model"].keys()
+    assert all(torch.equal(a["model"][w], b["model"][w]) for w in a["model"])
+    return a["layer"]["options"], b["layer"]["options"]
 
 
 def check_filler_retrained(version: int, pinned: dict, retrained: tuple, new: dict) -> None:

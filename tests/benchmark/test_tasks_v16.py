@@ -1,0 +1,86 @@
+"""Benchmark tasks of version 16 (issue 45): online-10's seat-filler network of version 15
+stamped with ``defer="team+unmarked+framed"`` (on day 1 a town seat plays as the rule bots where
+three or more other seats have accused one seat that no claimant called black); every other
+file and seat is version 15's, and so are the other pairs."""
+
+from __future__ import annotations
+
+import pytest
+
+import baselines.shipped as shipped
+from baselines import pins
+from baselines.belief_talk import BeliefTalk
+from mafia_env.engine.spec import GameSpec
+from mafia_env.errors import ConfigError
+from mafia_env.seating.policies import load_policy
+from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V15, TASKS_V16, get_task
+from tests.benchmark.test_tasks_v5 import (
+    FILLER_V15,
+    check_attacker_from_version_4,
+    check_filler_files,
+    check_filler_retrained,
+    check_one_retrained,
+    check_results_reused,
+    same_weights_options,
+)
+
+# Version 16: version 15's tables, seeds, games, opponents, seats and rules; online-10's filler
+# file is another.
+PINNED_V16 = {
+    "sport-10": "bcd7df7834ed69f2",
+    "city-13": "a69f74048228d5bc",
+    "club-10": "8f35f55507d9b7db",
+    "online-10": "2d3f83377c966f13",
+    "forum-10": "39f4f2204c721501",
+    "minimal-10": "85611628332f8c72",
+}
+RETRAINED = ("online-10",)  # the same network, another option
+NEW = {"online-10": "b94f3b1f0e890f87"}
+
+
+def test_version_16_definitions_are_pinned():
+    assert LATEST == 16 and TASKS is TASKS_V16 and TASKS_BY_VERSION[16] is TASKS_V16
+    check_filler_retrained(16, PINNED_V16, RETRAINED, NEW)
+    assert all(get_task(name) is task for name, task in TASKS_V16.items())
+    with pytest.raises(ConfigError, match=r"tasks of version 17; versions: 2, 3, .*, 15, 16"):
+        get_task("sport-10", 17)
+
+
+def test_the_filler_pins_are_the_shipped_files_and_online_10s_keeps_its_weights():
+    """Every task's filler file is the one pinned; online-10's is version 15's network, the
+    same weights, under the layer version 15's file records with ``framed`` joined to its
+    ``defer``; version 15 plays its own file (`pins.RETIRED`: filler/v15/)."""
+    check_filler_files(TASKS_V16, {})
+    old = shipped.SHIPPED / FILLER_V15["online-10"]
+    assert pins.shipped_file(get_task("online-10", 15), "filler") == old
+    assert pins.load_options(get_task("online-10", 15), "filler") == {"file": old}
+    task = TASKS_V16["online-10"]
+    assert pins.load_options(task, "filler") == {} and pins.seated(task, "filler") == {}
+    pytest.importorskip("torch")
+    spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
+    now = load_policy("filler", spec, seed=1)
+    assert isinstance(now, BeliefTalk) and now.defer == "team+unmarked+framed"
+    before = load_policy("filler", spec, seed=1, file=old)
+    assert isinstance(before, BeliefTalk) and before.defer == "team+unmarked"
+    a, b = same_weights_options(old, pins.shipped_file(task, "filler"))
+    assert b == {**a, "defer": "team+unmarked+framed"}
+
+
+def test_pairs_with_online_10s_new_filler_are_played_again():
+    """`scripts/reference_table.py --reuse`: a pair of version 15 is version 16's unless
+    online-10's new filler plays in it, as the learner or the opponent."""
+    check_one_retrained(TASKS_V15, TASKS_V16, "online-10", same="city-13")
+
+
+def test_results_v16_are_the_pinned_tasks():
+    """The shipped results of version 16: every task, every pair, 500 games, the digests; only
+    the pairs with online-10's filler were played again, the rest come from version 15."""
+    check_results_reused(16, *RETRAINED)
+
+
+def test_the_standard_attacker_still_starts_from_version_4s_filler():
+    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
+    new file does not move the standard attacker."""
+    check_attacker_from_version_4(
+        TASKS_V16, "online-10", pins.shipped_file(get_task("online-10", 4), "filler")
+    )
