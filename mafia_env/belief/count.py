@@ -117,6 +117,7 @@ class Counted:
         self._cursor = 0
         self._alive = np.ones(self.n, dtype=bool)
         self._check = False  # a run of deaths read: the win check follows it
+        self._outcomes = _outcomes(self.rules, self.n)  # (the rules' win check, shared)
         self.update()
 
     def update(self) -> bool:
@@ -181,14 +182,13 @@ class Counted:
         """[D]: the deals in which the mafia alive could all have shot `seat` (`shot_targets`):
         a town seat always; one of their own only where he may shoot himself (`self_shot`:
         always, or alone) and his teammates may shoot him (`mafia_target_team`) or he is alone."""
-        black = self._black[:, seat]
         mode = self.rules.self_shot
+        if mode == "always" and self.rules.mafia_target_team:
+            return np.ones(len(self._deals), dtype=bool)
+        black = self._black[:, seat]
         if mode == "never":
             return ~black
-        alone = self._black[:, self._alive].sum(axis=1) == 1
-        if mode == "always" and self.rules.mafia_target_team:
-            return np.ones(len(black), dtype=bool)
-        return ~black | alone
+        return ~black | (self._black[:, self._alive].sum(axis=1) == 1)  # (or he is alone)
 
     def _win(self, outcome: int | None) -> None:
         """The win check after a run of deaths: the outcome the game logged (None: it went on)."""
@@ -196,8 +196,7 @@ class Counted:
         alive = self._alive
         town = self._town[:, alive].sum(axis=1)
         black = self._black[:, alive].sum(axis=1)
-        table = _outcomes(self.rules, self.n)
-        self._keep(table[town, black] == (-1 if outcome is None else outcome))
+        self._keep(self._outcomes[town, black] == (-1 if outcome is None else outcome))
 
     def _keep(self, ok: np.ndarray) -> None:
         live = self.live & ok
