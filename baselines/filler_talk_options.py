@@ -42,7 +42,8 @@ PARTS = (
 # copies vouch in most day-1 speeches but not all: sport-10's); or (``unmarked``) other seats
 # that bear the layer's mark (``mark``) at most half as many as the other town seats; or
 # (``framed``) on day 1, where three or more other seats have accused one seat (a team framing
-# a townsperson: the benchmark's opponents' seats never do so on day 1)
+# a townsperson: the benchmark's opponents' seats never do so on day 1); or (``impossible``)
+# where another seat has claimed more checks than nights have passed (a liar)
 DEFERS = (
     "team",
     "liars",
@@ -53,6 +54,7 @@ DEFERS = (
     "few_vouches",
     "unmarked",
     "framed",
+    "impossible",
 )
 
 
