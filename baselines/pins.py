@@ -172,7 +172,7 @@ PINS_V13: dict[str, dict[str, str]] = {
 PINS_V14: dict[str, dict[str, str]] = {
     **PINS_V13,
     "sport-10": {**PINS_V13["sport-10"], "filler": "5bd236113ce5d1f2"},  # filler/v14/sport.pt
-    "club-10": {**PINS_V13["club-10"], "filler": "5983442cc48d30c2"},  # filler/club.pt
+    "club-10": {**PINS_V13["club-10"], "filler": "5983442cc48d30c2"},  # filler/v16/club.pt
     "forum-10": {**PINS_V13["forum-10"], "filler": "046009d727dafcc4"},  # filler/forum.pt
 }
 
@@ -183,7 +183,7 @@ PINS_V14: dict[str, dict[str, str]] = {
 # (its mafia vouch on no day), the same weights, their files record the layer.
 PINS_V15: dict[str, dict[str, str]] = {
     **PINS_V14,
-    "sport-10": {**PINS_V14["sport-10"], "filler": "232a5dde3052fed3"},  # filler/sport.pt
+    "sport-10": {**PINS_V14["sport-10"], "filler": "232a5dde3052fed3"},  # filler/v16/sport.pt
     "online-10": {**PINS_V14["online-10"], "filler": "5d355b6795bb00d9"},  # filler/v15/online.pt
 }
 
@@ -193,7 +193,19 @@ PINS_V15: dict[str, dict[str, str]] = {
 # claimant called black), the same weights, its file records the layer.
 PINS_V16: dict[str, dict[str, str]] = {
     **PINS_V15,
-    "online-10": {**PINS_V15["online-10"], "filler": "b94f3b1f0e890f87"},  # filler/online.pt
+    "online-10": {**PINS_V15["online-10"], "filler": "b94f3b1f0e890f87"},  # filler/v16/online.pt
+}
+
+# THE PIN TABLE of version 17: version 16's, with sport-10's, club-10's and online-10's
+# seat-filler networks of version 16 stamped with the talk layer's ``impossible`` joined to
+# their ``defer`` (issue 45: a town seat plays as the rule bots where another seat has claimed
+# more checks than nights have passed, as a sheriff's check claimed on day 1: a liar), the same
+# weights, their files record the layer.
+PINS_V17: dict[str, dict[str, str]] = {
+    **PINS_V16,
+    "sport-10": {**PINS_V16["sport-10"], "filler": "a7f3b5d8f8965326"},  # filler/sport.pt
+    "club-10": {**PINS_V16["club-10"], "filler": "0bf2bc70de746e28"},  # filler/club.pt
+    "online-10": {**PINS_V16["online-10"], "filler": "baa57a99382b8307"},  # filler/online.pt
 }
 
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
@@ -212,6 +224,7 @@ PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     14: PINS_V14,
     15: PINS_V15,
     16: PINS_V16,
+    17: PINS_V17,
 }
 
 # The sides of a shipped bot that its file's network does not play, per version: task ->
@@ -245,6 +258,7 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
     14: SEATED_V7,
     15: SEATED_V7,
     16: SEATED_V7,
+    17: SEATED_V7,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
@@ -266,6 +280,8 @@ _V13 = {  # versions 12-13's
 }
 _ONLINE_V14 = {"online-10": {"filler": "filler/v14/online.pt"}}  # versions 13-14's
 _FORUM_V10 = {"forum-10": {"filler": "filler/v10/forum.pt"}}
+_CLUB_V16 = {"club-10": {"filler": "filler/v16/club.pt"}}  # versions 14-16's
+_SPORT_V16 = {"sport-10": {"filler": "filler/v16/sport.pt"}}  # versions 15-16's
 _V10 = {"club-10": {"filler": "filler/v10/club.pt"}, **_FORUM_V10}
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
     4: {
@@ -295,8 +311,9 @@ RETIRED: dict[int, dict[str, dict[str, str]]] = {
     },
     12: {**_ONLINE_V12, **_V13},
     13: {**_V13, **_ONLINE_V14},
-    14: {"sport-10": {"filler": "filler/v14/sport.pt"}, **_ONLINE_V14},
-    15: {"online-10": {"filler": "filler/v15/online.pt"}},
+    14: {"sport-10": {"filler": "filler/v14/sport.pt"}, **_ONLINE_V14, **_CLUB_V16},
+    15: {"online-10": {"filler": "filler/v15/online.pt"}, **_SPORT_V16, **_CLUB_V16},
+    16: {"online-10": {"filler": "filler/v16/online.pt"}, **_SPORT_V16, **_CLUB_V16},
 }
 
 

@@ -61,7 +61,10 @@ earlier ones, which stay playable under the rules they were defined with:
 - version 16: version 15 with online-10's seat-filler network's town seats playing as the rule
   bots on day 1 where three or more other seats have accused one seat that no claimant called
   black (a team framing a townsperson: issue 45); every pair without online-10's filler is the
-  same games.
+  same games;
+- version 17: version 16 with sport-10's, club-10's and online-10's seat-filler networks' town
+  seats playing as the rule bots where another seat has claimed more checks than nights have
+  passed (a liar: issue 45); every pair without those fillers is the same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -79,7 +82,7 @@ from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
 # task version -> the era its games are played in
-TASK_ERAS = {2: 1, 3: 2, **{version: 3 for version in range(4, 17)}}  # 4-16: one era
+TASK_ERAS = {2: 1, 3: 2, **{version: 3 for version in range(4, 18)}}  # 4-17: one era
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -239,6 +242,11 @@ TASKS_V15: dict[str, Task] = _tables(15, OPPONENTS_V4, era=2)
 # (`baselines.pins.PINS_V16`), so that digest is another.
 TASKS_V16: dict[str, Task] = _tables(16, OPPONENTS_V4, era=2)
 
+# ---------------------------------------------------------------- version 17
+# Version 16's tables, opponents and rules; sport-10's, club-10's and online-10's filler files
+# are others (`baselines.pins.PINS_V17`), so those digests are others.
+TASKS_V17: dict[str, Task] = _tables(17, OPPONENTS_V4, era=2)
+
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     2: TASKS_V2,
     3: TASKS_V3,
@@ -255,6 +263,7 @@ TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     14: TASKS_V14,
     15: TASKS_V15,
     16: TASKS_V16,
+    17: TASKS_V17,
 }
 
 
@@ -370,6 +379,7 @@ __all__ = [
     "TASKS_V14",
     "TASKS_V15",
     "TASKS_V16",
+    "TASKS_V17",
     "TASK_ERAS",
     "TINY_TASKS",
     "Task",

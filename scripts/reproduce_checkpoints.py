@@ -96,12 +96,13 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "filler/v8/city-13.pt": ("configs/filler/city.yaml", []),  # tasks versions 4-8's
     "filler/v5/club.pt": ("configs/filler/club.yaml", []),  # tasks versions 4 and 5's
     "filler/v8/online.pt": ("configs/filler/online.yaml", []),  # tasks versions 4-8's
-    # online-10's of tasks versions 9-11, 12, 13-14, 15 and 16 (issue 45): the same run, its file
-    # then stamped (`STAMPS`)
+    # online-10's of tasks versions 9-11, 12, 13-14, 15, 16 and 17 (issue 45): the same run, its
+    # file then stamped (`STAMPS`)
     "filler/v11/online.pt": ("configs/filler/online.yaml", []),
     "filler/v12/online.pt": ("configs/filler/online.yaml", []),
     "filler/v14/online.pt": ("configs/filler/online.yaml", []),
     "filler/v15/online.pt": ("configs/filler/online.yaml", []),
+    "filler/v16/online.pt": ("configs/filler/online.yaml", []),
     "filler/online.pt": ("configs/filler/online.yaml", []),
     "filler/v6/forum.pt": ("configs/filler/forum.yaml", []),  # tasks versions 4-6's
     "filler/v7/minimal.pt": ("configs/filler/minimal.yaml", []),  # tasks versions 4-7's
@@ -109,13 +110,14 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     # layer's options for tables of mixed players
     "filler/v5/sport.pt": (TABLE, ["exp_name=filler_talk_layer_table2"]),
     # and of versions 6-11: two links more, with 0.75 of the league's games at mixed tables;
-    # versions 12-13's, 14's and 15's are the same run, its file then stamped (`STAMPS`)
+    # versions 12-13's, 14's, 15-16's and 17's are the same run, its file then stamped
+    # (`STAMPS`)
     **{
         f"filler/{v}sport.pt": (
             TABLE,
             ["exp_name=filler_talk_layer_table4", "mixed_tables=0.75"],
         )
-        for v in ("v11/", "v13/", "v14/", "")
+        for v in ("v11/", "v13/", "v14/", "v16/", "")
     },
     # club-10's seat-filler of tasks versions 6-9 (issue 45): sport-10's recipe on club-10's
     # table and rules, then three more links at tables of mixed players (the last of them
@@ -127,7 +129,7 @@ RUNS: dict[str, tuple[str, list[str]]] = {
         )
         for v in ("v9/", "v10/", "v11/")
     },
-    # and of versions 12-13 (and 14: the same run, stamped otherwise): one link more from it,
+    # and of versions 12-13 (and 14-16, 17: the same run, stamped otherwise): one link more from it,
     # 150 updates at full tables (the league of the zoo's training styles, the rule, league and
     # PPO bots and its own snapshots), stamped
     **{
@@ -141,7 +143,7 @@ RUNS: dict[str, tuple[str, list[str]]] = {
                 "total_timesteps=1228800",
             ],
         )
-        for v in ("v13/", "")
+        for v in ("v13/", "v16/", "")
     },
     # forum-10's of tasks versions 7-10 (issue 45): sport-10's talk chain on forum-10's table
     # and rules, its fourth link under the talk layer (the links after it judged weaker);
@@ -180,6 +182,9 @@ ONLINE_LAYER = ("speech=false", "nominate=false", "vote=false", "agree=true")
 # that do not bear it
 ONLINE_MARK = (*ONLINE_LAYER, "mark=true", "mark_civilian=true", "defer=team+unmarked")
 
+# and of versions 15-17: the town's mark joined by the mafia's push (`defer` apart)
+ONLINE_V16 = (*ONLINE_LAYER, "mark=true", "mark_civilian=true", "mafia_push=true")
+
 # forum-10's run's layer (its training config's options) and ``defer`` (tasks version 11)
 FORUM_LAYER = ("fallback=vouch", "mafia=false", "defer=unvouched")
 
@@ -209,13 +214,17 @@ STAMPS: dict[str, list[str]] = {
     ],
     # and of version 16: on day 1 a town seat plays as the rule bots where three or more other
     # seats have accused one seat that no claimant called black (`defer` joins ``framed``)
+    "filler/v16/online.pt": [
+        "--layer=belief_talk",
+        *(f"--option={o}" for o in ONLINE_V16),
+        "--option=defer=team+unmarked+framed",
+    ],
+    # and of version 17: a town seat plays as the rule bots where another seat has claimed more
+    # checks than nights have passed (`defer` joins ``impossible``)
     "filler/online.pt": [
         "--layer=belief_talk",
-        *(
-            f"--option={o}"
-            for o in (*ONLINE_LAYER, "mark=true", "mark_civilian=true", "mafia_push=true")
-        ),
-        "--option=defer=team+unmarked+framed",
+        *(f"--option={o}" for o in ONLINE_V16),
+        "--option=defer=team+unmarked+framed+impossible",
     ],
     # club-10's of tasks version 10 (issue 45): the layer its run trained under, and a mafia
     # seat beside teammates who are not its copies played as the rule bots
@@ -228,10 +237,16 @@ STAMPS: dict[str, list[str]] = {
         ]
         for v in ("v11/", "v13/")
     },
-    # and of version 14: a mafia seat's vouch after day 1 ends its speech instead
-    "filler/club.pt": [
+    # and of versions 14-16: a mafia seat's vouch after day 1 ends its speech instead
+    "filler/v16/club.pt": [
         "--layer=belief_talk",
         *(f"--option={o}" for o in (*CLUB_LAYER, "defer=silent", "mafia_quiet=true")),
+    ],
+    # and of version 17: a town seat plays as the rule bots where another seat has claimed more
+    # checks than nights have passed, too
+    "filler/club.pt": [
+        "--layer=belief_talk",
+        *(f"--option={o}" for o in (*CLUB_LAYER, "defer=silent+impossible", "mafia_quiet=true")),
     ],
     # forum-10's of tasks version 11 (issue 45): the layer its run trained under, and a town
     # seat beside teammates who are not its copies played as the rule bots
@@ -265,12 +280,21 @@ STAMPS: dict[str, list[str]] = {
             for o in (*FORUM_LAYER, "mates=true", "mates_nominate=true", "mafia_quiet=true")
         ),
     ],
-    # sport-10's of version 15: its mafia vouch on no day (and so `mates` has no mark to read),
-    # and a mafia seat's speech after day 1 that would end nominates the town player the table
-    # suspects most, where he is a suspect
-    "filler/sport.pt": [
+    # sport-10's of versions 15-16: its mafia vouch on no day (and so `mates` has no mark to
+    # read), and a mafia seat's speech after day 1 that would end nominates the town player the
+    # table suspects most, where he is a suspect
+    "filler/v16/sport.pt": [
         "--layer=belief_talk",
         *(f"--option={o}" for o in (*TABLE_LAYER, "mafia_silent=true", "mafia_push=true")),
+    ],
+    # and of version 17: a town seat plays as the rule bots where another seat has claimed more
+    # checks than nights have passed
+    "filler/sport.pt": [
+        "--layer=belief_talk",
+        *(
+            f"--option={o}"
+            for o in (*TABLE_LAYER, "mafia_silent=true", "mafia_push=true", "defer=impossible")
+        ),
     ],
 }
 
@@ -341,6 +365,9 @@ FIRST["filler/v11/sport.pt"] = FIRST["filler/sport.pt"]
 for _task in ("sport", "club", "forum"):
     FIRST[f"filler/v13/{_task}.pt"] = FIRST[f"filler/{_task}.pt"]
 FIRST["filler/v14/sport.pt"] = FIRST["filler/sport.pt"]
+# versions 15-16's sport-10 file and versions 14-16's club-10 file: the same runs too
+FIRST["filler/v16/sport.pt"] = FIRST["filler/sport.pt"]
+FIRST["filler/v16/club.pt"] = FIRST["filler/club.pt"]
 
 
 def train_command(config: str, sets: list[str], run_dir: Path) -> list[str]:

@@ -23,12 +23,12 @@ HERE = Path(__file__).resolve().parent
 RUNS = HERE / "experiments"
 RULE = "rule bots (seated: the same games)"
 
-# task -> side -> the runs (files under experiments/) that judged tasks version 16's filler
+# task -> side -> the runs (files under experiments/) that judged tasks version 17's filler
 SHIPPED: dict[str, dict[str, list[str] | str]] = {
     "sport-10": {
         "town": [
-            "talk_layer_table4-sport-10-500.json",
-            "talk_layer_table4-sport-10-mixed-500.json",
+            "sport_v17-sport-10-town-full-500.json",
+            "sport_v17-sport-10-town-mixed-500.json",
         ],
         "mafia": [
             "sport_v15-sport-10-mafia-full-500.json",
@@ -41,13 +41,13 @@ SHIPPED: dict[str, dict[str, list[str] | str]] = {
         "maniac": RULE,
     },
     "club-10": {
-        "town": [f"club_any1-club-10-town-{mix}-500.json" for mix in ("full", "mixed")],
+        "town": [f"club_v17-club-10-town-{mix}-500.json" for mix in ("full", "mixed")],
         "mafia": [f"club_v14-club-10-mafia-{mix}-500.json" for mix in ("full", "mixed")],
     },
     "online-10": {
         "town": [
-            "online_v16-online-10-town-full-500.json",
-            "online_v16-online-10-town-mixed-500.json",
+            "online_v17-online-10-town-full-500.json",
+            "online_v17-online-10-town-mixed-500.json",
         ],
         "mafia": [
             "online_v15-online-10-mafia-full-500.json",

@@ -58,8 +58,8 @@ def test_version_12_definitions_are_pinned():
     assert LATEST >= 12 and TASKS_BY_VERSION[12] is TASKS_V12  # the latest: test_tasks_v13.py
     check_filler_retrained(12, PINNED_V12, RETRAINED, NEW)
     assert all(get_task(name, 12) is task for name, task in TASKS_V12.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 17; versions: 2, 3, .*, 12, 13"):
-        get_task("sport-10", 17)
+    with pytest.raises(ConfigError, match=r"tasks of version 18; versions: 2, 3, .*, 12, 13"):
+        get_task("sport-10", 18)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_weights():
@@ -106,7 +106,7 @@ def test_club_10s_filler_is_trained_one_link_further_under_the_same_layer():
     assert pins.load_options(get_task("club-10", 11), "filler") == {"file": old}
     assert pins.shipped_file(get_task("club-10", 10), "filler").parent.name == "v10"
     spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
-    now = load_policy("filler", spec, seed=1)
+    now = load_policy("filler", spec, seed=1, **pins.load_options(task, "filler"))
     assert isinstance(now, BeliefTalk) and now.mates and now.defer == "silent"
     a, b = (torch.load(p, map_location="cpu", weights_only=False)
             for p in (old, pins.shipped_file(task, "filler")))  # fmt: skip

@@ -13,9 +13,10 @@ from baselines.belief_talk import BeliefTalk
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V15, TASKS_V16, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V15, TASKS_V16, get_task
 from tests.benchmark.test_tasks_v5 import (
     FILLER_V15,
+    FILLER_V16,
     check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
@@ -39,26 +40,29 @@ NEW = {"online-10": "b94f3b1f0e890f87"}
 
 
 def test_version_16_definitions_are_pinned():
-    assert LATEST == 16 and TASKS is TASKS_V16 and TASKS_BY_VERSION[16] is TASKS_V16
+    assert LATEST >= 16 and TASKS_BY_VERSION[16] is TASKS_V16  # the latest: test_tasks_v17.py
     check_filler_retrained(16, PINNED_V16, RETRAINED, NEW)
-    assert all(get_task(name) is task for name, task in TASKS_V16.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 17; versions: 2, 3, .*, 15, 16"):
-        get_task("sport-10", 17)
+    assert all(get_task(name, 16) is task for name, task in TASKS_V16.items())
+    with pytest.raises(ConfigError, match=r"tasks of version 18; versions: 2, 3, .*, 15, 16"):
+        get_task("sport-10", 18)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_online_10s_keeps_its_weights():
     """Every task's filler file is the one pinned; online-10's is version 15's network, the
     same weights, under the layer version 15's file records with ``framed`` joined to its
-    ``defer``; version 15 plays its own file (`pins.RETIRED`: filler/v15/)."""
-    check_filler_files(TASKS_V16, {})
+    ``defer``; version 15 plays its own file (`pins.RETIRED`: filler/v15/), and version 16 its
+    (filler/v16/: retired for 17, with sport-10's and club-10's)."""
+    check_filler_files(TASKS_V16, FILLER_V16)
     old = shipped.SHIPPED / FILLER_V15["online-10"]
     assert pins.shipped_file(get_task("online-10", 15), "filler") == old
     assert pins.load_options(get_task("online-10", 15), "filler") == {"file": old}
     task = TASKS_V16["online-10"]
-    assert pins.load_options(task, "filler") == {} and pins.seated(task, "filler") == {}
+    mine = pins.load_options(task, "filler")
+    assert mine == {"file": shipped.SHIPPED / FILLER_V16["online-10"]}
+    assert pins.seated(task, "filler") == {}
     pytest.importorskip("torch")
     spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
-    now = load_policy("filler", spec, seed=1)
+    now = load_policy("filler", spec, seed=1, **mine)
     assert isinstance(now, BeliefTalk) and now.defer == "team+unmarked+framed"
     before = load_policy("filler", spec, seed=1, file=old)
     assert isinstance(before, BeliefTalk) and before.defer == "team+unmarked"

@@ -125,8 +125,17 @@ def earlier_results(tasks: dict, names: tuple[str, ...]) -> list[dict]:
 
 
 # the filler files later versions retrained, as the versions before keep them (`pins.RETIRED`)
-FILLER_V15 = {"online-10": "filler/v15/online.pt"}
-FILLER_V14 = {"sport-10": "filler/v14/sport.pt", "online-10": "filler/v14/online.pt"}
+FILLER_V16 = {
+    "sport-10": "filler/v16/sport.pt",
+    "club-10": "filler/v16/club.pt",
+    "online-10": "filler/v16/online.pt",
+}
+FILLER_V15 = {**FILLER_V16, "online-10": "filler/v15/online.pt"}
+FILLER_V14 = {
+    "sport-10": "filler/v14/sport.pt",
+    "club-10": "filler/v16/club.pt",
+    "online-10": "filler/v14/online.pt",
+}
 FILLER_V13 = {
     "sport-10": "filler/v13/sport.pt",
     "club-10": "filler/v13/club.pt",

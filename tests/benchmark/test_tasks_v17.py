@@ -1,0 +1,100 @@
+"""Benchmark tasks of version 17 (issue 45): sport-10's, club-10's and online-10's seat-filler
+networks of version 16 stamped with ``impossible`` joined to their ``defer`` (a town seat plays
+as the rule bots where another seat has claimed more checks than nights have passed: a sheriff's
+check claimed on day 1 is a lie); every other file and seat is version 16's, and so are the
+other pairs."""
+
+from __future__ import annotations
+
+import pytest
+
+import baselines.shipped as shipped
+from baselines import pins
+from baselines.belief_talk import BeliefTalk
+from mafia_env.engine.spec import GameSpec
+from mafia_env.errors import ConfigError
+from mafia_env.seating.policies import load_policy
+from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V16, TASKS_V17, get_task
+from tests.benchmark.test_tasks_v5 import (
+    FILLER_V16,
+    check_attacker_from_version_4,
+    check_filler_files,
+    check_filler_retrained,
+    check_one_retrained,
+    check_results_reused,
+    same_weights_options,
+)
+
+# Version 17: version 16's tables, seeds, games, opponents, seats and rules; sport-10's,
+# club-10's and online-10's filler files are others.
+PINNED_V17 = {
+    "sport-10": "114e13513770708b",
+    "city-13": "5b0287a606e40435",
+    "club-10": "1f5e438299e5814f",
+    "online-10": "8d21104a9710481e",
+    "forum-10": "b3c939e48aa80e05",
+    "minimal-10": "ff44f698a4e0a242",
+}
+RETRAINED = ("sport-10", "club-10", "online-10")  # the same networks, another option
+NEW = {
+    "sport-10": "a7f3b5d8f8965326",
+    "club-10": "0bf2bc70de746e28",
+    "online-10": "baa57a99382b8307",
+}
+# each file's ``defer`` before and now
+DEFER = {
+    "sport-10": (None, "impossible"),
+    "club-10": ("silent", "silent+impossible"),
+    "online-10": ("team+unmarked+framed", "team+unmarked+framed+impossible"),
+}
+
+
+def test_version_17_definitions_are_pinned():
+    assert LATEST == 17 and TASKS is TASKS_V17 and TASKS_BY_VERSION[17] is TASKS_V17
+    check_filler_retrained(17, PINNED_V17, RETRAINED, NEW)
+    assert all(get_task(name) is task for name, task in TASKS_V17.items())
+    with pytest.raises(ConfigError, match=r"tasks of version 18; versions: 2, 3, .*, 16, 17"):
+        get_task("sport-10", 18)
+
+
+@pytest.mark.parametrize("name", RETRAINED)
+def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_weights(name):
+    """Every task's filler file is the one pinned; the three stamped ones are version 16's
+    networks, the same weights, under the layer version 16's files record with ``impossible``
+    joined to their ``defer``; version 16 plays its own files (`pins.RETIRED`: filler/v16/)."""
+    check_filler_files(TASKS_V17, {})
+    old = shipped.SHIPPED / FILLER_V16[name]
+    assert pins.shipped_file(get_task(name, 16), "filler") == old
+    assert pins.load_options(get_task(name, 16), "filler") == {"file": old}
+    task = TASKS_V17[name]
+    assert pins.load_options(task, "filler") == {} and pins.seated(task, "filler") == {}
+    pytest.importorskip("torch")
+    spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
+    before, after = DEFER[name]
+    now = load_policy("filler", spec, seed=1)
+    assert isinstance(now, BeliefTalk) and now.defer == after
+    then = load_policy("filler", spec, seed=1, file=old)
+    assert isinstance(then, BeliefTalk) and then.defer == before
+    a, b = same_weights_options(old, pins.shipped_file(task, "filler"))
+    assert b == {**a, "defer": after}
+
+
+@pytest.mark.parametrize("name", RETRAINED)
+def test_pairs_with_a_new_filler_are_played_again(name):
+    """`scripts/reference_table.py --reuse`: a pair of version 16 is version 17's unless one of
+    the three new fillers plays in it, as the learner or the opponent."""
+    check_one_retrained(TASKS_V16, TASKS_V17, name, same="city-13")
+
+
+def test_results_v17_are_the_pinned_tasks():
+    """The shipped results of version 17: every task, every pair, 500 games, the digests; only
+    the pairs with the three new fillers were played again, the rest come from version 16."""
+    check_results_reused(17, *RETRAINED)
+
+
+def test_the_standard_attacker_still_starts_from_version_4s_filler():
+    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
+    new files do not move the standard attacker."""
+    check_attacker_from_version_4(
+        TASKS_V17, "club-10", pins.shipped_file(get_task("club-10", 4), "filler")
+    )
