@@ -205,7 +205,16 @@ PINS_V17: dict[str, dict[str, str]] = {
     **PINS_V16,
     "sport-10": {**PINS_V16["sport-10"], "filler": "a7f3b5d8f8965326"},  # filler/sport.pt
     "club-10": {**PINS_V16["club-10"], "filler": "0bf2bc70de746e28"},  # filler/club.pt
-    "online-10": {**PINS_V16["online-10"], "filler": "baa57a99382b8307"},  # filler/online.pt
+    "online-10": {**PINS_V16["online-10"], "filler": "baa57a99382b8307"},  # filler/v17/online.pt
+}
+
+# THE PIN TABLE of version 18: version 17's, with online-10's seat-filler network trained two
+# links on from version 17's (issue 45: under the layer version 17's file records, in a league of
+# the zoo's training styles, the second link with half its games at mixed tables), its file
+# records the layer.
+PINS_V18: dict[str, dict[str, str]] = {
+    **PINS_V17,
+    "online-10": {**PINS_V17["online-10"], "filler": "27ec9c9c3ac63b96"},  # filler/online.pt
 }
 
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
@@ -225,6 +234,7 @@ PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     15: PINS_V15,
     16: PINS_V16,
     17: PINS_V17,
+    18: PINS_V18,
 }
 
 # The sides of a shipped bot that its file's network does not play, per version: task ->
@@ -259,6 +269,7 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
     15: SEATED_V7,
     16: SEATED_V7,
     17: SEATED_V7,
+    18: SEATED_V7,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
@@ -314,6 +325,7 @@ RETIRED: dict[int, dict[str, dict[str, str]]] = {
     14: {"sport-10": {"filler": "filler/v14/sport.pt"}, **_ONLINE_V14, **_CLUB_V16},
     15: {"online-10": {"filler": "filler/v15/online.pt"}, **_SPORT_V16, **_CLUB_V16},
     16: {"online-10": {"filler": "filler/v16/online.pt"}, **_SPORT_V16, **_CLUB_V16},
+    17: {"online-10": {"filler": "filler/v17/online.pt"}},
 }
 
 

@@ -64,7 +64,10 @@ earlier ones, which stay playable under the rules they were defined with:
   same games;
 - version 17: version 16 with sport-10's, club-10's and online-10's seat-filler networks' town
   seats playing as the rule bots where another seat has claimed more checks than nights have
-  passed (a liar: issue 45); every pair without those fillers is the same games.
+  passed (a liar: issue 45); every pair without those fillers is the same games;
+- version 18: version 17 with online-10's seat-filler network trained two links further under
+  its layer, against the zoo's training styles (issue 45); every pair without online-10's
+  filler is the same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -82,7 +85,7 @@ from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
 # task version -> the era its games are played in
-TASK_ERAS = {2: 1, 3: 2, **{version: 3 for version in range(4, 18)}}  # 4-17: one era
+TASK_ERAS = {2: 1, 3: 2, **{version: 3 for version in range(4, 19)}}  # 4-18: one era
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -247,6 +250,11 @@ TASKS_V16: dict[str, Task] = _tables(16, OPPONENTS_V4, era=2)
 # are others (`baselines.pins.PINS_V17`), so those digests are others.
 TASKS_V17: dict[str, Task] = _tables(17, OPPONENTS_V4, era=2)
 
+# ---------------------------------------------------------------- version 18
+# Version 17's tables, opponents and rules; online-10's filler file is another
+# (`baselines.pins.PINS_V18`), so that digest is another.
+TASKS_V18: dict[str, Task] = _tables(18, OPPONENTS_V4, era=2)
+
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     2: TASKS_V2,
     3: TASKS_V3,
@@ -264,6 +272,7 @@ TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     15: TASKS_V15,
     16: TASKS_V16,
     17: TASKS_V17,
+    18: TASKS_V18,
 }
 
 
@@ -380,6 +389,7 @@ __all__ = [
     "TASKS_V15",
     "TASKS_V16",
     "TASKS_V17",
+    "TASKS_V18",
     "TASK_ERAS",
     "TINY_TASKS",
     "Task",

@@ -97,13 +97,19 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "filler/v5/club.pt": ("configs/filler/club.yaml", []),  # tasks versions 4 and 5's
     "filler/v8/online.pt": ("configs/filler/online.yaml", []),  # tasks versions 4-8's
     # online-10's of tasks versions 9-11, 12, 13-14, 15, 16 and 17 (issue 45): the same run, its
-    # file then stamped (`STAMPS`)
+    # file then stamped (`STAMPS`); version 18's: two links on from it (below)
     "filler/v11/online.pt": ("configs/filler/online.yaml", []),
     "filler/v12/online.pt": ("configs/filler/online.yaml", []),
     "filler/v14/online.pt": ("configs/filler/online.yaml", []),
     "filler/v15/online.pt": ("configs/filler/online.yaml", []),
     "filler/v16/online.pt": ("configs/filler/online.yaml", []),
-    "filler/online.pt": ("configs/filler/online.yaml", []),
+    "filler/v17/online.pt": ("configs/filler/online.yaml", []),
+    # online-10's of tasks version 18: the second link under version 17's layer (the first
+    # in `FIRST`), half its games at mixed tables; its file records the layer it trained under
+    "filler/online.pt": (
+        "configs/filler/online-layer.yaml",
+        ["exp_name=online_layer1m", "mixed_tables=0.5", "mixed_mates=rule"],
+    ),
     "filler/v6/forum.pt": ("configs/filler/forum.yaml", []),  # tasks versions 4-6's
     "filler/v7/minimal.pt": ("configs/filler/minimal.yaml", []),  # tasks versions 4-7's
     # sport-10's seat-filler of tasks version 5 (issue 45): the second link under the talk
@@ -221,7 +227,7 @@ STAMPS: dict[str, list[str]] = {
     ],
     # and of version 17: a town seat plays as the rule bots where another seat has claimed more
     # checks than nights have passed (`defer` joins ``impossible``)
-    "filler/online.pt": [
+    "filler/v17/online.pt": [
         "--layer=belief_talk",
         *(f"--option={o}" for o in ONLINE_V16),
         "--option=defer=team+unmarked+framed+impossible",
@@ -368,6 +374,8 @@ FIRST["filler/v14/sport.pt"] = FIRST["filler/sport.pt"]
 # versions 15-16's sport-10 file and versions 14-16's club-10 file: the same runs too
 FIRST["filler/v16/sport.pt"] = FIRST["filler/sport.pt"]
 FIRST["filler/v16/club.pt"] = FIRST["filler/club.pt"]
+# version 18's online-10 file: versions 4-8's run, then the first link under version 17's layer
+FIRST["filler/online.pt"] = [RUNS["filler/v8/online.pt"], ("configs/filler/online-layer.yaml", [])]
 
 
 def train_command(config: str, sets: list[str], run_dir: Path) -> list[str]:

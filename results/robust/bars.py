@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 RUNS = HERE / "experiments"
 RULE = "rule bots (seated: the same games)"
 
-# task -> side -> the runs (files under experiments/) that judged tasks version 17's filler
+# task -> side -> the runs (files under experiments/) that judged tasks version 18's filler
 SHIPPED: dict[str, dict[str, list[str] | str]] = {
     "sport-10": {
         "town": [
@@ -45,14 +45,8 @@ SHIPPED: dict[str, dict[str, list[str] | str]] = {
         "mafia": [f"club_v14-club-10-mafia-{mix}-500.json" for mix in ("full", "mixed")],
     },
     "online-10": {
-        "town": [
-            "online_v17-online-10-town-full-500.json",
-            "online_v17-online-10-town-mixed-500.json",
-        ],
-        "mafia": [
-            "online_v15-online-10-mafia-full-500.json",
-            "online_v15-online-10-mafia-mixed-500.json",
-        ],
+        side: [f"online_v18-online-10-{side}-{mix}-500.json" for mix in ("full", "mixed")]
+        for side in ("town", "mafia")
     },
     "forum-10": {
         "town": [

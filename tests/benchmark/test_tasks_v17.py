@@ -14,9 +14,10 @@ from baselines.belief_talk import BeliefTalk
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V16, TASKS_V17, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V16, TASKS_V17, get_task
 from tests.benchmark.test_tasks_v5 import (
     FILLER_V16,
+    FILLER_V17,
     check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
@@ -50,28 +51,31 @@ DEFER = {
 
 
 def test_version_17_definitions_are_pinned():
-    assert LATEST == 17 and TASKS is TASKS_V17 and TASKS_BY_VERSION[17] is TASKS_V17
+    assert LATEST >= 17 and TASKS_BY_VERSION[17] is TASKS_V17  # the latest: test_tasks_v18.py
     check_filler_retrained(17, PINNED_V17, RETRAINED, NEW)
-    assert all(get_task(name) is task for name, task in TASKS_V17.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 18; versions: 2, 3, .*, 16, 17"):
-        get_task("sport-10", 18)
+    assert all(get_task(name, 17) is task for name, task in TASKS_V17.items())
+    with pytest.raises(ConfigError, match=r"tasks of version 19; versions: 2, 3, .*, 16, 17"):
+        get_task("sport-10", 19)
 
 
 @pytest.mark.parametrize("name", RETRAINED)
 def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_weights(name):
     """Every task's filler file is the one pinned; the three stamped ones are version 16's
     networks, the same weights, under the layer version 16's files record with ``impossible``
-    joined to their ``defer``; version 16 plays its own files (`pins.RETIRED`: filler/v16/)."""
-    check_filler_files(TASKS_V17, {})
+    joined to their ``defer``; version 16 plays its own files (`pins.RETIRED`: filler/v16/),
+    and version 17 online-10's (filler/v17/: retrained for 18)."""
+    check_filler_files(TASKS_V17, FILLER_V17)
     old = shipped.SHIPPED / FILLER_V16[name]
     assert pins.shipped_file(get_task(name, 16), "filler") == old
     assert pins.load_options(get_task(name, 16), "filler") == {"file": old}
     task = TASKS_V17[name]
-    assert pins.load_options(task, "filler") == {} and pins.seated(task, "filler") == {}
+    mine = pins.load_options(task, "filler")
+    assert mine == ({"file": shipped.SHIPPED / FILLER_V17[name]} if name in FILLER_V17 else {})
+    assert pins.seated(task, "filler") == {}
     pytest.importorskip("torch")
     spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
     before, after = DEFER[name]
-    now = load_policy("filler", spec, seed=1)
+    now = load_policy("filler", spec, seed=1, **mine)
     assert isinstance(now, BeliefTalk) and now.defer == after
     then = load_policy("filler", spec, seed=1, file=old)
     assert isinstance(then, BeliefTalk) and then.defer == before

@@ -1,0 +1,87 @@
+"""Benchmark tasks of version 18 (issue 45): online-10's seat-filler network trained two links on
+from version 17's, under the layer version 17's file records (in a league of the rule, league
+and PPO bots and the zoo's training styles; the second link with half its games at mixed
+tables: `configs/filler/online-layer.yaml`); every other file and seat is version 17's, and so
+are the other pairs."""
+
+from __future__ import annotations
+
+import pytest
+
+import baselines.shipped as shipped
+from baselines import pins
+from baselines.belief_talk import BeliefTalk
+from mafia_env.engine.spec import GameSpec
+from mafia_env.errors import ConfigError
+from mafia_env.seating.policies import load_policy
+from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V17, TASKS_V18, get_task
+from tests.benchmark.test_tasks_v5 import (
+    FILLER_V17,
+    check_attacker_from_version_4,
+    check_filler_files,
+    check_filler_retrained,
+    check_one_retrained,
+    check_results_reused,
+)
+
+# Version 18: version 17's tables, seeds, games, opponents, seats and rules; online-10's filler
+# file is another.
+PINNED_V18 = {
+    "sport-10": "15bed6cf61873b90",
+    "city-13": "5b5daf2d3539b119",
+    "club-10": "9ecdb39193e9832f",
+    "online-10": "c4d4ab7278823af4",
+    "forum-10": "e2a1d3bf08c70e8c",
+    "minimal-10": "30b435346c42dcb1",
+}
+RETRAINED = ("online-10",)
+NEW = {"online-10": "27ec9c9c3ac63b96"}
+
+
+def test_version_18_definitions_are_pinned():
+    assert LATEST == 18 and TASKS is TASKS_V18 and TASKS_BY_VERSION[18] is TASKS_V18
+    check_filler_retrained(18, PINNED_V18, RETRAINED, NEW)
+    assert all(get_task(name) is task for name, task in TASKS_V18.items())
+    with pytest.raises(ConfigError, match=r"tasks of version 19; versions: 2, 3, .*, 17, 18"):
+        get_task("sport-10", 19)
+
+
+def test_online_10s_filler_is_trained_two_links_further_under_the_same_layer():
+    """Online-10's file of version 18 is another network (two links more) under the layer
+    version 17's file records, with the same input; version 17 keeps its file (`pins.RETIRED`:
+    filler/v17/)."""
+    torch = pytest.importorskip("torch")
+    check_filler_files(TASKS_V18, {})
+    old = shipped.SHIPPED / FILLER_V17["online-10"]
+    assert pins.shipped_file(get_task("online-10", 17), "filler") == old
+    assert pins.load_options(get_task("online-10", 17), "filler") == {"file": old}
+    task = TASKS_V18["online-10"]
+    assert pins.load_options(task, "filler") == {} and pins.seated(task, "filler") == {}
+    spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
+    now = load_policy("filler", spec, seed=1)
+    assert isinstance(now, BeliefTalk) and now.defer == "team+unmarked+framed+impossible"
+    a, b = (torch.load(p, map_location="cpu", weights_only=False)
+            for p in (old, pins.shipped_file(task, "filler")))  # fmt: skip
+    assert b["layer"] == a["layer"] and a["model"].keys() == b["model"].keys()
+    assert (a["obs_signature"], a["obs_size"]) == (b["obs_signature"], b["obs_size"])
+    assert not all(torch.equal(a["model"][w], b["model"][w]) for w in a["model"])
+
+
+def test_pairs_with_online_10s_new_filler_are_played_again():
+    """`scripts/reference_table.py --reuse`: a pair of version 17 is version 18's unless
+    online-10's new filler plays in it, as the learner or the opponent."""
+    check_one_retrained(TASKS_V17, TASKS_V18, "online-10", same="city-13")
+
+
+def test_results_v18_are_the_pinned_tasks():
+    """The shipped results of version 18: every task, every pair, 500 games, the digests; only
+    the pairs with online-10's new filler were played again, the rest come from version 17."""
+    check_results_reused(18, *RETRAINED)
+
+
+def test_the_standard_attacker_still_starts_from_version_4s_filler():
+    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
+    new file does not move the standard attacker."""
+    check_attacker_from_version_4(
+        TASKS_V18, "online-10", pins.shipped_file(get_task("online-10", 4), "filler")
+    )
