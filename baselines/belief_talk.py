@@ -87,11 +87,11 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   day 1; online-10's network votes with such a bloc. Only day 1's decisions: by day 2 three
   accusers of one seat are common talk (the PPO bots' town in 60% of online-10's games).
   ``impossible``: where another seat has claimed more checks than nights have passed (as
-  the rule bots count them, `SeenBatch.public_credible`: a check claimed on day 1, before
-  any night with checks in every variant): a liar, whom the rule bots' town votes out (the zoo's
+  the rule bots count them, `SeenBatch.public_credible`: a check claimed on day 1, before any
+  night with checks in every variant): a liar, whom the rule bots' town votes out (the zoo's
   ``fake_sheriff_solo`` and ``don_fake_check`` on online-10: the rule bots' town voted the
-  day-1 claimant out in 99% of 200 games, the network's in 31%; a noisy table's random
-  check claims too).
+  day-1 claimant out in 99% of 200 games, the network's in 31%; a noisy table's random check
+  claims too).
 
 - ``mark``: a town seat whose network ends its day-1 speech with nothing said (no claim,
   check, accusation or vouch) vouches for the next seat clockwise before it ends (its
