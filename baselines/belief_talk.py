@@ -91,7 +91,9 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   night with checks in every variant): a liar, whom the rule bots' town votes out (the zoo's
   ``fake_sheriff_solo`` and ``don_fake_check`` on online-10: the rule bots' town voted the
   day-1 claimant out in 99% of 200 games, the network's in 31%; a noisy table's random check
-  claims too).
+  claims too). ``day1_check``: the same on day 1 alone (a check claimed on day 1), where a
+  later claim of more checks than nights (a mafia counter-claimant's, as the rule bots' mafia
+  make) is left to the network.
 
 - ``mark``: a town seat whose network ends its day-1 speech with nothing said (no claim,
   check, accusation or vouch) vouches for the next seat clockwise before it ends (its
@@ -484,8 +486,10 @@ class BeliefTalk:
             accusers = (b.accused & b.not_me[:, :, None]).sum(axis=1)
             called = b.claimed_black.any(axis=1)  # [R, target]: a claimed black check
             hit |= town & (b.day == 1) & ((accusers >= 3) & ~called).any(axis=1)
-        if "impossible" in triggers:  # another seat claimed more checks than nights passed
+        if triggers & {"impossible", "day1_check"}:  # more checks claimed than nights passed
             early = b.checks_said > np.maximum(0, b.day - 1)[:, None]
+            if "impossible" not in triggers:  # (``day1_check``: on day 1 alone)
+                early &= (b.day == 1)[:, None]
             hit |= town & (early & b.not_me).any(axis=1)
         if triggers & {"claims", "talk"}:
             others = b.not_me

@@ -43,7 +43,8 @@ PARTS = (
 # that bear the layer's mark (``mark``) at most half as many as the other town seats; or
 # (``framed``) on day 1, where three or more other seats have accused one seat (a team framing
 # a townsperson: the benchmark's opponents' seats never do so on day 1); or (``impossible``)
-# where another seat has claimed more checks than nights have passed (a liar)
+# where another seat has claimed more checks than nights have passed (a liar), or
+# (``day1_check``) so on day 1 alone
 DEFERS = (
     "team",
     "liars",
@@ -55,6 +56,7 @@ DEFERS = (
     "unmarked",
     "framed",
     "impossible",
+    "day1_check",
 )
 
 

@@ -956,27 +956,32 @@ def test_defer_framed_hands_the_town_over_on_day_1_where_a_team_accuses_one_seat
     assert fired["framer"] > 0, fired
 
 
-def _impossible_by_events(game, seat: int) -> bool:
+def _impossible_by_events(game, seat: int, day_1_only: bool = False) -> bool:
     """Whether, by the events so far, a seat other than `seat` has claimed checks of more
-    seats than nights with checks have passed (SPORT: none before day 1, one a night)."""
+    seats than nights with checks have passed (SPORT: none before day 1, one a night); with
+    `day_1_only`, on day 1 alone."""
     day, called = 0, {}
     for kind, actor, target, _value, _seen in game.events:
         if kind == Ev.DAY:
             day = _value
         elif kind == Ev.CLAIM_CHECK and actor != seat:
             called.setdefault(actor, set()).add(target)
+    if day_1_only and day != 1:
+        return False
     return any(len(t) > max(0, day - 1) for t in called.values())
 
 
-def test_defer_impossible_hands_the_town_over_where_a_seat_claims_checks_no_night_gave():
+@pytest.mark.parametrize("trigger", ["impossible", "day1_check"])
+def test_defer_impossible_hands_the_town_over_where_a_seat_claims_checks_no_night_gave(trigger):
     """``defer="impossible"``: a town seat's decisions are the rule bots' where another seat
     has claimed more checks than nights have passed (a day-1 check claim: a liar), at every
     town turn of seeded games against the lone fake sheriff, the don's fake check and noisy
-    mafia (whose random talk claims checks); never a mafia seat's."""
+    mafia (whose random talk claims checks); never a mafia seat's. ``day1_check``: the same
+    on day 1 alone."""
     fired = {}
     for style in ("fake_sheriff_solo", "don_fake_check", "noisy", "framer"):
         mafia = load_policy(f"style:{style}", table_of(TASK), seed=6)
-        talk = layered(defer="impossible")
+        talk = layered(defer=trigger)
         fired[style] = 0
         for vec, mask, game, seat in decisions(range(4), mafia=mafia):
             if mask.sum() <= 1:
@@ -985,7 +990,8 @@ def test_defer_impossible_hands_the_town_over_where_a_seat_claims_checks_no_nigh
             if game.teams[seat] != Team.TOWN:
                 assert not hit
                 continue
-            assert hit == _impossible_by_events(game, seat), (style, seat)
+            want = _impossible_by_events(game, seat, day_1_only=trigger == "day1_check")
+            assert hit == want, (style, seat)
             fired[style] += bool(hit)
     assert fired["fake_sheriff_solo"] > 0 and fired["don_fake_check"] > 0, fired
     assert fired["framer"] == 0, fired  # (its mafia claim no check)
