@@ -203,7 +203,7 @@ PINS_V16: dict[str, dict[str, str]] = {
 # weights, their files record the layer.
 PINS_V17: dict[str, dict[str, str]] = {
     **PINS_V16,
-    "sport-10": {**PINS_V16["sport-10"], "filler": "a7f3b5d8f8965326"},  # filler/sport.pt
+    "sport-10": {**PINS_V16["sport-10"], "filler": "a7f3b5d8f8965326"},  # filler/v18/sport.pt
     "club-10": {**PINS_V16["club-10"], "filler": "0bf2bc70de746e28"},  # filler/club.pt
     "online-10": {**PINS_V16["online-10"], "filler": "baa57a99382b8307"},  # filler/v17/online.pt
 }
@@ -215,6 +215,15 @@ PINS_V17: dict[str, dict[str, str]] = {
 PINS_V18: dict[str, dict[str, str]] = {
     **PINS_V17,
     "online-10": {**PINS_V17["online-10"], "filler": "27ec9c9c3ac63b96"},  # filler/online.pt
+}
+
+# THE PIN TABLE of version 19: version 18's, with sport-10's seat-filler network of versions
+# 17-18 stamped with ``defer="day1_check"`` for ``"impossible"`` (issue 45: its town plays as
+# the rule bots where another seat has claimed a check on day 1, not on later days), the same
+# weights, its file records the layer.
+PINS_V19: dict[str, dict[str, str]] = {
+    **PINS_V18,
+    "sport-10": {**PINS_V18["sport-10"], "filler": "059e4982430e730e"},  # filler/sport.pt
 }
 
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
@@ -235,6 +244,7 @@ PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     16: PINS_V16,
     17: PINS_V17,
     18: PINS_V18,
+    19: PINS_V19,
 }
 
 # The sides of a shipped bot that its file's network does not play, per version: task ->
@@ -270,6 +280,7 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
     16: SEATED_V7,
     17: SEATED_V7,
     18: SEATED_V7,
+    19: SEATED_V7,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
@@ -293,6 +304,7 @@ _ONLINE_V14 = {"online-10": {"filler": "filler/v14/online.pt"}}  # versions 13-1
 _FORUM_V10 = {"forum-10": {"filler": "filler/v10/forum.pt"}}
 _CLUB_V16 = {"club-10": {"filler": "filler/v16/club.pt"}}  # versions 14-16's
 _SPORT_V16 = {"sport-10": {"filler": "filler/v16/sport.pt"}}  # versions 15-16's
+_SPORT_V18 = {"sport-10": {"filler": "filler/v18/sport.pt"}}  # versions 17-18's
 _V10 = {"club-10": {"filler": "filler/v10/club.pt"}, **_FORUM_V10}
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
     4: {
@@ -325,7 +337,8 @@ RETIRED: dict[int, dict[str, dict[str, str]]] = {
     14: {"sport-10": {"filler": "filler/v14/sport.pt"}, **_ONLINE_V14, **_CLUB_V16},
     15: {"online-10": {"filler": "filler/v15/online.pt"}, **_SPORT_V16, **_CLUB_V16},
     16: {"online-10": {"filler": "filler/v16/online.pt"}, **_SPORT_V16, **_CLUB_V16},
-    17: {"online-10": {"filler": "filler/v17/online.pt"}},
+    17: {"online-10": {"filler": "filler/v17/online.pt"}, **_SPORT_V18},
+    18: _SPORT_V18,
 }
 
 

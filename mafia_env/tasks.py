@@ -67,7 +67,10 @@ earlier ones, which stay playable under the rules they were defined with:
   passed (a liar: issue 45); every pair without those fillers is the same games;
 - version 18: version 17 with online-10's seat-filler network trained two links further under
   its layer, against the zoo's training styles (issue 45); every pair without online-10's
-  filler is the same games.
+  filler is the same games;
+- version 19: version 18 with sport-10's seat-filler network's town seats handed to the rule
+  bots where another seat has claimed a check on day 1 alone (not on later days: issue 45);
+  every pair without sport-10's filler is the same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -85,7 +88,7 @@ from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
 # task version -> the era its games are played in
-TASK_ERAS = {2: 1, 3: 2, **{version: 3 for version in range(4, 19)}}  # 4-18: one era
+TASK_ERAS = {2: 1, 3: 2, **{version: 3 for version in range(4, 20)}}  # 4-19: one era
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -255,6 +258,11 @@ TASKS_V17: dict[str, Task] = _tables(17, OPPONENTS_V4, era=2)
 # (`baselines.pins.PINS_V18`), so that digest is another.
 TASKS_V18: dict[str, Task] = _tables(18, OPPONENTS_V4, era=2)
 
+# ---------------------------------------------------------------- version 19
+# Version 18's tables, opponents and rules; sport-10's filler file is another
+# (`baselines.pins.PINS_V19`), so that digest is another.
+TASKS_V19: dict[str, Task] = _tables(19, OPPONENTS_V4, era=2)
+
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     2: TASKS_V2,
     3: TASKS_V3,
@@ -273,6 +281,7 @@ TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     16: TASKS_V16,
     17: TASKS_V17,
     18: TASKS_V18,
+    19: TASKS_V19,
 }
 
 
@@ -390,6 +399,7 @@ __all__ = [
     "TASKS_V16",
     "TASKS_V17",
     "TASKS_V18",
+    "TASKS_V19",
     "TASK_ERAS",
     "TINY_TASKS",
     "Task",

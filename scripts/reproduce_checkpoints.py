@@ -116,14 +116,14 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     # layer's options for tables of mixed players
     "filler/v5/sport.pt": (TABLE, ["exp_name=filler_talk_layer_table2"]),
     # and of versions 6-11: two links more, with 0.75 of the league's games at mixed tables;
-    # versions 12-13's, 14's, 15-16's and 17's are the same run, its file then stamped
-    # (`STAMPS`)
+    # versions 12-13's, 14's, 15-16's, 17-18's and 19's are the same run, its file then
+    # stamped (`STAMPS`)
     **{
         f"filler/{v}sport.pt": (
             TABLE,
             ["exp_name=filler_talk_layer_table4", "mixed_tables=0.75"],
         )
-        for v in ("v11/", "v13/", "v14/", "v16/", "")
+        for v in ("v11/", "v13/", "v14/", "v16/", "v18/", "")
     },
     # club-10's seat-filler of tasks versions 6-9 (issue 45): sport-10's recipe on club-10's
     # table and rules, then three more links at tables of mixed players (the last of them
@@ -293,13 +293,21 @@ STAMPS: dict[str, list[str]] = {
         "--layer=belief_talk",
         *(f"--option={o}" for o in (*TABLE_LAYER, "mafia_silent=true", "mafia_push=true")),
     ],
-    # and of version 17: a town seat plays as the rule bots where another seat has claimed more
-    # checks than nights have passed
-    "filler/sport.pt": [
+    # and of versions 17-18: a town seat plays as the rule bots where another seat has claimed
+    # more checks than nights have passed
+    "filler/v18/sport.pt": [
         "--layer=belief_talk",
         *(
             f"--option={o}"
             for o in (*TABLE_LAYER, "mafia_silent=true", "mafia_push=true", "defer=impossible")
+        ),
+    ],
+    # and of version 19: so on day 1 alone (a check claimed on day 1)
+    "filler/sport.pt": [
+        "--layer=belief_talk",
+        *(
+            f"--option={o}"
+            for o in (*TABLE_LAYER, "mafia_silent=true", "mafia_push=true", "defer=day1_check")
         ),
     ],
 }
@@ -373,6 +381,7 @@ for _task in ("sport", "club", "forum"):
 FIRST["filler/v14/sport.pt"] = FIRST["filler/sport.pt"]
 # versions 15-16's sport-10 file and versions 14-16's club-10 file: the same runs too
 FIRST["filler/v16/sport.pt"] = FIRST["filler/sport.pt"]
+FIRST["filler/v18/sport.pt"] = FIRST["filler/sport.pt"]
 FIRST["filler/v16/club.pt"] = FIRST["filler/club.pt"]
 # version 18's online-10 file: versions 4-8's run, then the first link under version 17's layer
 FIRST["filler/online.pt"] = [RUNS["filler/v8/online.pt"], ("configs/filler/online-layer.yaml", [])]

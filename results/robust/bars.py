@@ -23,12 +23,12 @@ HERE = Path(__file__).resolve().parent
 RUNS = HERE / "experiments"
 RULE = "rule bots (seated: the same games)"
 
-# task -> side -> the runs (files under experiments/) that judged tasks version 18's filler
+# task -> side -> the runs (files under experiments/) that judged tasks version 19's filler
 SHIPPED: dict[str, dict[str, list[str] | str]] = {
     "sport-10": {
         "town": [
-            "sport_v17-sport-10-town-full-500.json",
-            "sport_v17-sport-10-town-mixed-500.json",
+            "sport_v19-sport-10-town-full-500.json",
+            "sport_v19-sport-10-town-mixed-500.json",
         ],
         "mafia": [
             "sport_v15-sport-10-mafia-full-500.json",
