@@ -16,14 +16,11 @@ from baselines.belief_talk import BeliefTalk
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V11, TASKS_V12, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V12, get_task
 from tests.benchmark.test_tasks_v5 import (
     FILLER_V12,
-    check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
-    check_one_retrained,
-    check_results_reused,
 )
 
 # Version 12: version 11's tables, seeds, games, opponents, seats and rules; sport-10's,
@@ -112,25 +109,3 @@ def test_club_10s_filler_is_trained_one_link_further_under_the_same_layer():
             for p in (old, pins.shipped_file(task, "filler")))  # fmt: skip
     assert b["layer"] == a["layer"] and a["model"].keys() == b["model"].keys()
     assert not all(torch.equal(a["model"][w], b["model"][w]) for w in a["model"])
-
-
-@pytest.mark.parametrize("name", RETRAINED)
-def test_pairs_with_a_new_filler_are_played_again(name):
-    """`scripts/reference_table.py --reuse`: a pair of version 11 is version 12's unless
-    sport-10's, club-10's, online-10's or forum-10's new filler plays in it, as the learner or
-    the opponent."""
-    check_one_retrained(TASKS_V11, TASKS_V12, name, same="city-13")
-
-
-def test_results_v12_are_the_pinned_tasks():
-    """The shipped results of version 12: every task, every pair, 500 games, the digests; only
-    the pairs with sport-10's, club-10's, online-10's or forum-10's filler were played again,
-    the rest come from version 11."""
-    check_results_reused(12, *RETRAINED)
-
-
-def test_the_standard_attacker_still_starts_from_version_4s_filler():
-    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
-    new files do not move the standard attacker."""
-    for t in RETRAINED:
-        check_attacker_from_version_4(TASKS_V12, t, pins.shipped_file(get_task(t, 4), "filler"))

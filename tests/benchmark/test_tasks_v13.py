@@ -15,15 +15,12 @@ from baselines.belief_talk import BeliefTalk
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V12, TASKS_V13, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V13, get_task
 from tests.benchmark.test_tasks_v5 import (
     FILLER_V12,
     FILLER_V13,
-    check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
-    check_one_retrained,
-    check_results_reused,
     same_weights_options,
 )
 
@@ -71,23 +68,3 @@ def test_the_filler_pins_are_the_shipped_files_and_online_10s_keeps_its_weights(
     assert isinstance(before, BeliefTalk) and not before.mark and before.defer == "team"
     a, b = same_weights_options(OLD, pins.shipped_file(task, "filler"))
     assert b == {**a, **MARK}
-
-
-def test_pairs_with_online_10s_new_filler_are_played_again():
-    """`scripts/reference_table.py --reuse`: a pair of version 12 is version 13's unless
-    online-10's new filler plays in it, as the learner or the opponent."""
-    check_one_retrained(TASKS_V12, TASKS_V13, "online-10", same="city-13")
-
-
-def test_results_v13_are_the_pinned_tasks():
-    """The shipped results of version 13: every task, every pair, 500 games, the digests; only
-    the pairs with online-10's filler were played again, the rest come from version 12."""
-    check_results_reused(13, *RETRAINED)
-
-
-def test_the_standard_attacker_still_starts_from_version_4s_filler():
-    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
-    new file does not move the standard attacker."""
-    check_attacker_from_version_4(
-        TASKS_V13, "online-10", pins.shipped_file(get_task("online-10", 4), "filler")
-    )

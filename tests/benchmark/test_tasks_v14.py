@@ -17,10 +17,8 @@ from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V13, TASKS_V14, get_
 from tests.benchmark.test_tasks_v5 import (
     FILLER_V13,
     FILLER_V14,
-    check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
-    check_results_reused,
     same_weights_options,
 )
 
@@ -74,17 +72,3 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
     assert isinstance(before, BeliefTalk) and not before.mafia_quiet
     a, b = same_weights_options(old, pins.shipped_file(task, "filler"))
     assert b == {**a, "mafia_quiet": True}
-
-
-def test_results_v14_are_the_pinned_tasks():
-    """The shipped results of version 14: every task, every pair, 500 games, the digests; only
-    the pairs with the three new fillers were played again, the rest come from version 13."""
-    check_results_reused(14, *RETRAINED)
-
-
-def test_the_standard_attacker_still_starts_from_version_4s_filler():
-    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
-    new files do not move the standard attacker."""
-    check_attacker_from_version_4(
-        TASKS_V14, "sport-10", pins.shipped_file(get_task("sport-10", 4), "filler")
-    )

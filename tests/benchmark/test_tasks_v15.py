@@ -18,10 +18,8 @@ from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V14, TASKS_V15, get_
 from tests.benchmark.test_tasks_v5 import (
     FILLER_V14,
     FILLER_V15,
-    check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
-    check_results_reused,
     same_weights_options,
 )
 
@@ -76,17 +74,3 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
     a, b = same_weights_options(old, pins.shipped_file(task, "filler"))
     kept = {k: v for k, v in a.items() if k not in LOSES[name]}
     assert b == {**kept, **GAINS[name]}
-
-
-def test_results_v15_are_the_pinned_tasks():
-    """The shipped results of version 15: every task, every pair, 500 games, the digests; only
-    the pairs with the two new fillers were played again, the rest come from version 14."""
-    check_results_reused(15, *RETRAINED)
-
-
-def test_the_standard_attacker_still_starts_from_version_4s_filler():
-    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
-    new files do not move the standard attacker."""
-    check_attacker_from_version_4(
-        TASKS_V15, "sport-10", pins.shipped_file(get_task("sport-10", 4), "filler")
-    )

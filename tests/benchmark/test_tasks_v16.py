@@ -13,15 +13,12 @@ from baselines.belief_talk import BeliefTalk
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V15, TASKS_V16, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V16, get_task
 from tests.benchmark.test_tasks_v5 import (
     FILLER_V15,
     FILLER_V16,
-    check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
-    check_one_retrained,
-    check_results_reused,
     same_weights_options,
 )
 
@@ -68,23 +65,3 @@ def test_the_filler_pins_are_the_shipped_files_and_online_10s_keeps_its_weights(
     assert isinstance(before, BeliefTalk) and before.defer == "team+unmarked"
     a, b = same_weights_options(old, pins.shipped_file(task, "filler"))
     assert b == {**a, "defer": "team+unmarked+framed"}
-
-
-def test_pairs_with_online_10s_new_filler_are_played_again():
-    """`scripts/reference_table.py --reuse`: a pair of version 15 is version 16's unless
-    online-10's new filler plays in it, as the learner or the opponent."""
-    check_one_retrained(TASKS_V15, TASKS_V16, "online-10", same="city-13")
-
-
-def test_results_v16_are_the_pinned_tasks():
-    """The shipped results of version 16: every task, every pair, 500 games, the digests; only
-    the pairs with online-10's filler were played again, the rest come from version 15."""
-    check_results_reused(16, *RETRAINED)
-
-
-def test_the_standard_attacker_still_starts_from_version_4s_filler():
-    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
-    new file does not move the standard attacker."""
-    check_attacker_from_version_4(
-        TASKS_V16, "online-10", pins.shipped_file(get_task("online-10", 4), "filler")
-    )

@@ -14,15 +14,12 @@ from baselines.belief_talk import BeliefTalk
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V16, TASKS_V17, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V17, get_task
 from tests.benchmark.test_tasks_v5 import (
     FILLER_V16,
     FILLER_V17,
-    check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
-    check_one_retrained,
-    check_results_reused,
     same_weights_options,
 )
 
@@ -81,24 +78,3 @@ def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_w
     assert isinstance(then, BeliefTalk) and then.defer == before
     a, b = same_weights_options(old, pins.shipped_file(task, "filler"))
     assert b == {**a, "defer": after}
-
-
-@pytest.mark.parametrize("name", RETRAINED)
-def test_pairs_with_a_new_filler_are_played_again(name):
-    """`scripts/reference_table.py --reuse`: a pair of version 16 is version 17's unless one of
-    the three new fillers plays in it, as the learner or the opponent."""
-    check_one_retrained(TASKS_V16, TASKS_V17, name, same="city-13")
-
-
-def test_results_v17_are_the_pinned_tasks():
-    """The shipped results of version 17: every task, every pair, 500 games, the digests; only
-    the pairs with the three new fillers were played again, the rest come from version 16."""
-    check_results_reused(17, *RETRAINED)
-
-
-def test_the_standard_attacker_still_starts_from_version_4s_filler():
-    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
-    new files do not move the standard attacker."""
-    check_attacker_from_version_4(
-        TASKS_V17, "club-10", pins.shipped_file(get_task("club-10", 4), "filler")
-    )

@@ -14,15 +14,12 @@ from baselines.belief_talk import BeliefTalk
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V17, TASKS_V18, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V18, get_task
 from tests.benchmark.test_tasks_v5 import (
     FILLER_V17,
     FILLER_V18,
-    check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
-    check_one_retrained,
-    check_results_reused,
 )
 
 # Version 18: version 17's tables, seeds, games, opponents, seats and rules; online-10's filler
@@ -66,23 +63,3 @@ def test_online_10s_filler_is_trained_two_links_further_under_the_same_layer():
     assert b["layer"] == a["layer"] and a["model"].keys() == b["model"].keys()
     assert (a["obs_signature"], a["obs_size"]) == (b["obs_signature"], b["obs_size"])
     assert not all(torch.equal(a["model"][w], b["model"][w]) for w in a["model"])
-
-
-def test_pairs_with_online_10s_new_filler_are_played_again():
-    """`scripts/reference_table.py --reuse`: a pair of version 17 is version 18's unless
-    online-10's new filler plays in it, as the learner or the opponent."""
-    check_one_retrained(TASKS_V17, TASKS_V18, "online-10", same="city-13")
-
-
-def test_results_v18_are_the_pinned_tasks():
-    """The shipped results of version 18: every task, every pair, 500 games, the digests; only
-    the pairs with online-10's new filler were played again, the rest come from version 17."""
-    check_results_reused(18, *RETRAINED)
-
-
-def test_the_standard_attacker_still_starts_from_version_4s_filler():
-    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
-    new file does not move the standard attacker."""
-    check_attacker_from_version_4(
-        TASKS_V18, "online-10", pins.shipped_file(get_task("online-10", 4), "filler")
-    )

@@ -13,14 +13,11 @@ from baselines.belief_talk import BeliefTalk
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V18, TASKS_V19, get_task
+from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V19, get_task
 from tests.benchmark.test_tasks_v5 import (
     FILLER_V18,
-    check_attacker_from_version_4,
     check_filler_files,
     check_filler_retrained,
-    check_one_retrained,
-    check_results_reused,
     same_weights_options,
 )
 
@@ -65,23 +62,3 @@ def test_sport_10s_filler_keeps_its_weights_under_day1_check():
     assert isinstance(before, BeliefTalk) and before.defer == "impossible"
     a, b = same_weights_options(old, pins.shipped_file(task, "filler"))
     assert b == {**a, "defer": "day1_check"}
-
-
-def test_pairs_with_sport_10s_new_filler_are_played_again():
-    """`scripts/reference_table.py --reuse`: a pair of version 18 is version 19's unless
-    sport-10's new filler plays in it, as the learner or the opponent."""
-    check_one_retrained(TASKS_V18, TASKS_V19, "sport-10", same="city-13")
-
-
-def test_results_v19_are_the_pinned_tasks():
-    """The shipped results of version 19: every task, every pair, 500 games, the digests; only
-    the pairs with sport-10's new filler were played again, the rest come from version 18."""
-    check_results_reused(19, *RETRAINED)
-
-
-def test_the_standard_attacker_still_starts_from_version_4s_filler():
-    """`mafia exploit --start filler` starts from the filler file tasks version 4 pinned: the
-    new file does not move the standard attacker."""
-    check_attacker_from_version_4(
-        TASKS_V19, "sport-10", pins.shipped_file(get_task("sport-10", 4), "filler")
-    )
