@@ -194,122 +194,71 @@ ONLINE_V16 = (*ONLINE_LAYER, "mark=true", "mark_civilian=true", "mafia_push=true
 # forum-10's run's layer (its training config's options) and ``defer`` (tasks version 11)
 FORUM_LAYER = ("fallback=vouch", "mafia=false", "defer=unvouched")
 
+# a mafia seat beside teammates who are not its copies plays as the rule bots (a teammate that
+# vouched or nominated on day 1 is a copy)
+MATES = ("mates=true", "mates_nominate=true")
+
+# sport-10's of versions 15 on: its mafia vouch on no day and nominate the table's top suspect
+# after day 1
+SPORT_V15 = (*TABLE_LAYER, "mafia_silent=true", "mafia_push=true")
+
+
+def layer(*options: str) -> list[str]:
+    """`baselines.ppo.stamp`'s arguments: the talk layer with these ``key=value`` options."""
+    return ["--layer=belief_talk", *(f"--option={o}" for o in options)]
+
+
 # shipped file -> the `baselines.ppo.stamp` arguments its last run's agent.pt is stamped with
 # (the layer its network plays under, recorded in the file: the weights are the run's)
 STAMPS: dict[str, list[str]] = {
     # online-10's of tasks versions 9-11 (issue 45): versions 4-8's network under the agreed shot
-    "filler/v11/online.pt": ["--layer=belief_talk", *(f"--option={o}" for o in ONLINE_LAYER)],
+    "filler/v11/online.pt": layer(*ONLINE_LAYER),
     # and of version 12: a town seat played as the rule bots where three or more seats claim
     # the sheriff
-    "filler/v12/online.pt": [
-        "--layer=belief_talk",
-        *(f"--option={o}" for o in (*ONLINE_LAYER, "defer=team")),
-    ],
+    "filler/v12/online.pt": layer(*ONLINE_LAYER, "defer=team"),
     # and of versions 13-14: a town seat's empty day-1 speech claims the civilian's role (the
     # mark), and a town seat beside fewer marked seats than half the other town seats is
     # played as the rule bots too
-    "filler/v14/online.pt": [
-        "--layer=belief_talk",
-        *(f"--option={o}" for o in ONLINE_MARK),
-    ],
+    "filler/v14/online.pt": layer(*ONLINE_MARK),
     # and of version 15: a mafia seat's speech after day 1 that would end nominates the town
     # player the table suspects most, where he is a suspect
-    "filler/v15/online.pt": [
-        "--layer=belief_talk",
-        *(f"--option={o}" for o in (*ONLINE_MARK, "mafia_push=true")),
-    ],
+    "filler/v15/online.pt": layer(*ONLINE_MARK, "mafia_push=true"),
     # and of version 16: on day 1 a town seat plays as the rule bots where three or more other
     # seats have accused one seat that no claimant called black (`defer` joins ``framed``)
-    "filler/v16/online.pt": [
-        "--layer=belief_talk",
-        *(f"--option={o}" for o in ONLINE_V16),
-        "--option=defer=team+unmarked+framed",
-    ],
+    "filler/v16/online.pt": layer(*ONLINE_V16, "defer=team+unmarked+framed"),
     # and of version 17: a town seat plays as the rule bots where another seat has claimed more
     # checks than nights have passed (`defer` joins ``impossible``)
-    "filler/v17/online.pt": [
-        "--layer=belief_talk",
-        *(f"--option={o}" for o in ONLINE_V16),
-        "--option=defer=team+unmarked+framed+impossible",
-    ],
+    "filler/v17/online.pt": layer(*ONLINE_V16, "defer=team+unmarked+framed+impossible"),
     # club-10's of tasks version 10 (issue 45): the layer its run trained under, and a mafia
     # seat beside teammates who are not its copies played as the rule bots
-    "filler/v10/club.pt": ["--layer=belief_talk", *(f"--option={o}" for o in CLUB_LAYER)],
+    "filler/v10/club.pt": layer(*CLUB_LAYER),
     # and of versions 11 and 12-13: a town seat beside teammates who are not its copies, too
-    **{
-        f"filler/{v}club.pt": [
-            "--layer=belief_talk",
-            *(f"--option={o}" for o in (*CLUB_LAYER, "defer=silent")),
-        ]
-        for v in ("v11/", "v13/")
-    },
+    **{f"filler/{v}club.pt": layer(*CLUB_LAYER, "defer=silent") for v in ("v11/", "v13/")},
     # and of versions 14-16: a mafia seat's vouch after day 1 ends its speech instead
-    "filler/v16/club.pt": [
-        "--layer=belief_talk",
-        *(f"--option={o}" for o in (*CLUB_LAYER, "defer=silent", "mafia_quiet=true")),
-    ],
+    "filler/v16/club.pt": layer(*CLUB_LAYER, "defer=silent", "mafia_quiet=true"),
     # and of version 17: a town seat plays as the rule bots where another seat has claimed more
     # checks than nights have passed, too
-    "filler/club.pt": [
-        "--layer=belief_talk",
-        *(f"--option={o}" for o in (*CLUB_LAYER, "defer=silent+impossible", "mafia_quiet=true")),
-    ],
+    "filler/club.pt": layer(*CLUB_LAYER, "defer=silent+impossible", "mafia_quiet=true"),
     # forum-10's of tasks version 11 (issue 45): the layer its run trained under, and a town
     # seat beside teammates who are not its copies played as the rule bots
-    "filler/v11/forum.pt": [
-        "--layer=belief_talk",
-        *(f"--option={o}" for o in FORUM_LAYER),
-    ],
+    "filler/v11/forum.pt": layer(*FORUM_LAYER),
     # sport-10's of tasks versions 12-13 (issue 45): the layer its run trained under, and a
     # mafia seat beside teammates who are not its copies played as the rule bots
-    "filler/v13/sport.pt": [
-        "--layer=belief_talk",
-        *(f"--option={o}" for o in (*TABLE_LAYER, "mates=true", "mates_nominate=true")),
-    ],
+    "filler/v13/sport.pt": layer(*TABLE_LAYER, *MATES),
     # and forum-10's of versions 12-13: a mafia seat beside teammates who are not its copies, too
-    "filler/v13/forum.pt": [
-        "--layer=belief_talk",
-        *(f"--option={o}" for o in (*FORUM_LAYER, "mates=true", "mates_nominate=true")),
-    ],
+    "filler/v13/forum.pt": layer(*FORUM_LAYER, *MATES),
     # both of version 14: a mafia seat's vouch after day 1 ends its speech instead
-    "filler/v14/sport.pt": [
-        "--layer=belief_talk",
-        *(
-            f"--option={o}"
-            for o in (*TABLE_LAYER, "mates=true", "mates_nominate=true", "mafia_quiet=true")
-        ),
-    ],
-    "filler/forum.pt": [
-        "--layer=belief_talk",
-        *(
-            f"--option={o}"
-            for o in (*FORUM_LAYER, "mates=true", "mates_nominate=true", "mafia_quiet=true")
-        ),
-    ],
+    "filler/v14/sport.pt": layer(*TABLE_LAYER, *MATES, "mafia_quiet=true"),
+    "filler/forum.pt": layer(*FORUM_LAYER, *MATES, "mafia_quiet=true"),
     # sport-10's of versions 15-16: its mafia vouch on no day (and so `mates` has no mark to
     # read), and a mafia seat's speech after day 1 that would end nominates the town player the
     # table suspects most, where he is a suspect
-    "filler/v16/sport.pt": [
-        "--layer=belief_talk",
-        *(f"--option={o}" for o in (*TABLE_LAYER, "mafia_silent=true", "mafia_push=true")),
-    ],
+    "filler/v16/sport.pt": layer(*SPORT_V15),
     # and of versions 17-18: a town seat plays as the rule bots where another seat has claimed
     # more checks than nights have passed
-    "filler/v18/sport.pt": [
-        "--layer=belief_talk",
-        *(
-            f"--option={o}"
-            for o in (*TABLE_LAYER, "mafia_silent=true", "mafia_push=true", "defer=impossible")
-        ),
-    ],
+    "filler/v18/sport.pt": layer(*SPORT_V15, "defer=impossible"),
     # and of version 19: so on day 1 alone (a check claimed on day 1)
-    "filler/sport.pt": [
-        "--layer=belief_talk",
-        *(
-            f"--option={o}"
-            for o in (*TABLE_LAYER, "mafia_silent=true", "mafia_push=true", "defer=day1_check")
-        ),
-    ],
+    "filler/sport.pt": layer(*SPORT_V15, "defer=day1_check"),
 }
 
 
