@@ -86,6 +86,11 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   accuse one town player on day 1 in every game), which no benchmark opponent's seats do on
   day 1; online-10's network votes with such a bloc. Only day 1's decisions: by day 2 three
   accusers of one seat are common talk (the PPO bots' town in 60% of online-10's games).
+  ``framed_out``: after day 1, once a vote has put out such a seat (accused by three or more
+  other seats, called black by no claimant): the framers' townsperson voted out, the framers
+  still at the table, where the network goes on reading their talk as a town's. Not where a
+  claimant's black call led the accusations (the networks' towns accuse and vote out the
+  seats their sheriff calls black).
   ``impossible``: where another seat has claimed more checks than nights have passed (as
   the rule bots count them, `SeenBatch.public_credible`: a check claimed on day 1, before any
   night with checks in every variant): a liar, whom the rule bots' town votes out (the zoo's
@@ -482,10 +487,15 @@ class BeliefTalk:
             hit |= town & spoken & fire
         if triggers & {"team", "liars"}:
             hit |= town & (b.claimant.sum(axis=1) >= (2 if "liars" in triggers else 3))
-        if "framed" in triggers:  # [R, target]: how many other seats accused it
+        if triggers & {"framed", "framed_out"}:
+            # [R, target]: accused by three or more other seats, called black by no claimant
             accusers = (b.accused & b.not_me[:, :, None]).sum(axis=1)
-            called = b.claimed_black.any(axis=1)  # [R, target]: a claimed black check
-            hit |= town & (b.day == 1) & ((accusers >= 3) & ~called).any(axis=1)
+            framed = (accusers >= 3) & ~b.claimed_black.any(axis=1)
+            if "framed" in triggers:  # on day 1
+                hit |= town & (b.day == 1) & framed.any(axis=1)
+            if "framed_out" in triggers:  # later, once such a seat is voted out
+                voted_out = b.v["eliminated"][..., 0] > 0
+                hit |= town & (b.day >= 2) & (framed & voted_out).any(axis=1)
         if triggers & {"impossible", "day1_check"}:  # more checks claimed than nights passed
             early = b.checks_said > np.maximum(0, b.day - 1)[:, None]
             if "impossible" not in triggers:  # (``day1_check``: on day 1 alone)

@@ -44,7 +44,9 @@ PARTS = (
 # (``framed``) on day 1, where three or more other seats have accused one seat (a team framing
 # a townsperson: the benchmark's opponents' seats never do so on day 1); or (``impossible``)
 # where another seat has claimed more checks than nights have passed (a liar), or
-# (``day1_check``) so on day 1 alone
+# (``day1_check``) so on day 1 alone; or (``framed_out``) after day 1, where a vote has put out
+# a seat that three or more other seats had accused and no claimant had called black (a framed
+# townsperson voted out: the framers are still at the table)
 DEFERS = (
     "team",
     "liars",
@@ -57,6 +59,7 @@ DEFERS = (
     "framed",
     "impossible",
     "day1_check",
+    "framed_out",
 )
 
 

@@ -11,7 +11,7 @@ import mafia_env
 from baselines.belief_talk import BeliefTalk
 from baselines.robust import table_of
 from baselines.rule import RulePolicy
-from mafia_env.engine.events import Ev
+from mafia_env.engine.events import Cause, Ev
 from mafia_env.engine.kinds import Act
 from mafia_env.engine.roles import Role, Team
 from mafia_env.errors import ConfigError
@@ -919,10 +919,11 @@ def test_mafia_push_nominates_the_tables_top_suspect_after_day_1():
         assert (nominations[2] > 0) == push and len(checked) == nominations[2], nominations
 
 
-def _framed_by_events(game, seat: int) -> bool:
+def _framed_by_events(game, seat: int, later: bool = False) -> bool:
     """Whether, by the events so far, it is day 1 and three or more seats other than `seat`
-    have accused one seat that no claimant has called black."""
-    day, accusers, called = 0, {}, set()
+    have accused one seat that no claimant has called black; with `later`, whether it is day
+    2 or later and such a seat has been voted out."""
+    day, accusers, called, voted_out = 0, {}, set(), set()
     for kind, actor, target, value, _seen in game.events:
         if kind == Ev.DAY:
             day = value
@@ -930,7 +931,10 @@ def _framed_by_events(game, seat: int) -> bool:
             accusers.setdefault(target, set()).add(actor)
         elif kind == Ev.CLAIM_CHECK and value == 1:
             called.add(target)
-    return day == 1 and any(len(s) >= 3 and t not in called for t, s in accusers.items())
+        elif kind == Ev.ELIMINATED and value == Cause.VOTE:
+            voted_out.add(target)
+    framed = {t for t, s in accusers.items() if len(s) >= 3 and t not in called}
+    return day >= 2 and bool(framed & voted_out) if later else day == 1 and bool(framed)
 
 
 def test_defer_framed_hands_the_town_over_on_day_1_where_a_team_accuses_one_seat():
@@ -953,6 +957,29 @@ def test_defer_framed_hands_the_town_over_on_day_1_where_a_team_accuses_one_seat
         for vec, mask, game, seat in decisions(range(2), mafia=mafia):
             if game.teams[seat] == Team.MAFIA and mask.sum() > 1:
                 assert not talk._deferred(talk.reader, vec[None], mask[None] != 0)[0]
+    assert fired["framer"] > 0, fired
+
+
+def test_defer_framed_out_hands_the_town_over_once_a_framed_seat_is_voted_out():
+    """``defer="framed_out"``: after day 1 a town seat's decisions are the rule bots' once a
+    vote has put out a seat that three or more other seats accused and no claimant called
+    black (the framers' townsperson), at every town turn of seeded games against the framers
+    and the team of fake sheriffs; never a mafia seat's, never on day 1. Against the framers
+    it fires (their day-1 frame puts a townsperson out)."""
+    fired = {}
+    for style in ("framer", "fake_sheriff"):
+        mafia = load_policy(f"style:{style}", table_of(TASK), seed=6)
+        talk = layered(defer="framed_out")
+        fired[style] = 0
+        for vec, mask, game, seat in decisions(range(6), mafia=mafia):
+            if mask.sum() <= 1:
+                continue
+            hit = talk._deferred(talk.reader, vec[None], mask[None] != 0)[0]
+            if game.teams[seat] != Team.TOWN:
+                assert not hit
+                continue
+            assert hit == _framed_by_events(game, seat, later=True), (style, seat)
+            fired[style] += bool(hit)
     assert fired["framer"] > 0, fired
 
 
