@@ -214,7 +214,7 @@ PINS_V17: dict[str, dict[str, str]] = {
 # records the layer.
 PINS_V18: dict[str, dict[str, str]] = {
     **PINS_V17,
-    "online-10": {**PINS_V17["online-10"], "filler": "27ec9c9c3ac63b96"},  # filler/online.pt
+    "online-10": {**PINS_V17["online-10"], "filler": "27ec9c9c3ac63b96"},  # filler/v19/online.pt
 }
 
 # THE PIN TABLE of version 19: version 18's, with sport-10's seat-filler network of versions
@@ -224,6 +224,15 @@ PINS_V18: dict[str, dict[str, str]] = {
 PINS_V19: dict[str, dict[str, str]] = {
     **PINS_V18,
     "sport-10": {**PINS_V18["sport-10"], "filler": "059e4982430e730e"},  # filler/sport.pt
+}
+
+# THE PIN TABLE of version 20: version 19's, with online-10's seat-filler network of versions
+# 18-19 stamped with ``framed_out`` joined to its ``defer`` (issue 45: its town plays as the rule
+# bots after day 1 once a vote has put out a seat that three or more other seats accused and no
+# claimant called black), the same weights, its file records the layer.
+PINS_V20: dict[str, dict[str, str]] = {
+    **PINS_V19,
+    "online-10": {**PINS_V19["online-10"], "filler": "f01edcbc5d72956f"},  # filler/online.pt
 }
 
 PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
@@ -245,6 +254,7 @@ PINS_BY_VERSION: dict[int, dict[str, dict[str, str]]] = {
     17: PINS_V17,
     18: PINS_V18,
     19: PINS_V19,
+    20: PINS_V20,
 }
 
 # The sides of a shipped bot that its file's network does not play, per version: task ->
@@ -281,6 +291,7 @@ SEATED_BY_VERSION: dict[int, dict[str, dict[str, dict[str, str]]]] = {
     17: SEATED_V7,
     18: SEATED_V7,
     19: SEATED_V7,
+    20: SEATED_V7,
 }
 
 # The files of earlier versions that a later one retrained: version -> task -> opponent -> the
@@ -305,6 +316,7 @@ _FORUM_V10 = {"forum-10": {"filler": "filler/v10/forum.pt"}}
 _CLUB_V16 = {"club-10": {"filler": "filler/v16/club.pt"}}  # versions 14-16's
 _SPORT_V16 = {"sport-10": {"filler": "filler/v16/sport.pt"}}  # versions 15-16's
 _SPORT_V18 = {"sport-10": {"filler": "filler/v18/sport.pt"}}  # versions 17-18's
+_ONLINE_V19 = {"online-10": {"filler": "filler/v19/online.pt"}}  # versions 18-19's
 _V10 = {"club-10": {"filler": "filler/v10/club.pt"}, **_FORUM_V10}
 RETIRED: dict[int, dict[str, dict[str, str]]] = {
     4: {
@@ -338,7 +350,8 @@ RETIRED: dict[int, dict[str, dict[str, str]]] = {
     15: {"online-10": {"filler": "filler/v15/online.pt"}, **_SPORT_V16, **_CLUB_V16},
     16: {"online-10": {"filler": "filler/v16/online.pt"}, **_SPORT_V16, **_CLUB_V16},
     17: {"online-10": {"filler": "filler/v17/online.pt"}, **_SPORT_V18},
-    18: _SPORT_V18,
+    18: {**_SPORT_V18, **_ONLINE_V19},
+    19: _ONLINE_V19,
 }
 
 

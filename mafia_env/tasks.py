@@ -70,7 +70,11 @@ earlier ones, which stay playable under the rules they were defined with:
   filler is the same games;
 - version 19: version 18 with sport-10's seat-filler network's town seats handed to the rule
   bots where another seat has claimed a check on day 1 alone (not on later days: issue 45);
-  every pair without sport-10's filler is the same games.
+  every pair without sport-10's filler is the same games;
+- version 20: version 19 with online-10's seat-filler network's town seats handed to the rule
+  bots after day 1 once a vote has put out a seat that three or more other seats accused and
+  no claimant called black (a framed townsperson: issue 45); every pair without online-10's
+  filler is the same games.
 
 `TINY_TASKS` are of another kind: tables small enough for exact game theory (OpenSpiel's
 NashConv and CFR over the whole tree), with the exact values pinned.
@@ -88,7 +92,7 @@ from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 
 # task version -> the era its games are played in
-TASK_ERAS = {2: 1, 3: 2, **{version: 3 for version in range(4, 20)}}  # 4-19: one era
+TASK_ERAS = {2: 1, 3: 2, **{version: 3 for version in range(4, 21)}}  # 4-20: one era
 
 
 def task_knobs(variant: str, version: int) -> dict[str, Any]:
@@ -263,6 +267,11 @@ TASKS_V18: dict[str, Task] = _tables(18, OPPONENTS_V4, era=2)
 # (`baselines.pins.PINS_V19`), so that digest is another.
 TASKS_V19: dict[str, Task] = _tables(19, OPPONENTS_V4, era=2)
 
+# ---------------------------------------------------------------- version 20
+# Version 19's tables, opponents and rules; online-10's filler file is another
+# (`baselines.pins.PINS_V20`), so that digest is another.
+TASKS_V20: dict[str, Task] = _tables(20, OPPONENTS_V4, era=2)
+
 TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     2: TASKS_V2,
     3: TASKS_V3,
@@ -282,6 +291,7 @@ TASKS_BY_VERSION: dict[int, dict[str, Task]] = {
     17: TASKS_V17,
     18: TASKS_V18,
     19: TASKS_V19,
+    20: TASKS_V20,
 }
 
 
@@ -400,6 +410,7 @@ __all__ = [
     "TASKS_V17",
     "TASKS_V18",
     "TASKS_V19",
+    "TASKS_V20",
     "TASK_ERAS",
     "TINY_TASKS",
     "Task",

@@ -104,12 +104,16 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "filler/v15/online.pt": ("configs/filler/online.yaml", []),
     "filler/v16/online.pt": ("configs/filler/online.yaml", []),
     "filler/v17/online.pt": ("configs/filler/online.yaml", []),
-    # online-10's of tasks version 18: the second link under version 17's layer (the first
-    # in `FIRST`), half its games at mixed tables; its file records the layer it trained under
-    "filler/online.pt": (
-        "configs/filler/online-layer.yaml",
-        ["exp_name=online_layer1m", "mixed_tables=0.5", "mixed_mates=rule"],
-    ),
+    # online-10's of tasks versions 18-19: the second link under version 17's layer (the first
+    # in `FIRST`), half its games at mixed tables; its file records the layer it trained under;
+    # version 20's is the same run, its file then stamped (`STAMPS`)
+    **{
+        f"filler/{v}online.pt": (
+            "configs/filler/online-layer.yaml",
+            ["exp_name=online_layer1m", "mixed_tables=0.5", "mixed_mates=rule"],
+        )
+        for v in ("v19/", "")
+    },
     "filler/v6/forum.pt": ("configs/filler/forum.yaml", []),  # tasks versions 4-6's
     "filler/v7/minimal.pt": ("configs/filler/minimal.yaml", []),  # tasks versions 4-7's
     # sport-10's seat-filler of tasks version 5 (issue 45): the second link under the talk
@@ -229,6 +233,9 @@ STAMPS: dict[str, list[str]] = {
     # and of version 17: a town seat plays as the rule bots where another seat has claimed more
     # checks than nights have passed (`defer` joins ``impossible``)
     "filler/v17/online.pt": layer(*ONLINE_V16, "defer=team+unmarked+framed+impossible"),
+    # and of version 20 (versions 18-19's network): after day 1, too, once a vote has put out a
+    # seat that three or more other seats accused and no claimant called black (``framed_out``)
+    "filler/online.pt": layer(*ONLINE_V16, "defer=team+unmarked+framed+impossible+framed_out"),
     # club-10's of tasks version 10 (issue 45): the layer its run trained under, and a mafia
     # seat beside teammates who are not its copies played as the rule bots
     "filler/v10/club.pt": layer(*CLUB_LAYER),
@@ -332,8 +339,10 @@ FIRST["filler/v14/sport.pt"] = FIRST["filler/sport.pt"]
 FIRST["filler/v16/sport.pt"] = FIRST["filler/sport.pt"]
 FIRST["filler/v18/sport.pt"] = FIRST["filler/sport.pt"]
 FIRST["filler/v16/club.pt"] = FIRST["filler/club.pt"]
-# version 18's online-10 file: versions 4-8's run, then the first link under version 17's layer
+# versions 18-19's online-10 file (and version 20's): versions 4-8's run, then the first link
+# under version 17's layer
 FIRST["filler/online.pt"] = [RUNS["filler/v8/online.pt"], ("configs/filler/online-layer.yaml", [])]
+FIRST["filler/v19/online.pt"] = FIRST["filler/online.pt"]
 
 
 def train_command(config: str, sets: list[str], run_dir: Path) -> list[str]:

@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 RUNS = HERE / "experiments"
 RULE = "rule bots (seated: the same games)"
 
-# task -> side -> the runs (files under experiments/) that judged tasks version 19's filler
+# task -> side -> the runs (files under experiments/) that judged tasks version 20's filler
 SHIPPED: dict[str, dict[str, list[str] | str]] = {
     "sport-10": {
         "town": [
@@ -45,8 +45,8 @@ SHIPPED: dict[str, dict[str, list[str] | str]] = {
         "mafia": [f"club_v14-club-10-mafia-{mix}-500.json" for mix in ("full", "mixed")],
     },
     "online-10": {
-        side: [f"online_v18-online-10-{side}-{mix}-500.json" for mix in ("full", "mixed")]
-        for side in ("town", "mafia")
+        "town": [f"online_v20-online-10-town-{mix}-500.json" for mix in ("full", "mixed")],
+        "mafia": [f"online_v18-online-10-mafia-{mix}-500.json" for mix in ("full", "mixed")],
     },
     "forum-10": {
         "town": [

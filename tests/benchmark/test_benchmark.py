@@ -69,8 +69,8 @@ def test_get_task_gives_every_version():
     assert get_task("sport-10") is TASKS["sport-10"]
     assert get_task("sport-10", 2) is TASKS_V2["sport-10"]
     assert get_task("sport-10", 2).play_knobs() != {}  # version 2 keeps its earlier rules
-    with pytest.raises(ConfigError, match=r"no benchmark tasks of version 20; versions: 2, 3, 4"):
-        get_task("sport-10", 20)
+    with pytest.raises(ConfigError, match=r"no benchmark tasks of version 21; versions: 2, 3, 4"):
+        get_task("sport-10", 21)
     with pytest.raises(ConfigError, match=r"no task 'sport-9' in version 3; tasks: city-13"):
         get_task("sport-9", 3)
 

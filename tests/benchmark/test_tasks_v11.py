@@ -46,8 +46,8 @@ def test_version_11_definitions_are_pinned():
     assert LATEST >= 11 and TASKS_BY_VERSION[11] is TASKS_V11  # the latest: test_tasks_v12.py
     check_filler_retrained(11, PINNED_V11, RETRAINED, NEW)
     assert all(get_task(name, 11) is task for name, task in TASKS_V11.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 20; versions: 2, 3, .*, 10, 11"):
-        get_task("sport-10", 20)
+    with pytest.raises(ConfigError, match=r"tasks of version 21; versions: 2, 3, .*, 10, 11"):
+        get_task("sport-10", 21)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_weights():

@@ -55,8 +55,8 @@ def test_version_12_definitions_are_pinned():
     assert LATEST >= 12 and TASKS_BY_VERSION[12] is TASKS_V12  # the latest: test_tasks_v13.py
     check_filler_retrained(12, PINNED_V12, RETRAINED, NEW)
     assert all(get_task(name, 12) is task for name, task in TASKS_V12.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 20; versions: 2, 3, .*, 12, 13"):
-        get_task("sport-10", 20)
+    with pytest.raises(ConfigError, match=r"tasks of version 21; versions: 2, 3, .*, 12, 13"):
+        get_task("sport-10", 21)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_the_stamped_ones_keep_their_weights():

@@ -44,8 +44,8 @@ def test_version_13_definitions_are_pinned():
     assert LATEST >= 13 and TASKS_BY_VERSION[13] is TASKS_V13  # the latest: test_tasks_v14.py
     check_filler_retrained(13, PINNED_V13, RETRAINED, NEW)
     assert all(get_task(name, 13) is task for name, task in TASKS_V13.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 20; versions: 2, 3, .*, 13, 14"):
-        get_task("sport-10", 20)
+    with pytest.raises(ConfigError, match=r"tasks of version 21; versions: 2, 3, .*, 13, 14"):
+        get_task("sport-10", 21)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_online_10s_keeps_its_weights():

@@ -40,8 +40,8 @@ def test_version_16_definitions_are_pinned():
     assert LATEST >= 16 and TASKS_BY_VERSION[16] is TASKS_V16  # the latest: test_tasks_v17.py
     check_filler_retrained(16, PINNED_V16, RETRAINED, NEW)
     assert all(get_task(name, 16) is task for name, task in TASKS_V16.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 20; versions: 2, 3, .*, 15, 16"):
-        get_task("sport-10", 20)
+    with pytest.raises(ConfigError, match=r"tasks of version 21; versions: 2, 3, .*, 15, 16"):
+        get_task("sport-10", 21)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_online_10s_keeps_its_weights():

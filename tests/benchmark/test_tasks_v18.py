@@ -40,8 +40,8 @@ def test_version_18_definitions_are_pinned():
     assert LATEST >= 18 and TASKS_BY_VERSION[18] is TASKS_V18  # the latest: test_tasks_v19.py
     check_filler_retrained(18, PINNED_V18, RETRAINED, NEW)
     assert all(get_task(name, 18) is task for name, task in TASKS_V18.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 20; versions: 2, 3, .*, 17, 18"):
-        get_task("sport-10", 20)
+    with pytest.raises(ConfigError, match=r"tasks of version 21; versions: 2, 3, .*, 17, 18"):
+        get_task("sport-10", 21)
 
 
 def test_online_10s_filler_is_trained_two_links_further_under_the_same_layer():
@@ -54,9 +54,11 @@ def test_online_10s_filler_is_trained_two_links_further_under_the_same_layer():
     assert pins.shipped_file(get_task("online-10", 17), "filler") == old
     assert pins.load_options(get_task("online-10", 17), "filler") == {"file": old}
     task = TASKS_V18["online-10"]
-    assert pins.load_options(task, "filler") == {} and pins.seated(task, "filler") == {}
+    mine = shipped.SHIPPED / FILLER_V18["online-10"]  # (versions 18-19's: retired for 20)
+    assert pins.load_options(task, "filler") == {"file": mine}
+    assert pins.seated(task, "filler") == {}
     spec = GameSpec.make(task.variant, task.num_players, **task.play_knobs())
-    now = load_policy("filler", spec, seed=1)
+    now = load_policy("filler", spec, seed=1, file=mine)
     assert isinstance(now, BeliefTalk) and now.defer == "team+unmarked+framed+impossible"
     a, b = (torch.load(p, map_location="cpu", weights_only=False)
             for p in (old, pins.shipped_file(task, "filler")))  # fmt: skip

@@ -13,9 +13,10 @@ from baselines.belief_talk import BeliefTalk
 from mafia_env.engine.spec import GameSpec
 from mafia_env.errors import ConfigError
 from mafia_env.seating.policies import load_policy
-from mafia_env.tasks import LATEST, TASKS, TASKS_BY_VERSION, TASKS_V19, get_task
+from mafia_env.tasks import LATEST, TASKS_BY_VERSION, TASKS_V19, get_task
 from tests.benchmark.test_tasks_v5 import (
     FILLER_V18,
+    FILLER_V19,
     check_filler_files,
     check_filler_retrained,
     same_weights_options,
@@ -36,18 +37,18 @@ NEW = {"sport-10": "059e4982430e730e"}
 
 
 def test_version_19_definitions_are_pinned():
-    assert LATEST == 19 and TASKS is TASKS_V19 and TASKS_BY_VERSION[19] is TASKS_V19
+    assert LATEST >= 19 and TASKS_BY_VERSION[19] is TASKS_V19  # the latest: test_tasks_v20.py
     check_filler_retrained(19, PINNED_V19, RETRAINED, NEW)
-    assert all(get_task(name) is task for name, task in TASKS_V19.items())
-    with pytest.raises(ConfigError, match=r"tasks of version 20; versions: 2, 3, .*, 18, 19"):
-        get_task("sport-10", 20)
+    assert all(get_task(name, 19) is task for name, task in TASKS_V19.items())
+    with pytest.raises(ConfigError, match=r"tasks of version 21; versions: 2, 3, .*, 18, 19"):
+        get_task("sport-10", 21)
 
 
 def test_sport_10s_filler_keeps_its_weights_under_day1_check():
     """Every task's filler file is the one pinned; sport-10's is versions 17-18's network, the
     same weights, under the layer their file records with ``defer="day1_check"`` for
     ``"impossible"``; versions 17 and 18 play their own file (`pins.RETIRED`: filler/v18/)."""
-    check_filler_files(TASKS_V19, {})
+    check_filler_files(TASKS_V19, FILLER_V19)  # (online-10's: retired for 20)
     old = shipped.SHIPPED / FILLER_V18["sport-10"]
     for version in (17, 18):
         assert pins.shipped_file(get_task("sport-10", version), "filler") == old

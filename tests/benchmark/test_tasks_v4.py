@@ -88,8 +88,8 @@ def test_earlier_versions_stay_as_they_were():
         assert get_task(name, 3) is TASKS_V3[name]
         assert get_task(name, 3).version == 3 and "filler" not in get_task(name, 3).opponents
         assert get_task(name, 2).opponents == ("rule", "random", "ppo")
-    with pytest.raises(ConfigError, match=r"no benchmark tasks of version 20; versions: 2, 3, 4"):
-        get_task("sport-10", 20)
+    with pytest.raises(ConfigError, match=r"no benchmark tasks of version 21; versions: 2, 3, 4"):
+        get_task("sport-10", 21)
 
 
 def test_version_4_loads_and_plays_against_the_filler():

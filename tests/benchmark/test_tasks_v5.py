@@ -125,7 +125,8 @@ def earlier_results(tasks: dict, names: tuple[str, ...]) -> list[dict]:
 
 
 # the filler files later versions retrained, as the versions before keep them (`pins.RETIRED`)
-FILLER_V18 = {"sport-10": "filler/v18/sport.pt"}
+FILLER_V19 = {"online-10": "filler/v19/online.pt"}
+FILLER_V18 = {**FILLER_V19, "sport-10": "filler/v18/sport.pt"}
 FILLER_V17 = {**FILLER_V18, "online-10": "filler/v17/online.pt"}
 FILLER_V16 = {
     "sport-10": "filler/v16/sport.pt",

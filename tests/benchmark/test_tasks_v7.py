@@ -57,8 +57,8 @@ def test_version_7_definitions_are_pinned():
         assert get_task(name, 7) is task
     assert pins.seated(TASKS_V7["forum-10"], "filler") == {"maniac": "rule"}
     assert pins.seated(TASKS_V6["forum-10"], "filler") == {}
-    with pytest.raises(ConfigError, match=r"tasks of version 20; versions: 2, 3, 4, 5, 6, 7"):
-        get_task("sport-10", 20)
+    with pytest.raises(ConfigError, match=r"tasks of version 21; versions: 2, 3, 4, 5, 6, 7"):
+        get_task("sport-10", 21)
 
 
 def test_the_filler_pins_are_the_shipped_files_and_forum_10s_talks():

@@ -454,7 +454,7 @@ def test_exploit_task_has_choices_and_a_clear_error(capsys):
 
     assert main(["--policy", "rule", "--task", "sport-9", "--steps", "1"]) == 2
     err = capsys.readouterr().err
-    assert "no task 'sport-9' in version 19; tasks: sport-10" in err
+    assert "no task 'sport-9' in version 20; tasks: sport-10" in err
 
 
 def test_a_benchmark_with_games_is_marked_non_standard():

@@ -24,8 +24,8 @@ def test_the_eras_rules_are_still_importable_from_the_engine():
 
 def test_formats_and_versions_map_to_their_eras():
     assert earlier.RECORD_ERAS == {1: 1, 2: 2, 3: 3}
-    # 5-19: 4's era
-    by_version = {2: 1, 3: 2, **{version: 3 for version in range(4, 20)}}
+    # 5-20: 4's era
+    by_version = {2: 1, 3: 2, **{version: 3 for version in range(4, 21)}}
     assert by_version == TASK_ERAS
     record = {"format": 4, "variant": "city", "knobs": {"max_days": 4}}
     assert earlier.record_knobs(record) == {"max_days": 4}

@@ -436,7 +436,7 @@ def test_exploit_runs_end_to_end_and_writes_json(tmp_path, capsys):
     ("args", "message"),
     [
         (["--policy", "nobody", "--task", "sport-10"], "unknown policy 'nobody'"),
-        (["--policy", "random", "--task", "sport-99"], "no task 'sport-99' in version 19"),
+        (["--policy", "random", "--task", "sport-99"], "no task 'sport-99' in version 20"),
         (["--policy", "random", "--task", "sport-10", "--steps", "0"], "--steps must be"),
         (["--policy", "random", "--task", "sport-10", "--set", "lr=1"], "unknown keys"),
     ],
