@@ -197,7 +197,8 @@ def run_once(
     timers = Timers()
     instrument(timers)
     base = load_config(config)
-    steps = base.num_envs * base.num_steps * updates
+    # (an update reads one group's rollout: `rollout_groups`; a checkout before it has none)
+    steps = base.num_envs * base.num_steps // getattr(base, "rollout_groups", 1) * updates
     with tempfile.TemporaryDirectory() as run_dir:
         cfg = dataclasses.replace(
             base,

@@ -86,6 +86,13 @@ class Config:
     """games stepped in lockstep"""
     num_steps: PositiveInt = 128
     """lockstep steps per rollout (each gives one decision per game)"""
+    rollout_groups: PositiveInt = 1
+    """the games in lockstep split in this many groups with staggered rollouts: an update every
+    num_steps / rollout_groups lockstep steps, on one group's rollout (num_envs /
+    rollout_groups games x num_steps steps); the bots and the learner's network decide for
+    every game at once, more rows a call for the same steps an update, and a group's earlier
+    steps were sampled under up to rollout_groups - 1 earlier updates' weights. Must divide
+    num_envs and num_steps"""
     gamma: Annotated[float, Range(gt=0, le=1)] = 0.99
     """discount per own decision"""
     gae_lambda: Annotated[float, Range(ge=0, le=1)] = 0.95
@@ -258,6 +265,11 @@ class Config:
             raise ConfigError(
                 "'opponents' weights must be non-negative numbers with a positive sum; "
                 f"got {self.opponents!r}"
+            )
+        if self.num_envs % self.rollout_groups or self.num_steps % self.rollout_groups:
+            raise ConfigError(
+                f"rollout_groups must divide num_envs ({self.num_envs}) and num_steps "
+                f"({self.num_steps}); got {self.rollout_groups}"
             )
         self.check_layer()
         if self.mixed_mates is not None:

@@ -165,9 +165,10 @@ def train(
     # with ``pipeline: overlap`` the updates run in a second process while the next rollout
     # plays (`baselines.ppo.overlap`); it boots meanwhile, and stops when training does (on
     # errors and Ctrl-C too)
-    learner = Learner(agent, cfg, B * T, cfg.seed + 1) if cfg.pipeline == "overlap" else None
+    per_update = B * T // cfg.rollout_groups  # one group's rollout an update
+    learner = Learner(agent, cfg, per_update, cfg.seed + 1) if cfg.pipeline == "overlap" else None
     try:
-        num_updates = max(1, cfg.total_timesteps // (B * T))
+        num_updates = max(1, cfg.total_timesteps // per_update)
         start_update, global_step = 1, 0
         curve: list[dict[str, Any]] = []  # the evaluations during training
         returns: list[tuple[int, float]] = []  # (step, the learner's mean episodic return)
@@ -263,7 +264,7 @@ def train(
             save_checkpoint(path, agent, cfg, vec, {**state, **config_record(cfg)})
 
         # TRY NOT TO MODIFY: start the game (the rollout keeps every game's acting seat each step)
-        rollout = Rollout(vec, T, opponents.opp, learner_layer(cfg))
+        rollout = Rollout(vec, T, opponents.opp, learner_layer(cfg), cfg.rollout_groups)
         if start_update == 1 and cfg.eval_every:
             run_eval(0)
         if learner is not None:  # the weights and the optimizer as PPO begins
@@ -289,8 +290,9 @@ def train(
 
             # ALGO LOGIC: GAE over each seat's own decisions, then the clipped-PPO update
             data = rollout.batch(cfg.gamma, cfg.gae_lambda)
-            if learner is None:
-                done = [ppo_update(agent, optimizer, data, cfg, rng)]
+            if learner is None:  # (staggered groups: rows of earlier weights, as the overlap's)
+                lagged = cfg.rollout_groups > 1
+                done = [ppo_update(agent, optimizer, data, cfg, rng, proximal=lagged)]
             else:  # the agent takes the last update's weights; this batch's update starts
                 done = [learner.result()]
                 learner.submit(data, optimizer.param_groups[0]["lr"])

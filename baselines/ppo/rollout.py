@@ -444,7 +444,7 @@ def learner_layer(cfg: Config) -> LearnerLayer | None:
 
 
 class Rollout:
-    """`B` games in lockstep and the buffers of one rollout of `T` steps of each.
+    """`B` games in lockstep and the buffers of their rollouts of `T` steps each.
 
     Every step records every game's acting seat; ``learn[t, b]`` marks the learner's rows,
     the only ones the update reads. The games go on from one rollout to the next.
@@ -452,11 +452,37 @@ class Rollout:
     With a `layer` (`LearnerLayer`) the learner's rows play the layer's actions given the
     network's samples; ``chosen[t, b]`` marks the rows where the network's sample was played,
     the only ones the policy loss reads (`ppo_update`: the value loss reads every row).
+
+    With `groups` G > 1 the games are G groups of B / G whose rollouts are staggered: each
+    `collect` plays T / G lockstep steps of every game, after which one group's rollout of `T`
+    steps is complete, and `batch` returns that group's (B / G games x T steps, the same shape
+    of rollout as B / G games in lockstep with one group). The opponents and the learner's
+    network then decide for every game of the lockstep at once, G times as many rows a call
+    for the same steps an update; the price is that a group's earlier steps were sampled
+    under up to G - 1 earlier updates' weights (their log-probabilities are those of the
+    weights that sampled them, as the clipped ratio needs). The first G - 1 rollouts of a run
+    are shorter (those groups began part way through their first window).
     """
 
-    def __init__(self, vec: VectorMafia, T: int, opp: Opponents, layer: LearnerLayer | None = None):
+    def __init__(
+        self,
+        vec: VectorMafia,
+        T: int,
+        opp: Opponents,
+        layer: LearnerLayer | None = None,
+        groups: int = 1,
+    ):
         B, n = vec.num_envs, vec.n
+        if groups < 1 or B % groups or T % groups:
+            raise ConfigError(
+                f"rollout groups must divide the games ({B}) and the steps ({T}); got {groups}"
+            )
         self.vec, self.T, self.opp, self.layer = vec, T, opp, layer
+        self.groups, self.span = groups, T // groups  # lockstep steps a `collect`
+        self.group_of = np.arange(B) // (B // groups)  # each game's group
+        self.cols = np.arange(B)
+        self.steps = 0  # lockstep steps played
+        self.done_group = 0  # the group whose rollout the last `collect` completed
         opp.spec = vec.spec  # members that do not read the belief piece get the plain prefix
         self.obs_buf = np.zeros((T, B, vec.obs_size), dtype=np.float32)
         self.mask_buf = np.zeros((T, B, vec.action_size), dtype=bool)
@@ -471,6 +497,9 @@ class Rollout:
         self.done_buf = np.zeros((T, B), dtype=bool)
         self.rew_buf = np.zeros((T, B, n), dtype=np.float32)
         self.boot = np.zeros((B, n), dtype=np.float32)
+        # the learner's rows of each of the last T lockstep steps as the actor read them
+        # (their games, and the compressed rows: `Actor.read`), by step modulo T
+        self.reads: list[tuple[np.ndarray, tuple[np.ndarray, ...]] | None] = [None] * T
         self.returns: deque[float] = deque(maxlen=500)  # the learner's, against members
         self.lengths: deque[int] = deque(maxlen=500)
         self.game_len = np.zeros(B, dtype=np.int64)
@@ -479,43 +508,67 @@ class Rollout:
         for b in range(B):
             opp.assign(b, self.info["teams"][b])
 
+    def _row(self, step: int) -> np.ndarray:
+        """[B]: each game's row of the buffers at lockstep step `step` (its group's place in
+        its own rollout: group g runs g * T / G steps ahead)."""
+        return (step + self.group_of * self.span) % self.T
+
+    def _parts(self, rows: np.ndarray) -> list[tuple[int, slice]]:
+        """Each group's row (of `rows`, a row a game) and its games, a slice."""
+        size = len(self.cols) // self.groups
+        return [(int(rows[g * size]), slice(g * size, (g + 1) * size)) for g in range(self.groups)]
+
     @torch.no_grad()
     def collect(self, agent: Agent, gen: torch.Generator) -> int:
-        """Play `T` lockstep steps: the agent at the learner's seats, members elsewhere.
+        """Play T / G lockstep steps: the agent at the learner's seats, members elsewhere.
 
         Return the environment steps taken (every seat's decisions).
         """
         vec, opp = self.vec, self.opp
         rows = np.arange(vec.num_envs)
         self.actor = actor = Actor(agent)
-        for step in range(self.T):
+        for _ in range(self.span):
             obs, masks, seat = self.obs, self.masks, self.info["seat"]
             learn = opp.learner_seat[rows, seat]
             if hasattr(vec, "fill"):  # the belief piece, computed for the learner's rows only
                 vec.fill(np.flatnonzero(learn))
-            self.obs_buf[step] = obs
-            self.mask_buf[step] = masks
-            self.seat_buf[step] = seat
-            self.learn_buf[step] = learn
+            r = self._row(self.steps)
+            parts = self._parts(r)
+            for buf, x in ((self.obs_buf, obs), (self.mask_buf, masks), (self.seat_buf, seat)):
+                for row, part in parts:
+                    buf[row, part] = x[part]
+            for row, part in parts:
+                self.learn_buf[row, part] = learn[part]
 
             # the learner's seats through the agent, every other seat through its member
-            actions = self.act_buf[step]
+            actions = np.zeros(vec.num_envs, dtype=np.int64)
             li = np.flatnonzero(learn)
+            read = None
             if li.size:
-                a, logp, v = actor(obs[li], self.mask_buf[step, li], gen)
+                lmask = masks[li] != 0  # (as the bool buffer holds them)
+                a, logp, v = actor(obs[li], lmask, gen)
+                if actor.simple:
+                    read = (li, actor.read[-1])
                 if self.layer is not None:
-                    played = self.layer(obs[li], self.mask_buf[step, li], a)
-                    self.net_buf[step, li] = a
-                    self.chosen_buf[step, li] = played == a
+                    played = self.layer(obs[li], lmask, a)
+                    self.net_buf[r[li], li] = a
+                    self.chosen_buf[r[li], li] = played == a
                     a = played
                 actions[li] = a
-                self.logp_buf[step, li] = logp
-                self.val_buf[step, li] = v
+                self.logp_buf[r[li], li] = logp
+                self.val_buf[r[li], li] = v
+            self.reads[self.steps % self.T] = read
             opp.act(obs, masks, learn, actions, seat)
 
             self.obs, self.masks, rewards, dones, self.info = vec.step(actions)
-            self.done_buf[step] = dones
-            self.rew_buf[step] = rewards
+            for buf, x in (
+                (self.act_buf, actions),
+                (self.done_buf, dones),
+                (self.rew_buf, rewards),
+            ):
+                for row, part in parts:
+                    buf[row, part] = x[part]
+            self.steps += 1
             self.game_len += 1
             for b in np.flatnonzero(dones):
                 ret = opp.record(b, rewards[b], self.info["done_teams"][b])
@@ -525,58 +578,90 @@ class Rollout:
                 self.game_len[b] = 0
                 opp.assign(b, self.info["teams"][b])
 
+        # the group whose rollout these steps completed (its last row, T - 1, just written)
+        ended = np.flatnonzero(self._row(self.steps - 1) == self.T - 1)
+        self.done_group = int(self.group_of[ended[0]])
         # bootstrap value: each learner seat's current view, where its game goes on
         self.boot[:] = 0
-        bs = np.argwhere(opp.learner_seat)
+        bs = np.argwhere(opp.learner_seat & (self.group_of == self.done_group)[:, None])
         if len(bs):
             views = np.stack([vec.observe(int(b), int(s)) for b, s in bs])
             v = agent.denorm(agent.get_value(torch.from_numpy(views))).numpy()
             self.boot[bs[:, 0], bs[:, 1]] = v
-        return self.T * vec.num_envs
+        return self.span * vec.num_envs
 
     def batch(self, gamma: float, lam: float) -> dict[str, torch.Tensor]:
-        """Return the learner's decisions of the rollout, with GAE advantages and returns."""
+        """Return the learner's decisions of the rollout the last `collect` completed (its
+        group's), with GAE advantages and returns."""
+        g = np.flatnonzero(self.group_of == self.done_group)
+        part = slice(g[0], g[-1] + 1)  # (a group's games are consecutive)
+        learn = self.learn_buf[:, part]
         adv = seat_gae(
-            self.val_buf,
-            self.learn_buf,
-            self.seat_buf,
-            self.done_buf,
-            self.rew_buf,
-            self.boot,
+            self.val_buf[:, part],
+            learn,
+            self.seat_buf[:, part],
+            self.done_buf[:, part],
+            self.rew_buf[:, part],
+            self.boot[part],
             gamma,
             lam,
         )
-        sel = self.learn_buf.reshape(-1)
+        sel = learn.reshape(-1)
         flat = {
-            "masks": self.mask_buf.reshape(-1, self.vec.action_size),
-            "actions": self.act_buf.reshape(-1),
-            "logprobs": self.logp_buf.reshape(-1),
+            "masks": self.mask_buf[:, part].reshape(-1, self.vec.action_size),
+            "actions": self.act_buf[:, part].reshape(-1),
+            "logprobs": self.logp_buf[:, part].reshape(-1),
             "advantages": adv.reshape(-1),
-            "returns": (adv + self.val_buf).reshape(-1),
-            "values": self.val_buf.reshape(-1),
+            "returns": (adv + self.val_buf[:, part]).reshape(-1),
+            "values": self.val_buf[:, part].reshape(-1),
         }
         if self.layer is not None:
             # the network's own samples (what its log-probabilities are of), and which of
             # them were played: the policy loss reads those rows only
-            flat["actions"] = self.net_buf.reshape(-1)
-            flat["chosen"] = self.chosen_buf.reshape(-1)
+            flat["actions"] = self.net_buf[:, part].reshape(-1)
+            flat["chosen"] = self.chosen_buf[:, part].reshape(-1)
         out = {k: torch.from_numpy(np.ascontiguousarray(v[sel])) for k, v in flat.items()}
-        read = self.actor.read if self.actor is not None else []
-        if read and sum(len(k) for k, _, _ in read) == len(out["actions"]):
+        read = self._group_reads(part, learn)
+        if read is not None:
             # the rows as the actor read them, step by step: the CSR arrays of the learner's
             # observations, in the batch's order, without copying the dense rows
-            counts = np.concatenate([k for k, _, _ in read])
+            counts, col, val = read
             crow = np.zeros(len(counts) + 1, dtype=np.int64)
             np.cumsum(counts, out=crow[1:])
-            out["obs_csr"] = (
-                torch.from_numpy(crow),
-                torch.from_numpy(np.concatenate([c for _, c, _ in read])),
-                torch.from_numpy(np.concatenate([v for _, _, v in read])),
-            )
+            out["obs_csr"] = (torch.from_numpy(crow), torch.from_numpy(col), torch.from_numpy(val))
         else:
-            obs = self.obs_buf.reshape(-1, self.vec.obs_size)
+            obs = self.obs_buf[:, part].reshape(-1, self.vec.obs_size)
             out["obs"] = torch.from_numpy(np.ascontiguousarray(obs[sel]))
         return out
+
+    def _group_reads(
+        self, part: slice, learn: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The compressed rows the actor read for the games `part` over their rollout, in the
+        batch's order (step by step, game by game); None where a step's were not kept."""
+        T, last = self.T, self.steps - 1
+        counts, cols, vals = [], [], []
+        for t in range(T):  # the group's row t was written at lockstep step last - (T-1-t)
+            want = learn[t]
+            rec = self.reads[(last - (T - 1 - t)) % T]
+            if rec is None:
+                if want.any():
+                    return None
+                continue
+            games, (k, c, v) = rec
+            if part.start == 0 and part.stop == len(self.cols):  # one group: every row
+                counts.append(k), cols.append(c), vals.append(v)
+                continue
+            mine = (games >= part.start) & (games < part.stop)
+            counts.append(k[mine])
+            keep = np.repeat(mine, k)
+            cols.append(c[keep]), vals.append(v[keep])
+        if not counts:
+            return None
+        counts_all = np.concatenate(counts)
+        if len(counts_all) != int(learn.sum()):
+            return None
+        return counts_all, np.concatenate(cols), np.concatenate(vals)
 
 
 def batch_rows(agent: Agent, data: dict[str, Any]) -> tuple[SparseRows | None, torch.Tensor | None]:
@@ -748,17 +833,19 @@ def train_against(
     opp = Opponents(vec.n, vec.num_envs, rng, team=team, against=against)
     opp.add("target", target)
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
-    rollout = Rollout(vec, cfg.num_steps, opp)
+    rollout = Rollout(vec, cfg.num_steps, opp, groups=cfg.rollout_groups)
     agent.train()
     bar = progress(updates, tag, "update")
     for update in range(1, updates + 1):
         if cfg.anneal_lr:
             optimizer.param_groups[0]["lr"] = (1.0 - (update - 1.0) / updates) * cfg.learning_rate
         rollout.collect(agent, gen)
-        ppo_update(agent, optimizer, rollout.batch(cfg.gamma, cfg.gae_lambda), cfg, rng)
+        data = rollout.batch(cfg.gamma, cfg.gae_lambda)
+        ppo_update(agent, optimizer, data, cfg, rng, proximal=cfg.rollout_groups > 1)
         rate = opp.winrate("target")
         if writer is not None and rate is not None:
-            writer.add_scalar(f"{tag}/winrate", rate, update * cfg.num_envs * cfg.num_steps)
+            steps = update * cfg.num_envs * cfg.num_steps // cfg.rollout_groups
+            writer.add_scalar(f"{tag}/winrate", rate, steps)
         if log is not None and (update % 10 == 0 or update == updates):
             done = "no game ended yet" if rate is None else f"win rate {rate:.3f}"
             log(f"{tag}: update {update}/{updates}, {done}")
