@@ -2,8 +2,9 @@
 """Benchmark: the PPO trainer's environment steps/s at the shipped configuration.
 
 Runs `baselines.ppo.ppo_train.train` itself (the real code path) with a config file (by default
-the shipped ``configs/ppo/sport.yaml``: 64 games in lockstep, 128 steps, against the rule
-bots, one torch thread) for a fixed number of PPO updates, starting from shipped weights
+the shipped ``configs/ppo/sport.yaml``: 256 games in lockstep in 4 staggered groups, an update
+on one group's 64 games x 128 steps, the updates overlapped, against the rule bots, one torch
+thread) for a fixed number of PPO updates, starting from shipped weights
 (``baselines/checkpoints/sport.pt``) so that games have their trained length: no imitation
 phase and no evaluation during training. Prints steps/s by wall clock and by this process's
 CPU time (`time.process_time`), which is the fairer figure on a shared machine, and where the

@@ -70,6 +70,10 @@ RUNS: dict[str, tuple[str, list[str]]] = {
     "sport.pt": (
         "configs/ppo/sport.yaml",
         [
+            # the config's shape when the file was made (before staggered rollouts)
+            "num_envs=64",
+            "rollout_groups=1",
+            "pipeline=sync",
             "total_timesteps=6000000",
             "imitate_steps=1000000",
             "imitate_epochs=8",

@@ -115,7 +115,6 @@ def test_every_shipped_config_loads_through_the_one_loader(path, monkeypatch):
     monkeypatch.setattr(yaml_config, "read_yaml", lambda *a, **k: calls.append(a) or real(*a, **k))
     load = {
         "ppo": load_ppo,
-        "ppo-fast": load_ppo,
         "league": load_ppo,
         "league_v2": load_ppo,
         "filler": load_ppo,
