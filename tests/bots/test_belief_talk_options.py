@@ -4,6 +4,8 @@ opposite, in whole games (the events) and on single decisions with the reading h
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
@@ -960,26 +962,36 @@ def test_defer_framed_hands_the_town_over_on_day_1_where_a_team_accuses_one_seat
     assert fired["framer"] > 0, fired
 
 
-def test_defer_framed_out_hands_the_town_over_once_a_framed_seat_is_voted_out():
-    """``defer="framed_out"``: after day 1 a town seat's decisions are the rule bots' once a
-    vote has put out a seat that three or more other seats accused and no claimant called
-    black (the framers' townsperson), at every town turn of seeded games against the framers
-    and the team of fake sheriffs; never a mafia seat's, never on day 1. Against the framers
-    it fires (their day-1 frame puts a townsperson out)."""
+def _check_trigger(trigger: str, styles, seeds, want) -> dict[str, int]:
+    """At every turn of the seeded games `seeds` against each style's mafia, ``defer=trigger``
+    hands a town seat to the rule bots exactly where ``want(game, seat)`` says, and never a
+    mafia seat; return, per style, how many town decisions it fired at."""
     fired = {}
-    for style in ("framer", "fake_sheriff"):
+    for style in styles:
         mafia = load_policy(f"style:{style}", table_of(TASK), seed=6)
-        talk = layered(defer="framed_out")
+        talk = layered(defer=trigger)
         fired[style] = 0
-        for vec, mask, game, seat in decisions(range(6), mafia=mafia):
+        for vec, mask, game, seat in decisions(seeds, mafia=mafia):
             if mask.sum() <= 1:
                 continue
             hit = talk._deferred(talk.reader, vec[None], mask[None] != 0)[0]
             if game.teams[seat] != Team.TOWN:
                 assert not hit
                 continue
-            assert hit == _framed_by_events(game, seat, later=True), (style, seat)
+            assert hit == want(game, seat), (style, seat)
             fired[style] += bool(hit)
+    return fired
+
+
+def test_defer_framed_out_hands_the_town_over_once_a_framed_seat_is_voted_out():
+    """``defer="framed_out"``: after day 1 a town seat's decisions are the rule bots' once a
+    vote has put out a seat that three or more other seats accused and no claimant called
+    black (the framers' townsperson), at every town turn of seeded games against the framers
+    and the team of fake sheriffs; never a mafia seat's, never on day 1. Against the framers
+    it fires (their day-1 frame puts a townsperson out)."""
+    fired = _check_trigger(
+        "framed_out", ("framer", "fake_sheriff"), range(6), partial(_framed_by_events, later=True)
+    )
     assert fired["framer"] > 0, fired
 
 
@@ -1005,20 +1017,8 @@ def test_defer_impossible_hands_the_town_over_where_a_seat_claims_checks_no_nigh
     town turn of seeded games against the lone fake sheriff, the don's fake check and noisy
     mafia (whose random talk claims checks); never a mafia seat's. ``day1_check``: the same
     on day 1 alone."""
-    fired = {}
-    for style in ("fake_sheriff_solo", "don_fake_check", "noisy", "framer"):
-        mafia = load_policy(f"style:{style}", table_of(TASK), seed=6)
-        talk = layered(defer=trigger)
-        fired[style] = 0
-        for vec, mask, game, seat in decisions(range(4), mafia=mafia):
-            if mask.sum() <= 1:
-                continue
-            hit = talk._deferred(talk.reader, vec[None], mask[None] != 0)[0]
-            if game.teams[seat] != Team.TOWN:
-                assert not hit
-                continue
-            want = _impossible_by_events(game, seat, day_1_only=trigger == "day1_check")
-            assert hit == want, (style, seat)
-            fired[style] += bool(hit)
+    styles = ("fake_sheriff_solo", "don_fake_check", "noisy", "framer")
+    want = partial(_impossible_by_events, day_1_only=trigger == "day1_check")
+    fired = _check_trigger(trigger, styles, range(4), want)
     assert fired["fake_sheriff_solo"] > 0 and fired["don_fake_check"] > 0, fired
     assert fired["framer"] == 0, fired  # (its mafia claim no check)
