@@ -75,6 +75,60 @@ def test_each_learner_decision_is_in_one_group_rollout_in_order(groups):
     assert emitted == want and len(want) > 3 * groups
 
 
+class LastLegal:
+    """A layer that plays the last legal action wherever the network's sample is even."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def act_batch(self, obs, masks):
+        net = self.inner.act_batch(obs, masks)
+        last = masks.shape[1] - 1 - np.argmax(masks[:, ::-1] != 0, axis=1)
+        return np.where(net % 2 == 0, last, net)
+
+
+def test_a_learner_layer_over_staggered_groups_keeps_the_networks_samples():
+    """With a layer over the learner, a group's batch holds the network's own samples (what
+    its log-probabilities are of) and marks those the layer left as played (``chosen``), for
+    the group's rows, in the batch's order."""
+    from baselines.ppo.rollout import LearnerLayer
+
+    B, T, groups = 8, 8, 2
+    cfg = make_config({"variant": "sport", "hidden_size": 32})
+    vec = VectorMafia("sport", B, seed=4)
+    agent = make_agent(cfg, vec.obs_size, vec.action_size)
+    opp = Opponents(vec.n, B, np.random.default_rng(0))
+    opp.add("rule", RulePolicy(spec=vec.spec, seed=2))
+    rollout = Rollout(vec, T, opp, LearnerLayer(LastLegal), groups=groups)
+    played = []  # per lockstep step: the actions played
+    play = opp.act
+
+    def act(obs, masks, learn, actions, seat):
+        play(obs, masks, learn, actions, seat)
+        played.append((learn.copy(), actions.copy()))
+
+    opp.act = act
+    gen = torch.Generator().manual_seed(1)
+    size, span = B // groups, T // groups
+    overridden = 0
+    for c in range(3 * groups):
+        rollout.collect(agent, gen)
+        batch = rollout.batch(cfg.gamma, cfg.gae_lambda)
+        g, end = rollout.done_group, (c + 1) * span
+        want = [
+            int(actions[b])
+            for learn, actions in played[max(0, end - T) : end]
+            for b in range(g * size, (g + 1) * size)
+            if learn[b]
+        ]
+        net, chosen = batch["actions"].numpy(), batch["chosen"].numpy()
+        assert len(net) == len(chosen) == len(want)
+        assert np.array_equal(chosen, net == np.array(want))
+        assert not (net[~chosen] % 2).any()  # the layer overrode only the even samples
+        overridden += int((~chosen).sum())
+    assert overridden > 0
+
+
 def test_rollout_groups_must_divide_the_games_and_the_steps():
     with pytest.raises(ConfigError, match=r"rollout_groups must divide num_envs \(64\) and "):
         make_config({"variant": "sport", "rollout_groups": 3}).check()
