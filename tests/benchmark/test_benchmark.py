@@ -17,7 +17,7 @@ from baselines.benchmark import check_opponents, main, read_exploit, run_many, r
 from baselines.pins import PINS_V3
 from mafia_env.engine.rules import earlier_rules
 from mafia_env.errors import ConfigError
-from mafia_env.tasks import TASKS, TASKS_V2, TASKS_V3, Task, get_task
+from mafia_env.tasks import TASKS, TASKS_BY_VERSION, TASKS_V2, TASKS_V3, Task, get_task
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,6 +46,17 @@ TINY = Task(
 )
 
 
+def no_version_after_latest(versions: str) -> None:
+    """Asking for the task version after the latest is a clear error that lists the versions
+    (`versions`: a pattern of the list, e.g. ``2, 3, .*, 13, 14``). The version asked for is
+    the latest plus one, so that a new version changes no earlier version's test."""
+    after = max(TASKS_BY_VERSION) + 1
+    with pytest.raises(
+        ConfigError, match=rf"no benchmark tasks of version {after}; versions: {versions}"
+    ):
+        get_task("sport-10", after)
+
+
 def _script():
     spec = importlib.util.spec_from_file_location(
         "reference_table", ROOT / "scripts/reference_table.py"
@@ -69,8 +80,7 @@ def test_get_task_gives_every_version():
     assert get_task("sport-10") is TASKS["sport-10"]
     assert get_task("sport-10", 2) is TASKS_V2["sport-10"]
     assert get_task("sport-10", 2).play_knobs() != {}  # version 2 keeps its earlier rules
-    with pytest.raises(ConfigError, match=r"no benchmark tasks of version 21; versions: 2, 3, 4"):
-        get_task("sport-10", 21)
+    no_version_after_latest(r"2, 3, 4")
     with pytest.raises(ConfigError, match=r"no task 'sport-9' in version 3; tasks: city-13"):
         get_task("sport-9", 3)
 
