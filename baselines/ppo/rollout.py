@@ -351,8 +351,8 @@ class Actor:
             self.bh = torch.cat([agent.actor.bias, agent.critic.bias])
         self.actions = agent.action_size
         self.std, self.mean = float(agent.ret_std), float(agent.ret_mean)
-        # the rows read so far, compressed: each call's nonzeros per row, columns, values
-        self.read: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        # the rows the last call read, compressed: nonzeros per row, columns, values
+        self.last: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     @torch.no_grad()
     def __call__(
@@ -372,7 +372,7 @@ class Actor:
         k = np.flatnonzero(flat != 0)
         r, c = np.divmod(k, obs.shape[1])
         vals = flat[k]
-        self.read.append((np.bincount(r, minlength=n), c, vals))
+        self.last = (np.bincount(r, minlength=n), c, vals)
         h = torch.nn.functional.embedding_bag(
             torch.from_numpy(c),
             self.w1,
@@ -479,8 +479,8 @@ class Rollout:
             )
         self.vec, self.T, self.opp, self.layer = vec, T, opp, layer
         self.groups, self.span = groups, T // groups  # lockstep steps a `collect`
-        self.group_of = np.arange(B) // (B // groups)  # each game's group
-        self.cols = np.arange(B)
+        self.group_of = np.arange(B) // (B // groups)  # each game's group (consecutive)
+        self.size = B // groups  # games a group
         self.steps = 0  # lockstep steps played
         self.done_group = 0  # the group whose rollout the last `collect` completed
         opp.spec = vec.spec  # members that do not read the belief piece get the plain prefix
@@ -498,12 +498,11 @@ class Rollout:
         self.rew_buf = np.zeros((T, B, n), dtype=np.float32)
         self.boot = np.zeros((B, n), dtype=np.float32)
         # the learner's rows of each of the last T lockstep steps as the actor read them
-        # (their games, and the compressed rows: `Actor.read`), by step modulo T
+        # (their games, and the compressed rows: `Actor.last`), by step modulo T
         self.reads: list[tuple[np.ndarray, tuple[np.ndarray, ...]] | None] = [None] * T
         self.returns: deque[float] = deque(maxlen=500)  # the learner's, against members
         self.lengths: deque[int] = deque(maxlen=500)
         self.game_len = np.zeros(B, dtype=np.int64)
-        self.actor: Actor | None = None  # the last rollout's
         self.obs, self.masks, self.info = vec.reset()
         for b in range(B):
             opp.assign(b, self.info["teams"][b])
@@ -515,7 +514,7 @@ class Rollout:
 
     def _parts(self, rows: np.ndarray) -> list[tuple[int, slice]]:
         """Each group's row (of `rows`, a row a game) and its games, a slice."""
-        size = len(self.cols) // self.groups
+        size = self.size
         return [(int(rows[g * size]), slice(g * size, (g + 1) * size)) for g in range(self.groups)]
 
     @torch.no_grad()
@@ -526,7 +525,7 @@ class Rollout:
         """
         vec, opp = self.vec, self.opp
         rows = np.arange(vec.num_envs)
-        self.actor = actor = Actor(agent)
+        actor = Actor(agent)
         for _ in range(self.span):
             obs, masks, seat = self.obs, self.masks, self.info["seat"]
             learn = opp.learner_seat[rows, seat]
@@ -548,7 +547,7 @@ class Rollout:
                 lmask = masks[li] != 0  # (as the bool buffer holds them)
                 a, logp, v = actor(obs[li], lmask, gen)
                 if actor.simple:
-                    read = (li, actor.read[-1])
+                    read = (li, actor.last)
                 if self.layer is not None:
                     played = self.layer(obs[li], lmask, a)
                     self.net_buf[r[li], li] = a
@@ -649,7 +648,7 @@ class Rollout:
                     return None
                 continue
             games, (k, c, v) = rec
-            if part.start == 0 and part.stop == len(self.cols):  # one group: every row
+            if self.groups == 1:  # every row
                 counts.append(k), cols.append(c), vals.append(v)
                 continue
             mine = (games >= part.start) & (games < part.stop)
