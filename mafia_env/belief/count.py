@@ -59,6 +59,18 @@ def countable(rules: Rules, roles) -> bool:
     )
 
 
+def hands_over(event: tuple) -> bool:
+    """Whether `event` is one the count does not read (a death of a cause other than a vote, a
+    foul, a removal or the mafia's shot: a forfeit, the hunt), which hands the table to a
+    `Tracker` (`Counted.update`)."""
+    return (
+        event[0] == _ELIMINATED
+        and event[4] == PUBLIC
+        and event[3] not in _BLIND
+        and event[3] != _SHOT
+    )
+
+
 def _outcomes(rules: Rules, n: int) -> np.ndarray:
     """The win check of `rules` by the town and the mafia alive: int [n + 1, n + 1], the
     outcome (-1: the game goes on); made once per rules and size."""
@@ -111,6 +123,9 @@ class Counted:
             self._deals = space.enumerate(space.allowed_matrix(None) & within)
             self._black, self._town = _teams(space, self._deals)
         self.live = np.ones(len(self._deals), dtype=bool)
+        # the town and the mafia alive in each deal (the win check's numbers), kept by death
+        self._n_town = self._town.sum(axis=1, dtype=np.intp)
+        self._n_black = self._black.sum(axis=1, dtype=np.intp)
         self._version = 0
         self.ref = None  # (no reference world: `store._Table.night` hands such seats theirs)
         self.tracker: Tracker | None = None  # where the count met what it does not read
@@ -141,7 +156,7 @@ class Counted:
                 over = kind == _OVER and not (g.truncated and e[3] == _DRAW)
                 self._win(e[3] if over else None)
             if kind == _ELIMINATED:
-                if e[3] not in _BLIND and e[3] != _SHOT:
+                if hands_over(e):
                     return self._hand_over(g)
                 self._death(e[2], e[3])
             elif kind == _REVEAL:
@@ -175,6 +190,9 @@ class Counted:
     def _death(self, seat: int, cause: int) -> None:
         if cause == _SHOT:  # (before the death: the team alive that night)
             self._keep(self._shot_by_team(seat))
+        if self._alive[seat]:
+            self._n_town -= self._town[:, seat]
+            self._n_black -= self._black[:, seat]
         self._alive[seat] = False
         self._check = True
 
@@ -188,15 +206,13 @@ class Counted:
         black = self._black[:, seat]
         if mode == "never":
             return ~black
-        return ~black | (self._black[:, self._alive].sum(axis=1) == 1)  # (or he is alone)
+        return ~black | (self._n_black == 1)  # (or he is alone)
 
     def _win(self, outcome: int | None) -> None:
         """The win check after a run of deaths: the outcome the game logged (None: it went on)."""
         self._check = False
-        alive = self._alive
-        town = self._town[:, alive].sum(axis=1)
-        black = self._black[:, alive].sum(axis=1)
-        self._keep(self._outcomes[town, black] == (-1 if outcome is None else outcome))
+        won = self._outcomes[self._n_town, self._n_black]
+        self._keep(won == (-1 if outcome is None else outcome))
 
     def _keep(self, ok: np.ndarray) -> None:
         live = self.live & ok
@@ -212,4 +228,4 @@ class Counted:
         return True
 
 
-__all__ = ["Counted", "countable"]
+__all__ = ["Counted", "countable", "hands_over"]

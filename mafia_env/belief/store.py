@@ -55,10 +55,22 @@ from mafia_env.errors import ConfigError
 _TRACKERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _ROLE = int(Ev.ROLE)
 _NIGHT = int(Ev.NIGHT)
-_FACTS = {_ROLE, int(Ev.TEAMMATE), int(Ev.CHECK), int(Ev.DON_INTRODUCED)}
+# the kinds of a seat's own hidden events that are its facts (what `deal_constraints` reads)
+FACTS = frozenset({_ROLE, int(Ev.TEAMMATE), int(Ev.CHECK), int(Ev.DON_INTRODUCED)})
 _MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # roles whose night turns change public events
 SHARE = True  # the piece of a seat that saw only what the table saw comes from the table's
 COUNT = True  # the table's deals counted from its deaths where that is its deduction (`count`)
+# the public events after which the piece of the acting seat, where a counted table serves it
+# (`counted_piece`), may change: the deaths, the cards shown and the game's end (what `Counted`
+# reads; then only where the count's kept deals change, its `version`); the seat's own facts
+# (`FACTS`) may change it too, nothing else does: at a counted table the acting seat is always
+# the table's (`_Table.keeps`), day or night, and its piece the count's deals its facts allow
+MOVES_PIECE = frozenset(int(k) for k in (Ev.ELIMINATED, Ev.REVEAL, Ev.GAME_OVER, Ev.TERMINATED))
+# the pieces of counted tables by (the deals listed, those kept, those a seat's facts allow):
+# shared by the games of one rules and size, whose states repeat (`_Table.marginals_of`)
+_PIECES: dict[tuple, np.ndarray] = {}
+_OK: dict[tuple, np.ndarray] = {}  # which of those deals a seat's facts allow, by the facts
+PIECE_CACHE = 16384  # pieces kept (cleared when full)
 _TABLE_KEY = (TABLE, "table")
 _TEAM_KEY = (TABLE, "mafia")
 
@@ -92,6 +104,47 @@ def matrix(game: Game, seat: int) -> np.ndarray:
     return deduction(game, seat).matrix()
 
 
+def counted_piece(game: Any, seat: int, told: int | None = None) -> np.ndarray | None:
+    """`seat`'s piece where its game's table is counted (`mafia_env.belief.count`) and serves
+    it (`matrix` gives the same), else None (`matrix` then). What reads `game` here is the
+    count, the seat's facts and who acts when: the public events, the seat's own and the
+    turn, so `game` may be a game read from the C core's event log alone, without the Python
+    engine playing it (`mafia_env.seat_obs.LoggedGame`), where none of its events hands the
+    count to a tracker (`count.hands_over`). From one turn of the seat's to its next, only a
+    change of the game's counts (`counts_version`; at an event of `MOVES_PIECE`) or a fact of
+    the seat's own (`FACTS`) may change it.
+
+    `told`, where given, is the number of events up to the seat's last fact: at its own turn
+    or by day, where a counted table always serves the seat (`_Table.keeps`), its facts are
+    then known unchanged without reading its events."""
+    if not (SHARE and COUNT and countable(game.rules, game.roles)):
+        return None
+    if told is not None and (game.actor == seat or game.turn not in NIGHT_TURNS):
+        table = _TRACKERS.get(game, {}).get(_TEAM_KEY if _knows_team(game, seat) else _TABLE_KEY)
+        if table:
+            t = table.tracker
+            if isinstance(t, Counted) and t.tracker is None:
+                return table.marginals_of(game, seat, ("told", told))
+    table = _table_for(game, seat)
+    t = None if table is None else table.tracker
+    if not isinstance(t, Counted) or t.tracker is not None:  # (a tracker reads more)
+        return None
+    return table.marginals_of(game, seat)
+
+
+def counts_version(game: Any) -> int:
+    """A number that changes whenever the deals kept by any of `game`'s counted tables do
+    (brought up to date first): the sum of their `version`s (a table made later adds its)."""
+    total = 0
+    for key in (_TABLE_KEY, _TEAM_KEY):
+        table = (_TRACKERS.get(game) or {}).get(key)
+        if table:
+            t = table.tracker
+            t.update()
+            total += t.version
+    return total
+
+
 def matrices(games: Sequence[Game], seats: Sequence[int]) -> np.ndarray:
     """Return the pieces of (game, seat) pairs, float32 [pairs, n * R], in one call."""
     if not len(games):
@@ -115,6 +168,14 @@ class _Table:
         self._cache: dict[int, tuple] = {}
         self._pinned: dict[int, np.ndarray] = {}  # seat -> its piece for good (`_pin`)
         self._onehot: tuple | None = None
+        # the count's deals are the same list in every game of the rules, size (and team):
+        # a piece is then a function of which are kept and which the seat's facts allow
+        # (`_PIECES`, shared by the games); a tracker's list is its own game's
+        self._shared = None
+        self._deals = t.deals  # (the count's list: a tracker it hands over to lists its own)
+        if counted:
+            self._shared = (t.space, None if within is None else np.packbits(within).tobytes())
+        self._bits: tuple | None = None  # (kept deals, their bits)
         self._roles = len(t.space.roles)
         # a night of shots and checks alone, whatever the mafia see: at day every seat but the
         # doctor keeps the table's deals (its own hidden moves of a finished night tell it
@@ -132,7 +193,7 @@ class _Table:
         bit = 1 << seat
         for e in game.events[read:]:
             if e[4] != PUBLIC and e[4] & bit:
-                facts += e[0] in _FACTS  # (what `deal_constraints` reads of the seat's own)
+                facts += e[0] in FACTS  # (what `deal_constraints` reads of the seat's own)
                 more = more or not (e[0] == _ROLE and e[1] == seat)
         self.seen[seat] = (len(game.events), facts, more)
         if self.nights and not _mid_night(game, seat):
@@ -164,33 +225,63 @@ class _Table:
         self._night[seat] = (t.ref, night)
         return night
 
-    def marginals_of(self, game: Game, seat: int) -> np.ndarray:
+    def marginals_of(self, game: Game, seat: int, facts: Any = None) -> np.ndarray:
         """The marginals [n, R] of the table's deals that `seat`'s facts allow (what its own
-        tracker's `matrix` gives)."""
+        tracker's `matrix` gives). `facts`: a key that changes with the seat's facts (default:
+        how many `keeps` read)."""
         t = self.tracker
         pinned = self._pinned.get(seat)
         if pinned is not None:
             return pinned
-        facts = self.seen[seat][1]
+        if facts is None:
+            facts = self.seen[seat][1]
         got = self._allowed.get(seat)
         if got is None or got[0] != facts or got[1] is not t.deals:
             allowed = t.space.allowed_matrix(deal_constraints(game, seat))
-            # which of all the table's deals the seat's facts allow, once per facts
-            ok = t.space.allows(allowed, t.deals)
-            self._allowed[seat] = (facts, t.deals, ok)
+            # which of all the table's deals the seat's facts allow, once per facts (and, for
+            # a count's list of deals, once per rules, size and facts: `_OK`)
+            key = allowed.tobytes()
+            shared = self._shared if t.deals is self._deals else None
+            ok = None if shared is None else _OK.get((shared, key))
+            if ok is None:
+                ok = t.space.allows(allowed, t.deals)
+                ok.flags.writeable = False
+                if shared is not None:
+                    if len(_OK) >= PIECE_CACHE:
+                        _OK.clear()
+                    _OK[(shared, key)] = ok
+            got = self._allowed[seat] = (facts, t.deals, ok, key)
             if t.exact and np.count_nonzero(ok) == 1:
                 return self._pin(seat, t.deals[ok][0])
         live = t.current()
         hit = self._cache.get(seat)
         if hit is not None and hit[0] is live and hit[1] == (t.version, facts):
             return hit[2]
-        keep = self._allowed[seat][2][live]  # the kept deals its facts allow
-        codes = self._live(live)
-        counts = np.bincount(codes[keep].ravel(), minlength=t.n * self._roles)
-        w = 1.0 / int(keep.sum())  # (what `Tracker.matrix` gives: counts times 1 / deals)
-        out = (counts.astype(np.float64) * w).astype(np.float32).reshape(t.n, -1)
+        shared = self._shared  # (not once the count handed its table to a tracker)
+        key = None
+        if shared is not None and t.deals is self._deals:
+            key = (shared, self._live_bits(live), got[3])
+        out = None if key is None else _PIECES.get(key)
+        if out is None:
+            keep = got[2][live]  # the kept deals its facts allow
+            codes = self._live(live)
+            counts = np.bincount(codes[keep].ravel(), minlength=t.n * self._roles)
+            w = 1.0 / int(keep.sum())  # (what `Tracker.matrix` gives: counts times 1 / deals)
+            out = (counts.astype(np.float64) * w).astype(np.float32).reshape(t.n, -1)
+            out.flags.writeable = False  # (shared by the seats and games of one key)
+            if key is not None:
+                if len(_PIECES) >= PIECE_CACHE:
+                    _PIECES.clear()
+                _PIECES[key] = out
         self._cache[seat] = (live, (t.version, facts), out)
         return out
+
+    def _live_bits(self, live: np.ndarray) -> bytes:
+        """The kept deals as bytes (a key of `_PIECES`), made once per kept set."""
+        hit = self._bits
+        if hit is None or hit[0] is not live:
+            hit = self._bits = (live, np.packbits(live).tobytes())
+        return hit[1]
 
     def _pin(self, seat: int, deal: np.ndarray) -> np.ndarray:
         """The piece of a seat whose facts allow one of the table's deals (a mafia member who
@@ -247,13 +338,17 @@ def _knows_team(game: Game, seat: int) -> bool:
     team or not): then its deals are among the team's (`_team_within`), and the team's table
     (the table's deduction among those deals: the same deals kept, far fewer to follow) serves
     it."""
-    if game.roles[seat].team is not Team.MAFIA or not _plain_nights(game):
+    if game.roles[seat].team is not Team.MAFIA:
         return False
     per_game = _TRACKERS.get(game)
     if per_game is None:
         per_game = _TRACKERS[game] = {}
     key = ("knows team", seat)
-    if per_game.get(key) is None:  # (known once, known for good: facts only grow)
+    if per_game.get(key):  # (known once, known for good: facts only grow)
+        return True
+    if not _plain_nights(game):
+        return False
+    if per_game.get(key) is None:
         space = DealSpace.of(game.rules, game.n)
         allowed = space.allowed_matrix(deal_constraints(game, seat))
         if (allowed <= _team_within(game, space)).all():
@@ -292,4 +387,14 @@ def _table_for(game: Game, seat: int) -> _Table | None:
     return table
 
 
-__all__ = ["SHARE", "cached", "deduction", "matrices", "matrix"]
+__all__ = [
+    "FACTS",
+    "MOVES_PIECE",
+    "SHARE",
+    "cached",
+    "counted_piece",
+    "counts_version",
+    "deduction",
+    "matrices",
+    "matrix",
+]

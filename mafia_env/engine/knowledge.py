@@ -24,6 +24,9 @@ Game = Any  # a `mafia_env.engine.game.Game` (that module imports this one)
 
 MAFIA_ROLES = frozenset(r for r in Role if r.team is Team.MAFIA)
 
+# the kinds of event `deal_constraints` reads (the rest it passes over)
+_READ = frozenset(int(k) for k in (Ev.ROLE, Ev.TEAMMATE, Ev.REVEAL, Ev.DON_INTRODUCED, Ev.CHECK))
+
 Belief = Callable[[Game, int, Any], Any]  # (game, seat, model) -> the seat's belief
 Sample = Callable[[Game, int, random.Random], Game]  # (game, seat, rng) -> a world
 
@@ -55,7 +58,7 @@ def deal_constraints(game: Game, seat: int) -> list[frozenset[Role]]:
     mates: set[int] = set()
     don_known = game.rules.don_known
     for kind, actor, target, value, vis in game.events:
-        if vis != PUBLIC and not vis >> seat & 1:
+        if kind not in _READ or (vis != PUBLIC and not vis >> seat & 1):
             continue
         if kind == Ev.ROLE and actor == seat:
             allowed[seat] = {Role(value)}
