@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from mafia_env.engine.events import Ev
+from mafia_env.engine.kinds import NIGHT_TURNS
 from mafia_env.engine.spec import OBS_OPTIONS, GameSpec
 from mafia_env.errors import ConfigError
 
@@ -101,6 +103,10 @@ def rows(policy: Any, vec: Any, obs: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return np.concatenate([base, pieces.astype(base.dtype).reshape(len(idx), -1)], 1)
 
 
+_NIGHTS = frozenset(int(t) for t in NIGHT_TURNS)  # (the C core's turn numbers)
+_ELIMINATED = int(Ev.ELIMINATED)
+
+
 class LazyBelief:
     """A `VectorMafia` (games encoded plain) that presents the layout with the belief piece,
     and computes the piece only for the rows asked for (`fill`) or a seat observed
@@ -122,8 +128,25 @@ class LazyBelief:
         # on the C core, each slot's game as the Python engine's (`CoreGame.shadow`, brought up
         # to date where a piece is asked), dropped where its game ends (the slot deals anew)
         self._shadows: list[Any] | None = None
+        # and, where the core logs its events and the table is counted, each slot's game read
+        # from that log (`LoggedGame`): the piece without the Python engine (`_piece`)
+        self._logs: list[Any] | None = None
         if getattr(vec, "backend", "python") != "python":
             self._shadows = [None] * vec.num_envs
+            if getattr(vec, "log_events", False):
+                from mafia_env.belief.store import FACTS, MOVES_PIECE
+
+                self._logs = [None] * vec.num_envs
+                # each acting seat's piece where it was last computed, and the events logged
+                # then (-1: none): kept while no event since may have changed it (`_unmoved`)
+                B, n = vec.num_envs, vec.n
+                self._kept = np.zeros((B, n, self.obs_size - self.plain), np.float32)
+                self._kept_at = np.full((B, n), -1, dtype=np.int64)
+                # the game's counts' version (`store.counts_version`) at that piece, and where
+                # each game's counts were last brought up to date (events logged, version)
+                self._kept_version = np.zeros((B, n), dtype=np.int64)
+                self._read = np.full((B, 2), -1, dtype=np.int64)
+                self._marks = (sum(1 << k for k in MOVES_PIECE), sum(1 << k for k in FACTS))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.vec, name)
@@ -137,6 +160,10 @@ class LazyBelief:
     def reset(self) -> tuple:
         if self._shadows is not None:
             self._shadows = [None] * self.vec.num_envs
+        if self._logs is not None:
+            self._logs = [None] * self.vec.num_envs
+            self._kept_at[:] = -1
+            self._read[:] = -1
         return self._take(self.vec.reset())
 
     def step(self, actions: np.ndarray) -> tuple:
@@ -144,6 +171,10 @@ class LazyBelief:
         if self._shadows is not None:
             for b in np.flatnonzero(out[3]).tolist():
                 self._shadows[b] = None
+                if self._logs is not None:
+                    self._logs[b] = None
+                    self._kept_at[b] = -1
+                    self._read[b] = -1
         return self._take(out)
 
     def _game(self, b: int) -> Any:
@@ -166,25 +197,147 @@ class LazyBelief:
         todo = idx[~self._filled[idx]]
         if not todo.size:
             return
-        seats = self.vec.seat[todo].tolist()
-        self.obs[todo, self.plain :] = matrices([self._game(b) for b in todo.tolist()], seats)
+        if self._logs is None:
+            seats = self.vec.seat[todo].tolist()
+            self.obs[todo, self.plain :] = matrices([self._game(b) for b in todo.tolist()], seats)
+        else:
+            seats = self.vec.seat[todo]
+            hit, facts = self._unmoved(todo, seats)
+            obs, plain = self.obs, self.plain
+            obs[todo[hit], plain:] = self._kept[todo[hit], seats[hit]]
+            miss = ~hit
+            rows = zip(todo[miss].tolist(), seats[miss].tolist(), facts[miss].tolist(), strict=True)
+            for b, seat, told in rows:
+                obs[b, plain:] = self._piece(b, seat, told)
         self._filled[todo] = True
 
-    def observe(self, b: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
-        from mafia_env.belief import matrix
+    def _unmoved(self, todo: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which rows' seats keep the piece they had at their last turn, in one call, and the
+        events up to each seat's last fact: the core reads each game's log back to its last
+        event that may change a piece (`store.MOVES_PIECE`) and the seat's last fact (`store.
+        FACTS`); a piece stands where neither came since, or where the game's counts were read
+        after the first and kept the deals they kept then (`store.counts_version`)."""
+        marks = np.empty((len(todo), 2), dtype=np.int64)
+        self.vec._core.core.last_marks(todo, seats, *self._marks, marks)
+        at = self._kept_at[todo, seats]
+        read = self._read[todo]
+        counts_same = (marks[:, 0] <= read[:, 0]) & (read[:, 1] == self._kept_version[todo, seats])
+        told = marks[:, 1] > at  # (at -1: no piece kept)
+        return ~told & ((marks[:, 0] <= at) | counts_same), marks[:, 1]
 
+    def _piece(self, b: int, seat: int, told: int | None = None) -> np.ndarray:
+        """`seat`'s piece in game `b`, on a core that logs its events: from the game read from
+        the log where its table is counted and serves the seat (`mafia_env.belief.store.
+        counted_piece`), the seat's kept where the game's counts, brought up to date, kept the
+        deals they kept then and no fact came since (`told`: the events up to its last fact,
+        `_unmoved`); else from the shadow game (`store.matrix`)."""
+        from mafia_env.belief.store import counted_piece, counts_version, matrix
+
+        log = self._logs[b]
+        if log is None:
+            vec = self.vec
+            log = self._logs[b] = LoggedGame(vec._core.core, b, vec.rules, vec.n)
+        if log.sync():
+            # a seat's piece is kept at its own turn, and by day (by night a seat that has
+            # moved may know more than the table: `store._Table.keeps`)
+            keep = seat == log.actor or log.turn not in NIGHT_TURNS
+            if keep and told is not None and told <= self._kept_at[b, seat]:
+                read = self._read[b] = len(log.events), counts_version(log)
+                if read[1] == self._kept_version[b, seat]:
+                    self._kept_at[b, seat] = read[0]
+                    return self._kept[b, seat]
+            piece = counted_piece(log, seat, told)
+            if piece is not None:
+                row = piece.ravel()
+                if keep:
+                    read = self._read[b] = len(log.events), counts_version(log)
+                    self._kept[b, seat] = row
+                    self._kept_at[b, seat], self._kept_version[b, seat] = read
+                return row
+        return matrix(self._game(b), seat).ravel()
+
+    def observe(self, b: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         if out is None:
             out = np.empty(self.obs_size, dtype=np.float32)
-        self.vec.observe(b, seat, out[: self.plain])
-        out[self.plain :] = matrix(self._game(b), seat).ravel()
+        out[:] = self.observe_many(np.array([b]), np.array([seat]))[0]
+        return out
+
+    def observe_many(self, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """Return the observations [k, obs_size] of seats `seats[i]` in games `games[i]` (a
+        trainer's bootstrap views), their pieces kept or computed as `fill`'s."""
+        from mafia_env.belief import matrix
+
+        games = np.asarray(games, dtype=np.int64)
+        seats = np.asarray(seats, dtype=np.int64)
+        out = np.empty((len(games), self.obs_size), dtype=np.float32)
+        for i, (b, seat) in enumerate(zip(games.tolist(), seats.tolist(), strict=True)):
+            self.vec.observe(b, seat, out[i, : self.plain])
+        if self._logs is None:
+            for i, (b, seat) in enumerate(zip(games.tolist(), seats.tolist(), strict=True)):
+                out[i, self.plain :] = matrix(self._game(b), seat).ravel()
+            return out
+        hit, facts = self._unmoved(games, seats)
+        if hit.any():  # (a kept piece stands by day, and at the seat's own turn: `_piece`)
+            status = self.vec._core.core.status
+            for i in np.flatnonzero(hit).tolist():
+                b, seat = int(games[i]), int(seats[i])
+                if seat != self.vec.seat[b] and status(b)[1] in _NIGHTS:
+                    hit[i] = False
+        out[hit, self.plain :] = self._kept[games[hit], seats[hit]]
+        for i in np.flatnonzero(~hit).tolist():
+            out[i, self.plain :] = self._piece(int(games[i]), int(seats[i]), int(facts[i]))
         return out
 
 
+class LoggedGame:
+    """Game `b` of a C core that logs its events (``VectorMafia(log_events=True)``), read from
+    that log alone: the rules, the deal, the events, who acts, the turn and the result, what
+    the belief's counted table reads of a game (`mafia_env.belief.store.counted_piece`), with
+    no Python engine playing the game again (`CoreGame.shadow`). `sync()` reads what the core
+    logged since the last call."""
+
+    def __init__(self, core: Any, b: int, rules: Any, n: int):
+        from mafia_env.belief.count import countable
+        from mafia_env.ccore import ROLES, TEAMS
+
+        self._core, self._b = core, b
+        self.rules, self.n = rules, n
+        roles, teams = core.deal(b)
+        self.roles = tuple(map(ROLES.__getitem__, roles))
+        self.teams = tuple(map(TEAMS.__getitem__, teams))
+        self.events: list[tuple] = []
+        # (a table the count does not serve, or an event it does not read: the shadow's)
+        self._usable = countable(rules, self.roles)
+        self.actor, self.turn, self.over, self.truncated = -1, None, False, False
+
+    def sync(self) -> bool:
+        """Read the events and the state the core logged since the last call; return whether
+        the game can be read from the log (its table counted, no event that hands the count
+        to a tracker: `count.hands_over`)."""
+        from mafia_env.belief.count import hands_over
+        from mafia_env.ccore import TURNS
+
+        new = self._core.events(self._b, len(self.events))
+        if new:
+            self.events += new
+            for e in new:
+                if e[0] == _ELIMINATED and hands_over(e):
+                    self._usable = False
+        st = self._core.status(self._b)
+        self.actor, self.truncated = st[0], bool(st[4])
+        self.turn = None if st[1] < 0 else TURNS[st[1]]
+        self.over = st[2] >= 0 or st[3] >= 0
+        return self._usable
+
+
 def vector_env(variant: Any, num_envs: int, num_players: Any = None, seed: Any = None, **kw: Any):
-    """`VectorMafia`, or with ``belief=...`` among `kw` a `LazyBelief` over a plain one."""
+    """`VectorMafia`, or with ``belief=...`` among `kw` a `LazyBelief` over a plain one (whose
+    core, on the C core, logs its events: the piece reads them, `LoggedGame`)."""
     from mafia_env.vector import VectorMafia
 
-    belief = kw.pop("belief", None)  # (on the C core, the piece reads its games' shadows)
+    belief = kw.pop("belief", None)  # (on the C core, the piece reads its games' logs)
+    if belief is not None:
+        kw.setdefault("log_events", True)
     vec = VectorMafia(variant, num_envs, num_players, seed=seed, **kw)
     return vec if belief is None else LazyBelief(vec, belief)
 

@@ -53,10 +53,13 @@ class VectorMafia:
         num_players: int | None = None,
         seed: int | None = None,
         backend: str = "auto",
+        log_events: bool = False,
         **knobs: Any,
     ):
         """`variant` is a variant's name, its `Rules` or a `GameSpec` (`GameSpec.make`);
-        `num_players` and the knobs (``roles=[...]`` too) are applied over it."""
+        `num_players` and the knobs (``roles=[...]`` too) are applied over it. With
+        `log_events` the C core keeps each game's event log (the Python engine's games always
+        do), which `mafia_env.seat_obs.LazyBelief` reads the belief piece from."""
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise ConfigError(f"num_envs must be a positive integer; got {num_envs!r}")
         self.spec = spec = GameSpec.make(variant, num_players, **knobs)
@@ -97,8 +100,9 @@ class VectorMafia:
         self.team = np.zeros(B, dtype=np.int64)
         self.teams = np.zeros((B, n), dtype=np.int64)  # team of every seat, current games
         self.done_teams = np.zeros((B, n), dtype=np.int64)  # teams of the games just ended
+        self.log_events = bool(log_events)
         if on_core:
-            self._core = CoreBatch(self, base_seed)
+            self._core = CoreBatch(self, base_seed, self.log_events)
 
     # ----------------------------------------------------------------- the API
 
@@ -175,6 +179,14 @@ class VectorMafia:
             from mafia_env.belief.store import matrix
 
             out[self._plain :] = matrix(self.games[b], seat).ravel()
+        return out
+
+    def observe_many(self, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """Return the observations [k, obs_size] of seats `seats[i]` in games `games[i]`."""
+        out = np.empty((len(games), self.obs_size), dtype=np.float32)
+        pairs = zip(np.asarray(games).tolist(), np.asarray(seats).tolist(), strict=True)
+        for i, (b, seat) in enumerate(pairs):
+            self.observe(b, seat, out[i])
         return out
 
     def game(self, b: int) -> Any:

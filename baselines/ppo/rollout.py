@@ -584,7 +584,7 @@ class Rollout:
         self.boot[:] = 0
         bs = np.argwhere(opp.learner_seat & (self.group_of == self.done_group)[:, None])
         if len(bs):
-            views = np.stack([vec.observe(int(b), int(s)) for b, s in bs])
+            views = vec.observe_many(bs[:, 0], bs[:, 1])
             v = agent.denorm(agent.get_value(torch.from_numpy(views))).numpy()
             self.boot[bs[:, 0], bs[:, 1]] = v
         return self.span * vec.num_envs

@@ -612,9 +612,9 @@ class CoreBatch:
     VectorMafia's own preallocated arrays; a step makes no Python object per game.
     """
 
-    def __init__(self, vec: Any, base_seed: int):
+    def __init__(self, vec: Any, base_seed: int, log_events: bool = False):
         self.vec = vec
-        self.core = core = new_core(vec.rules, vec.n, vec.num_envs, deal=vec.deal)
+        self.core = core = new_core(vec.rules, vec.n, vec.num_envs, log_events, deal=vec.deal)
         for b in range(vec.num_envs):
             core.seed_slot(b, seed_words(base_seed + b))
         core.bind(

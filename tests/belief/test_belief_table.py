@@ -163,9 +163,10 @@ def test_the_vector_env_fills_every_games_piece_at_once(variant):
 
 @pytest.mark.parametrize("variant, n", [("sport", 10), ("club", 6), ("minimal", 5), ("sport", 7)])
 def test_the_lazy_piece_on_the_c_core_is_the_python_engines(variant, n):
-    """`LazyBelief` over the C core computes the piece from each slot's shadow game (the core's
-    inputs played again in the Python engine), dropped where the game ends: the rows it fills
-    and the seats it observes are the Python engine's env's, bit for bit, across many games."""
+    """`LazyBelief` over the C core computes the piece from each slot's game read from the
+    core's event log (`LoggedGame`, the table counted) or its shadow game (the core's inputs
+    played again in the Python engine), dropped where the game ends: the rows it fills and the
+    seats it observes are the Python engine's env's, bit for bit, across many games."""
     from mafia_env import ccore
     from mafia_env.seat_obs import vector_env
 
@@ -175,6 +176,7 @@ def test_the_lazy_piece_on_the_c_core_is_the_python_engines(variant, n):
         vector_env(variant, 4, n, seed=5, belief="deduction", backend=b) for b in ("c", "python")
     ]
     assert envs[0]._shadows is not None and envs[1]._shadows is None
+    assert envs[0]._logs is not None  # (the core logs its events for the piece)
     outs = [e.reset() for e in envs]
     rng = np.random.default_rng(5)
     ended = 0
@@ -192,3 +194,102 @@ def test_the_lazy_piece_on_the_c_core_is_the_python_engines(variant, n):
         outs = [e.step(acts) for e in envs]
         ended += int(outs[0][3].sum())
     assert ended >= 4  # (games ended and their slots dealt anew)
+
+
+@pytest.mark.parametrize(
+    "variant, n, knobs",
+    [
+        ("sport", 10, None),
+        ("sport", 8, {"mafia_see_shots": True}),
+        ("club", 10, "task"),
+        ("minimal", 10, None),
+        ("sport", 10, "task"),
+    ],
+)
+def test_the_piece_read_from_the_cores_log_is_every_seats_at_every_step(variant, n, knobs):
+    """The piece `LazyBelief` keeps from one turn of a seat's to the next (the core's marks:
+    no death, card shown or fact of the seat's own since, or the game's counts unchanged) and
+    reads from the core's event log (`store.counted_piece`), against the Python engine's env
+    at every step of seeded games: the acting seats' rows (`fill`) and every seat's view
+    (`observe_many`, by day and by night), bit for bit. The log serves almost every row: the
+    shadow game (the Python engine playing the game again) is made for few of them."""
+    from mafia_env import ccore
+    from mafia_env.seat_obs import LazyBelief, vector_env
+
+    if not ccore.available():
+        pytest.skip("no C core built here")
+    if knobs == "task":
+        knobs = get_task(f"{variant}-{n}").play_knobs()
+    kw = dict(knobs or {})
+    envs = [
+        vector_env(variant, 6, n, seed=11, belief="deduction", backend=b, **kw)
+        for b in ("c", "python")
+    ]
+    shadows = 0
+    game = LazyBelief._game
+
+    def counted(self, b):
+        nonlocal shadows
+        shadows += self is envs[0]
+        return game(self, b)
+
+    outs = [e.reset() for e in envs]
+    rng = np.random.default_rng(11)
+    games = np.repeat(np.arange(6), n)
+    seats = np.tile(np.arange(n), 6)
+    rows = 0
+    LazyBelief._game = counted
+    try:
+        for step in range(300):
+            for e in envs:
+                e.fill(np.arange(6))
+            assert np.array_equal(envs[0].obs, envs[1].obs), step
+            rows += 6
+            if step % 3 == 0:
+                views = [e.observe_many(games, seats) for e in envs]
+                assert np.array_equal(*views), step
+                rows += len(games)
+            acts = np.array([rng.choice(np.flatnonzero(m)) for m in outs[0][1]])
+            outs = [e.step(acts) for e in envs]
+    finally:
+        LazyBelief._game = game
+    assert rows > 6000 and shadows < rows / 20, (shadows, rows)
+
+
+def test_a_game_read_from_the_log_goes_to_its_shadow_at_an_event_the_count_does_not_read():
+    """`LoggedGame.sync` reads the core's log; a death the count does not read (a forfeit:
+    `count.hands_over`) or a table it does not count leaves the game to the shadow (the
+    Python engine), where the count hands its table to a tracker."""
+    from mafia_env.belief.count import hands_over
+    from mafia_env.engine.events import PUBLIC, Cause, Ev
+    from mafia_env.engine.roles import Role, Team
+    from mafia_env.seat_obs import LoggedGame
+
+    forfeit = (int(Ev.ELIMINATED), -1, 3, int(Cause.FORFEIT), PUBLIC)
+    assert hands_over(forfeit)
+    for cause in (Cause.VOTE, Cause.NIGHT, Cause.FOUL, Cause.REMOVED):
+        assert not hands_over((int(Ev.ELIMINATED), -1, 3, int(cause), PUBLIC))
+
+    class Core:  # (what LoggedGame asks of a core)
+        def __init__(self, roles):
+            self.roles, self.log = roles, []
+
+        def deal(self, b):
+            return [int(r) for r in self.roles], [int(r.team) for r in self.roles]
+
+        def events(self, b, start=0):
+            return self.log[start:]
+
+        def status(self, b):
+            return (0, 0, -1, -1, 0)
+
+    roles = [Role.SHERIFF, Role.DON, Role.MAFIA] + [Role.CIVILIAN] * 7
+    core = Core(roles)
+    log = LoggedGame(core, 0, VARIANTS["sport"], 10)
+    assert log.sync() and log.teams[1] is Team.MAFIA
+    core.log.append((int(Ev.ELIMINATED), -1, 4, int(Cause.VOTE), PUBLIC))
+    assert log.sync() and len(log.events) == 1
+    core.log.append(forfeit)
+    assert not log.sync() and not log.sync()
+    city = [r for r, k in VARIANTS["city"].role_counts(10).items() for _ in range(k)]
+    assert not LoggedGame(Core(city), 0, VARIANTS["city"], 10).sync()  # (a maniac: not counted)

@@ -515,3 +515,48 @@ def test_a_clone_of_a_core_env_counts_its_own_illegal_actions():
     env.step(int(np.flatnonzero(env.observe(agent)["action_mask"] == 0)[0]))
     assert env.illegal_counts[agent] == 1
     assert other.illegal_counts[agent] == 0
+
+
+@pytest.mark.parametrize("variant", ["sport", "club", "online"])
+def test_last_marks_finds_the_last_public_move_and_the_seats_last_fact(variant):
+    """`Core.last_marks` (the belief piece's marks, `mafia_env.seat_obs.LazyBelief`): for each
+    (game, seat), one plus the index of the game's last public event of the kinds asked for,
+    and of the last hidden event of the kinds asked for that the seat saw, as a scan of the
+    core's own log finds them, at every step of random games; bad arguments are clear errors."""
+    from mafia_env.belief.store import FACTS, MOVES_PIECE
+
+    vec = VectorMafia(variant, 6, seed=7, backend="c", log_events=True)
+    core = vec._core.core
+    moves, facts = sum(1 << k for k in MOVES_PIECE), sum(1 << k for k in FACTS)
+    _, masks, _ = vec.reset()
+    rng = np.random.default_rng(7)
+    games = np.repeat(np.arange(6), vec.n)
+    seats = np.tile(np.arange(vec.n), 6)
+    found = 0
+    for _ in range(150):
+        out = np.empty((len(games), 2), dtype=np.int64)
+        core.last_marks(games, seats, moves, facts, out)
+        for i, (b, s) in enumerate(zip(games.tolist(), seats.tolist(), strict=True)):
+            events = core.events(b)
+            pub = [k + 1 for k, e in enumerate(events) if e[4] == -1 and e[0] in MOVES_PIECE]
+            own = [
+                k + 1
+                for k, e in enumerate(events)
+                if e[4] != -1 and e[4] >> s & 1 and e[0] in FACTS
+            ]
+            assert out[i].tolist() == [max(pub, default=0), max(own, default=0)], (b, s)
+            found += bool(pub)
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        _, masks, _, _, _ = vec.step(acts)
+    assert found  # (deaths were marked)
+    out = np.empty((2, 2), dtype=np.int64)
+    with pytest.raises(TypeError, match="int64"):
+        core.last_marks(np.arange(2), np.arange(3), moves, facts, out)
+    with pytest.raises(ValueError, match="game index"):
+        core.last_marks(np.array([0, 9]), np.arange(2), moves, facts, out)
+    with pytest.raises(ValueError, match="seat out of range"):
+        core.last_marks(np.arange(2), np.array([0, vec.n]), moves, facts, out)
+    plain = VectorMafia(variant, 2, seed=7, backend="c")
+    plain.reset()
+    with pytest.raises(ValueError, match="keeps no events"):
+        plain._core.core.last_marks(np.arange(2), np.arange(2), moves, facts, out)

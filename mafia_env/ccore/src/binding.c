@@ -276,6 +276,7 @@ static PyMethodDef Core_methods[] = {
     {"deal", (PyCFunction)Core_deal, METH_O, NULL},
     {"inputs", (PyCFunction)Core_inputs, METH_VARARGS, NULL},
     {"events", (PyCFunction)Core_events, METH_VARARGS, NULL},
+    {"last_marks", (PyCFunction)Core_last_marks, METH_VARARGS, NULL},
     {"get_state", (PyCFunction)Core_get_state, METH_O, NULL},
     {"set_state", (PyCFunction)Core_set_state, METH_VARARGS, NULL},
     {"copy_game", (PyCFunction)Core_copy_game, METH_VARARGS, NULL},

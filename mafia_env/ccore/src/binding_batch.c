@@ -60,6 +60,83 @@ static PyObject *Core_step_all(CoreObject *self, PyObject *acts) {
     return check_oom(PyLong_FromLong(-1));
 }
 
+/* an int64 array's buffer of `len` items, or of any length where len < 0 (NULL: an error) */
+static int get_i64(PyObject *o, Py_buffer *v, Py_ssize_t len, int writable, const char *what) {
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(o, v, flags) < 0) return -1;
+    const char *f = v->format ? v->format : "";
+    if (f[0] == '<' || f[0] == '=') f++;
+    if (v->itemsize != 8 || (strcmp(f, "q") != 0 && strcmp(f, "l") != 0) ||
+        (len >= 0 && v->len != 8 * len)) {
+        PyBuffer_Release(v);
+        PyErr_Format(PyExc_TypeError, "%s must be a contiguous int64 array%s", what,
+                     len >= 0 ? " of the games' length (out: [games, 2])" : "");
+        return -1;
+    }
+    return 0;
+}
+
+/* last_marks(games, seats, moves, facts, out): for each row i of game games[i] and seat
+   seats[i], out[i, 0] = 1 + the index of the game's last public event of a kind in bitmask
+   `moves`, and out[i, 1] = 1 + the index of its last hidden event seen by the seat of a kind
+   in bitmask `facts` (0: none). games and seats int64 arrays of m, out an int64 array of
+   [m, 2]; the events of a core that logs them (the belief piece's marks: seat_obs.LazyBelief) */
+static PyObject *Core_last_marks(CoreObject *self, PyObject *args) {
+    PyObject *go, *so, *oo;
+    unsigned long long moves, facts;
+    if (!PyArg_ParseTuple(args, "OOKKO", &go, &so, &moves, &facts, &oo)) return NULL;
+    Py_buffer gv, sv, ov;
+    if (get_i64(go, &gv, -1, 0, "games") < 0) return NULL;
+    Py_ssize_t m = gv.len / 8;
+    if (get_i64(so, &sv, m, 0, "seats") < 0) {
+        PyBuffer_Release(&gv);
+        return NULL;
+    }
+    if (get_i64(oo, &ov, 2 * m, 1, "out") < 0) {
+        PyBuffer_Release(&gv);
+        PyBuffer_Release(&sv);
+        return NULL;
+    }
+    const int64_t *gs = gv.buf, *ss = sv.buf;
+    int64_t *out = ov.buf;
+    const char *bad = NULL;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        if (gs[i] < 0 || gs[i] >= self->num) {
+            bad = "a game index out of range";
+            break;
+        }
+        if (ss[i] < 0 || ss[i] >= self->cfg.n) {
+            bad = "a seat out of range";
+            break;
+        }
+        const Game *g = &self->games[gs[i]];
+        if (!g->log_events) {
+            bad = "this core keeps no events (log_events=False)";
+            break;
+        }
+        int64_t bit = (int64_t)1 << ss[i], pub = 0, own = 0;
+        for (int k = g->n_events - 1; k >= 0 && !(pub && own); k--) {
+            const Event *e = &g->events[k];
+            unsigned long long kind = 1ULL << (e->kind & 63);
+            if (e->seen_by == PUBLIC) {
+                if (!pub && (moves & kind)) pub = k + 1;
+            } else if (!own && (e->seen_by & bit) && (facts & kind)) {
+                own = k + 1;
+            }
+        }
+        out[2 * i] = pub;
+        out[2 * i + 1] = own;
+    }
+    PyBuffer_Release(&gv);
+    PyBuffer_Release(&sv);
+    PyBuffer_Release(&ov);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, bad);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* memory() -> bytes held by the games, their rows and their logs (not the bound arrays) */
 static PyObject *Core_memory(CoreObject *self, PyObject *noargs) {
     return PyLong_FromSize_t(games_memory(&self->cfg, self->games, self->num));
