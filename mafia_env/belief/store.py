@@ -120,11 +120,13 @@ def counted_piece(game: Any, seat: int, told: int | None = None) -> np.ndarray |
     if not (SHARE and COUNT and countable(game.rules, game.roles)):
         return None
     if told is not None and (game.actor == seat or game.turn not in NIGHT_TURNS):
-        table = _TRACKERS.get(game, {}).get(_TEAM_KEY if _knows_team(game, seat) else _TABLE_KEY)
-        if table:
-            t = table.tracker
-            if isinstance(t, Counted) and t.tracker is None:
-                return table.marginals_of(game, seat, ("told", told))
+        per_game = _TRACKERS.get(game, {})
+        table = per_game.get(_TEAM_KEY if _knows_team(game, seat) else _TABLE_KEY)
+        if table is None:  # (made here, once a game)
+            table = _table_for(game, seat)
+        t = table.tracker if table else None
+        if isinstance(t, Counted) and t.tracker is None:
+            return table.marginals_of(game, seat, ("told", told))
     table = _table_for(game, seat)
     t = None if table is None else table.tracker
     if not isinstance(t, Counted) or t.tracker is not None:  # (a tracker reads more)
