@@ -36,6 +36,7 @@ Compare runs made back to back on one machine, with the same command:
     python scripts/bench_trainer.py --updates 4 --repeat 3 --json out.json
     python scripts/bench_trainer.py --backends python c --repeat 2   # the C core's gain
     python scripts/bench_trainer.py --updates 2 --belief  # the network reads the belief piece
+    python scripts/bench_trainer.py --updates 16 --repeat 3 --belief-cost  # what the piece costs
     python scripts/bench_trainer.py --updates 4 --repeat 2 --against ../main  # another checkout
     python scripts/bench_trainer.py --updates 8 --repeat 3 --pipeline overlap --against ../main
     python scripts/bench_trainer.py --updates 6 --repeat 2 --against ../main \
@@ -264,9 +265,23 @@ def main(argv: list[str] | None = None) -> None:
         type=Path,
         help="another checkout: its bench_trainer.py and this one in turn, back to back",
     )
+    ap.add_argument(
+        "--belief-cost",
+        action="store_true",
+        help="the trainer without and with the belief piece in turn, back to back: what the "
+        "piece costs (the ratio of their steps/s)",
+    )
     args = ap.parse_args(argv)
     if args.updates < 1 or args.repeat < 1:
         ap.error("--updates and --repeat must be positive")
+    if args.belief_cost:
+        if args.against is not None or args.backends or args.belief:
+            ap.error(
+                "--belief-cost runs this checkout with and without the piece: leave out "
+                "--against, --backends and --belief"
+            )
+        belief_cost(args)
+        return
     if args.against is not None:
         if args.backends:
             ap.error("--against compares checkouts on the default engine; leave out --backends")
@@ -310,6 +325,31 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         info = {"python": platform.python_version(), "torch": torch.__version__}
         args.json.write_text(json.dumps({"machine": info, "runs": runs}, indent=1))
+
+
+def belief_cost(args: argparse.Namespace) -> None:
+    """Run this checkout's trainer without the belief piece and with it in turn, `--repeat`
+    times, each in a fresh process; print the medians and what the piece costs."""
+    runs: dict[str, list[dict[str, Any]]] = {"without": [], "with": []}
+    for _ in range(args.repeat):
+        for name in runs:  # back to back, so the machine's load moves both alike
+            one = argparse.Namespace(**{**vars(args), "belief": name == "with"})
+            runs[name].append(_checkout_run(ROOT, one, True))
+    med = {}
+    for name, mine in runs.items():
+        med[name] = {k: sorted(r[k] for r in mine)[len(mine) // 2] for k in KINDS}
+        print(
+            f"{name} the piece: median of {len(mine)} runs: "
+            + ", ".join(f"{med[name][k]} steps/s {label}" for k, label in KINDS.items())
+            + " ("
+            + "; ".join(f"{label} {[r[k] for r in mine]}" for k, label in KINDS.items())
+            + ")"
+        )
+    for k, label in KINDS.items():
+        print(f"the piece costs, {label}: {med['without'][k] / max(med['with'][k], 1):.2f}x")
+    if args.json:
+        info = {"python": platform.python_version(), "torch": torch.__version__}
+        args.json.write_text(json.dumps({"machine": info, "belief_cost": runs}, indent=1))
 
 
 def _checkout_run(root: Path, args: argparse.Namespace, this: bool) -> dict[str, Any]:
