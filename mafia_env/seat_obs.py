@@ -19,6 +19,7 @@ import numpy as np
 
 from mafia_env.engine.events import Ev
 from mafia_env.engine.kinds import NIGHT_TURNS
+from mafia_env.engine.knowledge import FACT_KINDS
 from mafia_env.engine.spec import OBS_OPTIONS, GameSpec
 from mafia_env.errors import ConfigError
 
@@ -306,6 +307,7 @@ class LoggedGame:
         self.roles = tuple(map(ROLES.__getitem__, roles))
         self.teams = tuple(map(TEAMS.__getitem__, teams))
         self.events: list[tuple] = []
+        self.fact_events: list[tuple] = []  # the events `deal_constraints` reads
         # (a table the count does not serve, or an event it does not read: the shadow's)
         self._usable = countable(rules, self.roles)
         self.actor, self.turn, self.over, self.truncated = -1, None, False, False
@@ -320,8 +322,11 @@ class LoggedGame:
         new = self._core.events(self._b, len(self.events))
         if new:
             self.events += new
+            facts = self.fact_events
             for e in new:
-                if e[0] == _ELIMINATED and hands_over(e):
+                if e[0] in FACT_KINDS:
+                    facts.append(e)
+                elif e[0] == _ELIMINATED and hands_over(e):
                     self._usable = False
         st = self._core.status(self._b)
         self.actor, self.truncated = st[0], bool(st[4])

@@ -25,7 +25,9 @@ Game = Any  # a `mafia_env.engine.game.Game` (that module imports this one)
 MAFIA_ROLES = frozenset(r for r in Role if r.team is Team.MAFIA)
 
 # the kinds of event `deal_constraints` reads (the rest it passes over)
-_READ = frozenset(int(k) for k in (Ev.ROLE, Ev.TEAMMATE, Ev.REVEAL, Ev.DON_INTRODUCED, Ev.CHECK))
+FACT_KINDS = frozenset(
+    int(k) for k in (Ev.ROLE, Ev.TEAMMATE, Ev.REVEAL, Ev.DON_INTRODUCED, Ev.CHECK)
+)
 
 Belief = Callable[[Game, int, Any], Any]  # (game, seat, model) -> the seat's belief
 Sample = Callable[[Game, int, random.Random], Game]  # (game, seat, rng) -> a world
@@ -52,13 +54,15 @@ def answer(name: str) -> Callable[..., Any]:
 
 
 def deal_constraints(game: Game, seat: int) -> list[frozenset[Role]]:
-    """Return, for every seat, the roles `seat` cannot rule out for it."""
+    """Return, for every seat, the roles `seat` cannot rule out for it. (A game may list its
+    events of the kinds read here, in order, as ``fact_events``: they are read instead of
+    every event.)"""
     dealt = frozenset(game.roles)
     allowed = [set(dealt) for _ in range(game.n)]
     mates: set[int] = set()
     don_known = game.rules.don_known
-    for kind, actor, target, value, vis in game.events:
-        if kind not in _READ or (vis != PUBLIC and not vis >> seat & 1):
+    for kind, actor, target, value, vis in getattr(game, "fact_events", game.events):
+        if kind not in FACT_KINDS or (vis != PUBLIC and not vis >> seat & 1):
             continue
         if kind == Ev.ROLE and actor == seat:
             allowed[seat] = {Role(value)}
@@ -89,4 +93,4 @@ def deal_constraints(game: Game, seat: int) -> list[frozenset[Role]]:
     return [frozenset(a) for a in allowed]
 
 
-__all__ = ["MAFIA_ROLES", "answer", "deal_constraints", "install"]
+__all__ = ["FACT_KINDS", "MAFIA_ROLES", "answer", "deal_constraints", "install"]
