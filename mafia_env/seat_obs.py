@@ -148,6 +148,7 @@ class LazyBelief:
                 self._kept_version = np.zeros((B, n), dtype=np.int64)
                 self._read = np.full((B, 2), -1, dtype=np.int64)
                 self._marks = (sum(1 << k for k in MOVES_PIECE), sum(1 << k for k in FACTS))
+                self._count = _CoreCount.of(vec)  # (None: the Python count, `_piece`)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.vec, name)
@@ -165,17 +166,22 @@ class LazyBelief:
             self._logs = [None] * self.vec.num_envs
             self._kept_at[:] = -1
             self._read[:] = -1
+            if self._count is not None:
+                self._count.start(np.arange(self.vec.num_envs))
         return self._take(self.vec.reset())
 
     def step(self, actions: np.ndarray) -> tuple:
         out = self.vec.step(actions)
         if self._shadows is not None:
-            for b in np.flatnonzero(out[3]).tolist():
+            done = np.flatnonzero(out[3])
+            for b in done.tolist():
                 self._shadows[b] = None
                 if self._logs is not None:
                     self._logs[b] = None
                     self._kept_at[b] = -1
                     self._read[b] = -1
+            if self._logs is not None and self._count is not None and done.size:
+                self._count.start(done)
         return self._take(out)
 
     def _game(self, b: int) -> Any:
@@ -207,8 +213,12 @@ class LazyBelief:
             obs, plain = self.obs, self.plain
             obs[todo[hit], plain:] = self._kept[todo[hit], seats[hit]]
             miss = ~hit
-            rows = zip(todo[miss].tolist(), seats[miss].tolist(), facts[miss].tolist(), strict=True)
-            for b, seat, told in rows:
+            todo, seats, facts = todo[miss], seats[miss], facts[miss]
+            if self._count is not None and todo.size:  # (the acting seats: the core's count)
+                pieces, done = self._counted(todo, seats)
+                obs[todo[done], plain:] = pieces[done]
+                todo, seats, facts = todo[~done], seats[~done], facts[~done]
+            for b, seat, told in zip(todo.tolist(), seats.tolist(), facts.tolist(), strict=True):
                 obs[b, plain:] = self._piece(b, seat, told)
         self._filled[todo] = True
 
@@ -226,6 +236,19 @@ class LazyBelief:
         told = marks[:, 1] > at  # (at -1: no piece kept)
         return ~told & ((marks[:, 0] <= at) | counts_same), marks[:, 1]
 
+    def _counted(self, games: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The pieces of seats `seats` of games `games` (each at its own turn, or by day: where
+        the table serves it) from the C core's count, kept as `_piece` keeps them; and which
+        the count could give (the rest: `_piece`)."""
+        pieces, status = self._count.pieces(games, seats)
+        done = status[:, 0] == 0
+        g, s = games[done], seats[done]
+        self._kept[g, s] = pieces[done]
+        self._kept_at[g, s] = status[done, 2]
+        self._kept_version[g, s] = status[done, 1]
+        self._read[g] = status[done][:, [2, 1]]
+        return pieces, done
+
     def _piece(self, b: int, seat: int, told: int | None = None) -> np.ndarray:
         """`seat`'s piece in game `b`, on a core that logs its events: from the game read from
         the log where its table is counted and serves the seat (`mafia_env.belief.store.
@@ -240,8 +263,10 @@ class LazyBelief:
             log = self._logs[b] = LoggedGame(vec._core.core, b, vec.rules, vec.n)
         if log.sync():
             # a seat's piece is kept at its own turn, and by day (by night a seat that has
-            # moved may know more than the table: `store._Table.keeps`)
+            # moved may know more than the table: `store._Table.keeps`); where the core counts,
+            # by its count alone (its versions are not the Python count's)
             keep = seat == log.actor or log.turn not in NIGHT_TURNS
+            keep = keep and self._count is None
             if keep and told is not None and told <= self._kept_at[b, seat]:
                 read = self._read[b] = len(log.events), counts_version(log)
                 if read[1] == self._kept_version[b, seat]:
@@ -285,9 +310,80 @@ class LazyBelief:
                 if seat != self.vec.seat[b] and status(b)[1] in _NIGHTS:
                     hit[i] = False
         out[hit, self.plain :] = self._kept[games[hit], seats[hit]]
-        for i in np.flatnonzero(~hit).tolist():
+        rest = np.flatnonzero(~hit)
+        if self._count is not None and rest.size:  # (at a seat's own turn or by day)
+            status = self.vec._core.core.status
+            served = [
+                i
+                for i in rest.tolist()
+                if seats[i] == self.vec.seat[games[i]] or status(int(games[i]))[1] not in _NIGHTS
+            ]
+            if served:
+                idx = np.array(served, dtype=np.int64)
+                pieces, done = self._counted(games[idx], seats[idx])
+                out[idx[done], self.plain :] = pieces[done]
+                rest = np.setdiff1d(rest, idx[done])
+        for i in rest.tolist():
             out[i, self.plain :] = self._piece(int(games[i]), int(seats[i]), int(facts[i]))
         return out
+
+
+class _CoreCount:
+    """The C core's count of a counted table (`Core.count_pieces`, ccore/src/count.c: the
+    belief piece of a seat at its own turn or by day, from its game's log), and each slot's
+    count, kept between steps and started again where the slot deals anew."""
+
+    @classmethod
+    def of(cls, vec: Any) -> _CoreCount | None:
+        """The count of `vec`'s games, where the core can count them (else None)."""
+        from mafia_env.belief import store
+        from mafia_env.belief.count import countable
+
+        core = vec._core.core
+        roles = [r for r, k in vec.rules.role_counts(vec.n).items() if k]
+        if not (store.SHARE and store.COUNT and countable(vec.rules, roles)):
+            return None
+        if not hasattr(core, "count_pieces"):  # (a core built before it)
+            return None
+        return cls(vec)
+
+    def __init__(self, vec: Any):
+        from mafia_env.belief.count import core_table
+
+        self.core, self.n, B = vec._core.core, vec.n, vec.num_envs
+        self.table = core_table(vec.rules, vec.n)
+        deals, black, town = self.table[:3]
+        D = len(deals)
+        self.width = vec.n * int(self.table[6][1])
+        self.town0 = town.sum(axis=1, dtype=np.int16)
+        self.black0 = black.sum(axis=1, dtype=np.int16)
+        self.state = (
+            np.ones((B, D), dtype=np.uint8),
+            np.empty((B, D), dtype=np.int16),
+            np.empty((B, D), dtype=np.int16),
+            np.ones((B, vec.n), dtype=np.uint8),
+            np.zeros((B, 4), dtype=np.int32),
+        )
+        self.start(np.arange(B))
+
+    def start(self, slots: np.ndarray) -> None:
+        """Start the counts of `slots` (their games dealt anew)."""
+        live, n_town, n_black, alive, misc = self.state
+        live[slots] = 1
+        n_town[slots] = self.town0
+        n_black[slots] = self.black0
+        alive[slots] = 1
+        misc[slots] = 0
+
+    def pieces(self, games: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The pieces [k, n * R] of `seats` in `games`, and their status [k, 3] (0 or -1: the
+        count cannot say; the count's version; the events it has read)."""
+        games = np.ascontiguousarray(games, dtype=np.int64)
+        seats = np.ascontiguousarray(seats, dtype=np.int64)
+        out = np.empty((len(games), self.width), dtype=np.float32)
+        status = np.empty((len(games), 3), dtype=np.int64)
+        self.core.count_pieces(self.table, self.state, games, seats, out, status)
+        return out, status
 
 
 class LoggedGame:

@@ -102,6 +102,42 @@ def _table_deals(space: DealSpace) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return GameSpec.of(space.rules, space.n).cached(_table_deals, build)
 
 
+def core_table(rules: Rules, n: int) -> tuple[np.ndarray, ...]:
+    """The table of `rules` at `n` seats as the C core's count reads it (`Core.count_pieces`,
+    ccore/src/count.c: this module's tests and `deal_constraints`, in C): every deal (role
+    indices), each seat's team in it, the win check, each role's index, the mafia's roles, and
+    (deals, roles, every shot possible, no member shot, don_known, the don's and the sheriff's
+    index); made once per rules and size."""
+
+    def build(_spec: GameSpec) -> tuple[np.ndarray, ...]:
+        space = DealSpace.of(rules, n)
+        deals, black, town = _table_deals(space)
+        index = np.full(len(Role), -1, dtype=np.int8)
+        for role, i in space.index.items():
+            index[int(role)] = i
+        mode = rules.self_shot
+        params = [
+            len(deals),
+            len(space.roles),
+            mode == "always" and rules.mafia_target_team,
+            mode == "never",
+            rules.don_known,
+            space.index.get(Role.DON, -1),
+            space.index.get(Role.SHERIFF, -1),
+        ]
+        return (
+            np.ascontiguousarray(deals, dtype=np.int8),
+            np.ascontiguousarray(black, dtype=np.uint8),
+            np.ascontiguousarray(town, dtype=np.uint8),
+            np.ascontiguousarray(_outcomes(rules, n), dtype=np.int8).ravel(),
+            index,
+            space.mafia_of.astype(np.uint8),
+            np.array(params, dtype=np.int32),
+        )
+
+    return GameSpec.of(rules, n).cached(core_table, build)
+
+
 class Counted:
     """The table's deals (`TABLE`'s view) kept by the count (module docstring); what
     `mafia_env.belief.store` reads of a table's `Tracker`: `deals`, `exact`, `version`,
@@ -228,4 +264,4 @@ class Counted:
         return True
 
 
-__all__ = ["Counted", "countable", "hands_over"]
+__all__ = ["Counted", "core_table", "countable", "hands_over"]

@@ -204,15 +204,26 @@ def test_the_lazy_piece_on_the_c_core_is_the_python_engines(variant, n):
         ("club", 10, "task"),
         ("minimal", 10, None),
         ("sport", 10, "task"),
+        ("sport", 10, {"self_shot": "lone"}),
+        ("sport", 9, {"self_shot": "never", "mafia_target_team": False}),
+        ("sport", 10, {"don_known": False, "reveal_on_death": "all"}),
+        ("club", 8, {"reveal_on_death": "none"}),
+        ("minimal", 10, {"self_shot": "always", "mafia_target_team": True}),
     ],
 )
-def test_the_piece_read_from_the_cores_log_is_every_seats_at_every_step(variant, n, knobs):
+@pytest.mark.parametrize("core_count", [True, False])
+def test_the_piece_read_from_the_cores_log_is_every_seats_at_every_step(
+    variant, n, knobs, core_count
+):
     """The piece `LazyBelief` keeps from one turn of a seat's to the next (the core's marks:
     no death, card shown or fact of the seat's own since, or the game's counts unchanged) and
-    reads from the core's event log (`store.counted_piece`), against the Python engine's env
-    at every step of seeded games: the acting seats' rows (`fill`) and every seat's view
-    (`observe_many`, by day and by night), bit for bit. The log serves almost every row: the
-    shadow game (the Python engine playing the game again) is made for few of them."""
+    reads from the core's event log (the core's count, `Core.count_pieces`; else
+    `store.counted_piece`), against the Python engine's env at every step of seeded games,
+    knobs of the count included (the mafia's shot, cards shown, the don introduced): the
+    acting seats' rows (`fill`) and every seat's view (`observe_many`, by day and by night),
+    bit for bit, with the core's count and without it (`core_count`: the Python count over
+    the log, `LoggedGame`). The log serves almost every row: the shadow game (the Python
+    engine playing the game again) is made for few of them."""
     from mafia_env import ccore
     from mafia_env.seat_obs import LazyBelief, vector_env
 
@@ -233,6 +244,9 @@ def test_the_piece_read_from_the_cores_log_is_every_seats_at_every_step(variant,
         shadows += self is envs[0]
         return game(self, b)
 
+    assert envs[0]._count is not None  # (the core counts these tables)
+    if not core_count:
+        envs[0]._count = None
     outs = [e.reset() for e in envs]
     rng = np.random.default_rng(11)
     games = np.repeat(np.arange(6), n)

@@ -560,3 +560,32 @@ def test_last_marks_finds_the_last_public_move_and_the_seats_last_fact(variant):
     plain.reset()
     with pytest.raises(ValueError, match="keeps no events"):
         plain._core.core.last_marks(np.arange(2), np.arange(2), moves, facts, out)
+
+
+def test_count_pieces_says_what_is_wrong_with_its_arrays():
+    """`Core.count_pieces` (the belief piece of a counted table, ccore/src/count.c; its pieces
+    are held to the Python engine's in tests/belief/test_belief_table.py): arrays of the wrong
+    size or kind and a core that keeps no events are clear errors, not a crash."""
+    from mafia_env.seat_obs import _CoreCount
+
+    vec = VectorMafia("sport", 2, seed=3, backend="c", log_events=True)
+    vec.reset()
+    count = _CoreCount.of(vec)
+    core, games, seats = vec._core.core, np.arange(2), np.zeros(2, dtype=np.int64)
+    out = np.empty((2, count.width), dtype=np.float32)
+    status = np.empty((2, 3), dtype=np.int64)
+    core.count_pieces(count.table, count.state, games, seats, out, status)
+    assert (status[:, 0] == 0).all() and np.allclose(out.reshape(2, vec.n, -1).sum(2), 1)
+    with pytest.raises(TypeError, match="7 arrays"):
+        core.count_pieces(count.table[:6], count.state, games, seats, out, status)
+    with pytest.raises(ValueError, match="out must hold"):
+        core.count_pieces(count.table, count.state, games, seats, out[:1], status)
+    with pytest.raises(ValueError, match="live must hold"):
+        state = (count.state[0][:1], *count.state[1:])
+        core.count_pieces(count.table, state, games, seats, out, status)
+    with pytest.raises(ValueError, match="out of range"):
+        core.count_pieces(count.table, count.state, games, seats + vec.n, out, status)
+    plain = VectorMafia("sport", 2, seed=3, backend="c")
+    plain.reset()
+    with pytest.raises(ValueError, match="keeps no events"):
+        plain._core.core.count_pieces(count.table, count.state, games, seats, out, status)

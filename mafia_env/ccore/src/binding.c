@@ -30,6 +30,7 @@
  *   calls.c     a game's calls: starts, moves, the moderator's calls, talk, the queue
  *   pickle.c    copies and saved games
  *   batch.c     the batched step (VectorMafia)
+ *   count.c     the belief piece of a counted table, from a game's log (seat_obs.LazyBelief)
  *
  * The binding, all the CPython glue (arguments, objects, buffers, errors):
  *   binding.c          this file: the Core type, its config, its lifetime, methods, module
@@ -49,6 +50,7 @@
 #include "calls.c"
 #include "pickle.c"
 #include "batch.c"
+#include "count.c"
 
 /* ================================================================ the Python type */
 typedef struct {
@@ -277,6 +279,7 @@ static PyMethodDef Core_methods[] = {
     {"inputs", (PyCFunction)Core_inputs, METH_VARARGS, NULL},
     {"events", (PyCFunction)Core_events, METH_VARARGS, NULL},
     {"last_marks", (PyCFunction)Core_last_marks, METH_VARARGS, NULL},
+    {"count_pieces", (PyCFunction)Core_count_pieces, METH_VARARGS, NULL},
     {"get_state", (PyCFunction)Core_get_state, METH_O, NULL},
     {"set_state", (PyCFunction)Core_set_state, METH_VARARGS, NULL},
     {"copy_game", (PyCFunction)Core_copy_game, METH_VARARGS, NULL},

@@ -137,6 +137,124 @@ static PyObject *Core_last_marks(CoreObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* a contiguous buffer of `items` items of `size` bytes (writable where asked), or an error */
+static int get_items(PyObject *o, Py_buffer *v, Py_ssize_t items, int size, int writable,
+                     const char *what) {
+    int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(o, v, flags) < 0) return -1;
+    if (v->len != items * size) {
+        PyBuffer_Release(v);
+        PyErr_Format(PyExc_ValueError, "%s must hold %zd bytes; got %zd", what, items * size,
+                     v->len);
+        return -1;
+    }
+    return 0;
+}
+
+/* count_pieces(table, state, games, seats, out, status): the belief piece of seat seats[i] in
+   game games[i] of a counted table (count.c) into out[i] (float32, n x R each), read from the
+   games' logs; status[i] = (0, the count's version, the events read), or (-1, ...) where the
+   count cannot say (an event it does not read: the caller's Python path). table: (deals int8
+   [D, n], black uint8 [D, n], town uint8 [D, n], outcomes int8 [(n + 1)^2], index int8
+   [N_ROLES], mafia_of uint8 [R], params int32 (D, R, shot_all, shot_never, don_known, don,
+   sheriff)); state: (live uint8 [B, D], n_town int16 [B, D], n_black int16 [B, D], alive uint8
+   [B, n], misc int32 [B, 4]), each slot's, kept by the caller between calls */
+static PyObject *Core_count_pieces(CoreObject *self, PyObject *args) {
+    PyObject *to, *so, *go, *eo, *oo, *xo;
+    if (!PyArg_ParseTuple(args, "O!O!OOOO", &PyTuple_Type, &to, &PyTuple_Type, &so, &go, &eo,
+                          &oo, &xo))
+        return NULL;
+    if (PyTuple_GET_SIZE(to) != 7 || PyTuple_GET_SIZE(so) != 5) {
+        PyErr_SetString(PyExc_TypeError, "count_pieces(table: 7 arrays, state: 5 arrays, ...)");
+        return NULL;
+    }
+    int n = self->cfg.n, B = self->num;
+    Py_buffer v[16];
+    int got = 0, ok = 0;
+    CountTable t;
+    CountState s;
+    Py_ssize_t m = 0;
+    do {
+        if (get_items(PyTuple_GET_ITEM(to, 6), &v[got], 7, 4, 0, "params") < 0) break;
+        const int32_t *p = v[got++].buf;
+        t.D = p[0], t.n = n, t.R = p[1], t.shot_all = p[2], t.shot_never = p[3];
+        t.don_known = p[4], t.don = p[5], t.sheriff = p[6];
+        if (t.D < 1 || t.R < 1 || t.R > N_ROLES) {
+            PyErr_SetString(PyExc_ValueError, "count_pieces: bad table sizes");
+            break;
+        }
+        Py_ssize_t D = t.D, R = t.R;
+        if (get_items(PyTuple_GET_ITEM(to, 0), &v[got], D * n, 1, 0, "deals") < 0) break;
+        t.deals = v[got++].buf;
+        if (get_items(PyTuple_GET_ITEM(to, 1), &v[got], D * n, 1, 0, "black") < 0) break;
+        t.black = v[got++].buf;
+        if (get_items(PyTuple_GET_ITEM(to, 2), &v[got], D * n, 1, 0, "town") < 0) break;
+        t.town = v[got++].buf;
+        if (get_items(PyTuple_GET_ITEM(to, 3), &v[got], (n + 1) * (n + 1), 1, 0, "outcomes") < 0)
+            break;
+        t.outcomes = v[got++].buf;
+        if (get_items(PyTuple_GET_ITEM(to, 4), &v[got], N_ROLES, 1, 0, "index") < 0) break;
+        t.index = v[got++].buf;
+        if (get_items(PyTuple_GET_ITEM(to, 5), &v[got], R, 1, 0, "mafia_of") < 0) break;
+        t.mafia_of = v[got++].buf;
+        if (get_items(PyTuple_GET_ITEM(so, 0), &v[got], B * D, 1, 1, "live") < 0) break;
+        s.live = v[got++].buf;
+        if (get_items(PyTuple_GET_ITEM(so, 1), &v[got], B * D, 2, 1, "n_town") < 0) break;
+        s.n_town = v[got++].buf;
+        if (get_items(PyTuple_GET_ITEM(so, 2), &v[got], B * D, 2, 1, "n_black") < 0) break;
+        s.n_black = v[got++].buf;
+        if (get_items(PyTuple_GET_ITEM(so, 3), &v[got], (Py_ssize_t)B * n, 1, 1, "alive") < 0)
+            break;
+        s.alive = v[got++].buf;
+        if (get_items(PyTuple_GET_ITEM(so, 4), &v[got], (Py_ssize_t)B * 4, 4, 1, "misc") < 0)
+            break;
+        s.misc = v[got++].buf;
+        if (get_i64(go, &v[got], -1, 0, "games") < 0) break;
+        const int64_t *gs = v[got++].buf;
+        m = v[got - 1].len / 8;
+        if (get_i64(eo, &v[got], m, 0, "seats") < 0) break;
+        const int64_t *ss = v[got++].buf;
+        if (get_items(oo, &v[got], m * n * R, 4, 1, "out") < 0) break;
+        float *out = v[got++].buf;
+        if (get_i64(xo, &v[got], 3 * m, 1, "status") < 0) break;
+        int64_t *st = v[got++].buf;
+        uint8_t *okv = malloc((size_t)D + (size_t)n * R);
+        int64_t *cnt = malloc(sizeof(int64_t) * (size_t)n * R);
+        if (!okv || !cnt) {
+            free(okv);
+            free(cnt);
+            PyErr_NoMemory();
+            break;
+        }
+        const char *bad = NULL;
+        for (Py_ssize_t i = 0; i < m; i++) {
+            if (gs[i] < 0 || gs[i] >= B || ss[i] < 0 || ss[i] >= n) {
+                bad = "count_pieces: a game or seat out of range";
+                break;
+            }
+            const Game *g = &self->games[gs[i]];
+            if (!g->log_events) {
+                bad = "this core keeps no events (log_events=False)";
+                break;
+            }
+            int b = (int)gs[i];
+            st[3 * i] = count_piece(&t, &s, b, g, (int)ss[i], out + i * n * R, okv, okv + D, cnt);
+            st[3 * i + 1] = s.misc[b * 4 + 2];
+            st[3 * i + 2] = s.misc[b * 4];
+        }
+        free(okv);
+        free(cnt);
+        if (bad) {
+            PyErr_SetString(PyExc_ValueError, bad);
+            break;
+        }
+        ok = 1;
+    } while (0);
+    for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
 /* memory() -> bytes held by the games, their rows and their logs (not the bound arrays) */
 static PyObject *Core_memory(CoreObject *self, PyObject *noargs) {
     return PyLong_FromSize_t(games_memory(&self->cfg, self->games, self->num));
