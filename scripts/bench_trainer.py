@@ -327,6 +327,19 @@ def main(argv: list[str] | None = None) -> None:
         args.json.write_text(json.dumps({"machine": info, "runs": runs}, indent=1))
 
 
+def medians(title: str, mine: list[dict[str, Any]]) -> dict[str, int]:
+    """Print and return the medians of runs `mine`'s figures (`KINDS`), and each run's."""
+    m = {k: sorted(r[k] for r in mine)[len(mine) // 2] for k in KINDS}
+    print(
+        f"{title}: median of {len(mine)} runs: "
+        + ", ".join(f"{m[k]} steps/s {label}" for k, label in KINDS.items())
+        + " ("
+        + "; ".join(f"{label} {[r[k] for r in mine]}" for k, label in KINDS.items())
+        + ")"
+    )
+    return m
+
+
 def belief_cost(args: argparse.Namespace) -> None:
     """Run this checkout's trainer without the belief piece and with it in turn, `--repeat`
     times, each in a fresh process; print the medians and what the piece costs."""
@@ -335,16 +348,7 @@ def belief_cost(args: argparse.Namespace) -> None:
         for name in runs:  # back to back, so the machine's load moves both alike
             one = argparse.Namespace(**{**vars(args), "belief": name == "with"})
             runs[name].append(_checkout_run(ROOT, one, True))
-    med = {}
-    for name, mine in runs.items():
-        med[name] = {k: sorted(r[k] for r in mine)[len(mine) // 2] for k in KINDS}
-        print(
-            f"{name} the piece: median of {len(mine)} runs: "
-            + ", ".join(f"{med[name][k]} steps/s {label}" for k, label in KINDS.items())
-            + " ("
-            + "; ".join(f"{label} {[r[k] for r in mine]}" for k, label in KINDS.items())
-            + ")"
-        )
+    med = {name: medians(f"{name} the piece", mine) for name, mine in runs.items()}
     for k, label in KINDS.items():
         print(f"the piece costs, {label}: {med['without'][k] / max(med['with'][k], 1):.2f}x")
     if args.json:
@@ -390,16 +394,8 @@ def against(args: argparse.Namespace) -> None:
     for name, mine in runs.items():
         for r in mine:  # a checkout's bench_trainer.py from before the figure
             r.setdefault("free_core_sps", r["cpu_sps"])
-        m = {k: sorted(r[k] for r in mine)[len(mine) // 2] for k in KINDS}
-        med[name] = m
         pipeline = mine[0].get("pipeline", "sync")
-        print(
-            f"{name} ({roots[name]}, {pipeline}): median of {len(mine)} runs: "
-            + ", ".join(f"{m[k]} steps/s {label}" for k, label in KINDS.items())
-            + " ("
-            + "; ".join(f"{label} {[r[k] for r in mine]}" for k, label in KINDS.items())
-            + ")"
-        )
+        med[name] = medians(f"{name} ({roots[name]}, {pipeline})", mine)
     two = any(r.get("pipeline") == "overlap" for mine in runs.values() for r in mine)
     for k, label in KINDS.items():
         print(f"this / base, {label}: x{med['this'][k] / max(med['base'][k], 1):.2f}")
