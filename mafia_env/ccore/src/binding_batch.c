@@ -76,6 +76,14 @@ static int get_i64(PyObject *o, Py_buffer *v, Py_ssize_t len, int writable, cons
     return 0;
 }
 
+/* game b of a core that logs its events, asked of seat `seat`: NULL and *g set, or what is wrong */
+static const char *logged_game(CoreObject *self, int64_t b, int64_t seat, const Game **g) {
+    if (b < 0 || b >= self->num) return "a game index out of range";
+    if (seat < 0 || seat >= self->cfg.n) return "a seat out of range";
+    *g = &self->games[b];
+    return (*g)->log_events ? NULL : "this core keeps no events (log_events=False)";
+}
+
 /* last_marks(games, seats, moves, facts, out): for each row i of game games[i] and seat
    seats[i], out[i, 0] = 1 + the index of the game's last public event of a kind in bitmask
    `moves`, and out[i, 1] = 1 + the index of its last hidden event seen by the seat of a kind
@@ -101,19 +109,8 @@ static PyObject *Core_last_marks(CoreObject *self, PyObject *args) {
     int64_t *out = ov.buf;
     const char *bad = NULL;
     for (Py_ssize_t i = 0; i < m; i++) {
-        if (gs[i] < 0 || gs[i] >= self->num) {
-            bad = "a game index out of range";
-            break;
-        }
-        if (ss[i] < 0 || ss[i] >= self->cfg.n) {
-            bad = "a seat out of range";
-            break;
-        }
-        const Game *g = &self->games[gs[i]];
-        if (!g->log_events) {
-            bad = "this core keeps no events (log_events=False)";
-            break;
-        }
+        const Game *g = NULL;
+        if ((bad = logged_game(self, gs[i], ss[i], &g))) break;
         int64_t bit = (int64_t)1 << ss[i], pub = 0, own = 0;
         for (int k = g->n_events - 1; k >= 0 && !(pub && own); k--) {
             const Event *e = &g->events[k];
@@ -228,15 +225,8 @@ static PyObject *Core_count_pieces(CoreObject *self, PyObject *args) {
         }
         const char *bad = NULL;
         for (Py_ssize_t i = 0; i < m; i++) {
-            if (gs[i] < 0 || gs[i] >= B || ss[i] < 0 || ss[i] >= n) {
-                bad = "count_pieces: a game or seat out of range";
-                break;
-            }
-            const Game *g = &self->games[gs[i]];
-            if (!g->log_events) {
-                bad = "this core keeps no events (log_events=False)";
-                break;
-            }
+            const Game *g = NULL;
+            if ((bad = logged_game(self, gs[i], ss[i], &g))) break;
             int b = (int)gs[i];
             st[3 * i] = count_piece(&t, &s, b, g, (int)ss[i], out + i * n * R, okv, okv + D, cnt);
             st[3 * i + 1] = s.misc[b * 4 + 2];
