@@ -129,26 +129,26 @@ class LazyBelief:
         # on the C core, each slot's game as the Python engine's (`CoreGame.shadow`, brought up
         # to date where a piece is asked), dropped where its game ends (the slot deals anew)
         self._shadows: list[Any] | None = None
-        # and, where the core logs its events and the table is counted, each slot's game read
-        # from that log (`LoggedGame`): the piece without the Python engine (`_piece`)
+        # and, where the core logs its events and counts the table (`_CoreCount`), each slot's
+        # game read from that log (`LoggedGame`): the piece without the Python engine
         self._logs: list[Any] | None = None
+        self._count = None
         if getattr(vec, "backend", "python") != "python":
             self._shadows = [None] * vec.num_envs
-            if getattr(vec, "log_events", False):
+            self._count = _CoreCount.of(vec) if getattr(vec, "log_events", False) else None
+            if self._count is not None:
                 from mafia_env.belief.store import FACTS, MOVES_PIECE
 
                 self._logs = [None] * vec.num_envs
-                # each acting seat's piece where it was last computed, and the events logged
-                # then (-1: none): kept while no event since may have changed it (`_unmoved`)
+                # each seat's piece where the core last counted it, and the events read and
+                # the count's version then (-1: none): kept while no event since may have
+                # changed it (`_unmoved`); where each game's count was last read (events, version)
                 B, n = vec.num_envs, vec.n
                 self._kept = np.zeros((B, n, self.obs_size - self.plain), np.float32)
                 self._kept_at = np.full((B, n), -1, dtype=np.int64)
-                # the game's counts' version (`store.counts_version`) at that piece, and where
-                # each game's counts were last brought up to date (events logged, version)
                 self._kept_version = np.zeros((B, n), dtype=np.int64)
                 self._read = np.full((B, 2), -1, dtype=np.int64)
                 self._marks = (sum(1 << k for k in MOVES_PIECE), sum(1 << k for k in FACTS))
-                self._count = _CoreCount.of(vec)  # (None: the Python count, `_piece`)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.vec, name)
@@ -166,8 +166,7 @@ class LazyBelief:
             self._logs = [None] * self.vec.num_envs
             self._kept_at[:] = -1
             self._read[:] = -1
-            if self._count is not None:
-                self._count.start(np.arange(self.vec.num_envs))
+            self._count.start(np.arange(self.vec.num_envs))
         return self._take(self.vec.reset())
 
     def step(self, actions: np.ndarray) -> tuple:
@@ -180,7 +179,7 @@ class LazyBelief:
                     self._logs[b] = None
                     self._kept_at[b] = -1
                     self._read[b] = -1
-            if self._logs is not None and self._count is not None and done.size:
+            if self._logs is not None and done.size:
                 self._count.start(done)
         return self._take(out)
 
@@ -209,32 +208,30 @@ class LazyBelief:
             self.obs[todo, self.plain :] = matrices([self._game(b) for b in todo.tolist()], seats)
         else:
             seats = self.vec.seat[todo]
-            hit, facts = self._unmoved(todo, seats)
+            hit = self._unmoved(todo, seats)
             obs, plain = self.obs, self.plain
             obs[todo[hit], plain:] = self._kept[todo[hit], seats[hit]]
-            miss = ~hit
-            todo, seats, facts = todo[miss], seats[miss], facts[miss]
-            if self._count is not None and todo.size:  # (the acting seats: the core's count)
+            todo, seats = todo[~hit], seats[~hit]
+            if todo.size:  # (the acting seats: the core's count)
                 pieces, done = self._counted(todo, seats)
                 obs[todo[done], plain:] = pieces[done]
-                todo, seats, facts = todo[~done], seats[~done], facts[~done]
-            for b, seat, told in zip(todo.tolist(), seats.tolist(), facts.tolist(), strict=True):
-                obs[b, plain:] = self._piece(b, seat, told)
+                todo, seats = todo[~done], seats[~done]
+            for b, seat in zip(todo.tolist(), seats.tolist(), strict=True):
+                obs[b, plain:] = self._piece(b, seat)
         self._filled[todo] = True
 
-    def _unmoved(self, todo: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Which rows' seats keep the piece they had at their last turn, in one call, and the
-        events up to each seat's last fact: the core reads each game's log back to its last
-        event that may change a piece (`store.MOVES_PIECE`) and the seat's last fact (`store.
-        FACTS`); a piece stands where neither came since, or where the game's counts were read
-        after the first and kept the deals they kept then (`store.counts_version`)."""
+    def _unmoved(self, todo: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """Which rows' seats keep the piece the core last counted for them, in one call: the
+        core reads each game's log back to its last event that may change a piece (`store.
+        MOVES_PIECE`) and the seat's last fact (`store.FACTS`); a piece stands where neither
+        came since, or where the game's count was read after the first and kept the deals it
+        kept then (its version)."""
         marks = np.empty((len(todo), 2), dtype=np.int64)
         self.vec._core.core.last_marks(todo, seats, *self._marks, marks)
         at = self._kept_at[todo, seats]
         read = self._read[todo]
         counts_same = (marks[:, 0] <= read[:, 0]) & (read[:, 1] == self._kept_version[todo, seats])
-        told = marks[:, 1] > at  # (at -1: no piece kept)
-        return ~told & ((marks[:, 0] <= at) | counts_same), marks[:, 1]
+        return (marks[:, 1] <= at) & ((marks[:, 0] <= at) | counts_same)  # (at -1: none kept)
 
     def _counted(self, games: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The pieces of seats `seats` of games `games` (each at its own turn, or by day: where
@@ -249,37 +246,21 @@ class LazyBelief:
         self._read[g] = status[done][:, [2, 1]]
         return pieces, done
 
-    def _piece(self, b: int, seat: int, told: int | None = None) -> np.ndarray:
-        """`seat`'s piece in game `b`, on a core that logs its events: from the game read from
-        the log where its table is counted and serves the seat (`mafia_env.belief.store.
-        counted_piece`), the seat's kept where the game's counts, brought up to date, kept the
-        deals they kept then and no fact came since (`told`: the events up to its last fact,
-        `_unmoved`); else from the shadow game (`store.matrix`)."""
-        from mafia_env.belief.store import counted_piece, counts_version, matrix
+    def _piece(self, b: int, seat: int) -> np.ndarray:
+        """`seat`'s piece in game `b` where the core's count cannot say (a seat by night after
+        its own move; an event the count does not read): from the game read from the log where
+        its table still serves the seat (`mafia_env.belief.store.counted_piece`), else from the
+        shadow game (`store.matrix`)."""
+        from mafia_env.belief.store import counted_piece, matrix
 
         log = self._logs[b]
         if log is None:
             vec = self.vec
             log = self._logs[b] = LoggedGame(vec._core.core, b, vec.rules, vec.n)
         if log.sync():
-            # a seat's piece is kept at its own turn, and by day (by night a seat that has
-            # moved may know more than the table: `store._Table.keeps`); where the core counts,
-            # by its count alone (its versions are not the Python count's)
-            keep = seat == log.actor or log.turn not in NIGHT_TURNS
-            keep = keep and self._count is None
-            if keep and told is not None and told <= self._kept_at[b, seat]:
-                read = self._read[b] = len(log.events), counts_version(log)
-                if read[1] == self._kept_version[b, seat]:
-                    self._kept_at[b, seat] = read[0]
-                    return self._kept[b, seat]
-            piece = counted_piece(log, seat, told)
+            piece = counted_piece(log, seat)
             if piece is not None:
-                row = piece.ravel()
-                if keep:
-                    read = self._read[b] = len(log.events), counts_version(log)
-                    self._kept[b, seat] = row
-                    self._kept_at[b, seat], self._kept_version[b, seat] = read
-                return row
+                return piece.ravel()
         return matrix(self._game(b), seat).ravel()
 
     def observe(self, b: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -302,29 +283,26 @@ class LazyBelief:
             for i, (b, seat) in enumerate(zip(games.tolist(), seats.tolist(), strict=True)):
                 out[i, self.plain :] = matrix(self._game(b), seat).ravel()
             return out
-        hit, facts = self._unmoved(games, seats)
-        if hit.any():  # (a kept piece stands by day, and at the seat's own turn: `_piece`)
-            status = self.vec._core.core.status
-            for i in np.flatnonzero(hit).tolist():
-                b, seat = int(games[i]), int(seats[i])
-                if seat != self.vec.seat[b] and status(b)[1] in _NIGHTS:
-                    hit[i] = False
+        # the core's count serves a seat at its own turn and by day (by night a seat that has
+        # moved may know more than the table: `store._Table.keeps`; those go to `_piece`)
+        status, acting = self.vec._core.core.status, self.vec.seat
+        served = np.array(
+            [
+                s == acting[b] or status(b)[1] not in _NIGHTS
+                for b, s in zip(games.tolist(), seats.tolist(), strict=True)
+            ],
+            dtype=bool,
+        )
+        hit = served & self._unmoved(games, seats)
         out[hit, self.plain :] = self._kept[games[hit], seats[hit]]
-        rest = np.flatnonzero(~hit)
-        if self._count is not None and rest.size:  # (at a seat's own turn or by day)
-            status = self.vec._core.core.status
-            served = [
-                i
-                for i in rest.tolist()
-                if seats[i] == self.vec.seat[games[i]] or status(int(games[i]))[1] not in _NIGHTS
-            ]
-            if served:
-                idx = np.array(served, dtype=np.int64)
-                pieces, done = self._counted(games[idx], seats[idx])
-                out[idx[done], self.plain :] = pieces[done]
-                rest = np.setdiff1d(rest, idx[done])
+        idx = np.flatnonzero(served & ~hit)
+        rest = np.flatnonzero(~served)
+        if idx.size:
+            pieces, done = self._counted(games[idx], seats[idx])
+            out[idx[done], self.plain :] = pieces[done]
+            rest = np.concatenate([rest, idx[~done]])
         for i in rest.tolist():
-            out[i, self.plain :] = self._piece(int(games[i]), int(seats[i]), int(facts[i]))
+            out[i, self.plain :] = self._piece(int(games[i]), int(seats[i]))
         return out
 
 
@@ -339,11 +317,8 @@ class _CoreCount:
         from mafia_env.belief import store
         from mafia_env.belief.count import countable
 
-        core = vec._core.core
         roles = [r for r, k in vec.rules.role_counts(vec.n).items() if k]
         if not (store.SHARE and store.COUNT and countable(vec.rules, roles)):
-            return None
-        if not hasattr(core, "count_pieces"):  # (a core built before it)
             return None
         return cls(vec)
 

@@ -60,11 +60,11 @@ FACTS = frozenset({_ROLE, int(Ev.TEAMMATE), int(Ev.CHECK), int(Ev.DON_INTRODUCED
 _MANY = (Role.PUTANA, Role.MANIAC, Role.DOCTOR)  # roles whose night turns change public events
 SHARE = True  # the piece of a seat that saw only what the table saw comes from the table's
 COUNT = True  # the table's deals counted from its deaths where that is its deduction (`count`)
-# the public events after which the piece of the acting seat, where a counted table serves it
-# (`counted_piece`), may change: the deaths, the cards shown and the game's end (what `Counted`
-# reads; then only where the count's kept deals change, its `version`); the seat's own facts
-# (`FACTS`) may change it too, nothing else does: at a counted table the acting seat is always
-# the table's (`_Table.keeps`), day or night, and its piece the count's deals its facts allow
+# the public events after which the piece of a seat a counted table serves at its own turn
+# or by day may change: the deaths, the cards shown and the game's end (what `Counted` reads;
+# then only where the count's kept deals change); the seat's own facts (`FACTS`) may change it
+# too, nothing else does: its piece is the count's deals its facts allow (`_Table.keeps`;
+# the C core's count keeps pieces by these, `mafia_env.seat_obs.LazyBelief`)
 MOVES_PIECE = frozenset(int(k) for k in (Ev.ELIMINATED, Ev.REVEAL, Ev.GAME_OVER, Ev.TERMINATED))
 # the pieces of counted tables by (the deals listed, those kept, those a seat's facts allow):
 # shared by the games of one rules and size, whose states repeat (`_Table.marginals_of`)
@@ -104,47 +104,20 @@ def matrix(game: Game, seat: int) -> np.ndarray:
     return deduction(game, seat).matrix()
 
 
-def counted_piece(game: Any, seat: int, told: int | None = None) -> np.ndarray | None:
+def counted_piece(game: Any, seat: int) -> np.ndarray | None:
     """`seat`'s piece where its game's table is counted (`mafia_env.belief.count`) and serves
     it (`matrix` gives the same), else None (`matrix` then). What reads `game` here is the
     count, the seat's facts and who acts when: the public events, the seat's own and the
     turn, so `game` may be a game read from the C core's event log alone, without the Python
     engine playing it (`mafia_env.seat_obs.LoggedGame`), where none of its events hands the
-    count to a tracker (`count.hands_over`). From one turn of the seat's to its next, only a
-    change of the game's counts (`counts_version`; at an event of `MOVES_PIECE`) or a fact of
-    the seat's own (`FACTS`) may change it.
-
-    `told`, where given, is the number of events up to the seat's last fact: at its own turn
-    or by day, where a counted table always serves the seat (`_Table.keeps`), its facts are
-    then known unchanged without reading its events."""
+    count to a tracker (`count.hands_over`)."""
     if not (SHARE and COUNT and countable(game.rules, game.roles)):
         return None
-    if told is not None and (game.actor == seat or game.turn not in NIGHT_TURNS):
-        per_game = _TRACKERS.get(game, {})
-        table = per_game.get(_TEAM_KEY if _knows_team(game, seat) else _TABLE_KEY)
-        if table is None:  # (made here, once a game)
-            table = _table_for(game, seat)
-        t = table.tracker if table else None
-        if isinstance(t, Counted) and t.tracker is None:
-            return table.marginals_of(game, seat, ("told", told))
     table = _table_for(game, seat)
     t = None if table is None else table.tracker
     if not isinstance(t, Counted) or t.tracker is not None:  # (a tracker reads more)
         return None
     return table.marginals_of(game, seat)
-
-
-def counts_version(game: Any) -> int:
-    """A number that changes whenever the deals kept by any of `game`'s counted tables do
-    (brought up to date first): the sum of their `version`s (a table made later adds its)."""
-    total = 0
-    for key in (_TABLE_KEY, _TEAM_KEY):
-        table = (_TRACKERS.get(game) or {}).get(key)
-        if table:
-            t = table.tracker
-            t.update()
-            total += t.version
-    return total
 
 
 def matrices(games: Sequence[Game], seats: Sequence[int]) -> np.ndarray:
@@ -227,16 +200,14 @@ class _Table:
         self._night[seat] = (t.ref, night)
         return night
 
-    def marginals_of(self, game: Game, seat: int, facts: Any = None) -> np.ndarray:
+    def marginals_of(self, game: Game, seat: int) -> np.ndarray:
         """The marginals [n, R] of the table's deals that `seat`'s facts allow (what its own
-        tracker's `matrix` gives). `facts`: a key that changes with the seat's facts (default:
-        how many `keeps` read)."""
+        tracker's `matrix` gives)."""
         t = self.tracker
         pinned = self._pinned.get(seat)
         if pinned is not None:
             return pinned
-        if facts is None:
-            facts = self.seen[seat][1]
+        facts = self.seen[seat][1]
         got = self._allowed.get(seat)
         if got is None or got[0] != facts or got[1] is not t.deals:
             allowed = t.space.allowed_matrix(deal_constraints(game, seat))
@@ -395,7 +366,6 @@ __all__ = [
     "SHARE",
     "cached",
     "counted_piece",
-    "counts_version",
     "deduction",
     "matrices",
     "matrix",

@@ -161,7 +161,9 @@ def test_the_vector_env_fills_every_games_piece_at_once(variant):
         obs, masks, _, _, info = vec.step(acts)
 
 
-@pytest.mark.parametrize("variant, n", [("sport", 10), ("club", 6), ("minimal", 5), ("sport", 7)])
+@pytest.mark.parametrize(
+    "variant, n", [("sport", 10), ("club", 6), ("minimal", 5), ("sport", 7), ("online", 7)]
+)
 def test_the_lazy_piece_on_the_c_core_is_the_python_engines(variant, n):
     """`LazyBelief` over the C core computes the piece from each slot's game read from the
     core's event log (`LoggedGame`, the table counted) or its shadow game (the core's inputs
@@ -176,7 +178,8 @@ def test_the_lazy_piece_on_the_c_core_is_the_python_engines(variant, n):
         vector_env(variant, 4, n, seed=5, belief="deduction", backend=b) for b in ("c", "python")
     ]
     assert envs[0]._shadows is not None and envs[1]._shadows is None
-    assert envs[0]._logs is not None  # (the core logs its events for the piece)
+    # (the core logs its events and counts the table where it can: not ONLINE's)
+    assert (envs[0]._logs is not None) == (variant != "online")
     outs = [e.reset() for e in envs]
     rng = np.random.default_rng(5)
     ended = 0
@@ -211,19 +214,15 @@ def test_the_lazy_piece_on_the_c_core_is_the_python_engines(variant, n):
         ("minimal", 10, {"self_shot": "always", "mafia_target_team": True}),
     ],
 )
-@pytest.mark.parametrize("core_count", [True, False])
-def test_the_piece_read_from_the_cores_log_is_every_seats_at_every_step(
-    variant, n, knobs, core_count
-):
+def test_the_piece_read_from_the_cores_log_is_every_seats_at_every_step(variant, n, knobs):
     """The piece `LazyBelief` keeps from one turn of a seat's to the next (the core's marks:
     no death, card shown or fact of the seat's own since, or the game's counts unchanged) and
     reads from the core's event log (the core's count, `Core.count_pieces`; else
     `store.counted_piece`), against the Python engine's env at every step of seeded games,
     knobs of the count included (the mafia's shot, cards shown, the don introduced): the
     acting seats' rows (`fill`) and every seat's view (`observe_many`, by day and by night),
-    bit for bit, with the core's count and without it (`core_count`: the Python count over
-    the log, `LoggedGame`). The log serves almost every row: the shadow game (the Python
-    engine playing the game again) is made for few of them."""
+    bit for bit. The log serves almost every row: the shadow game (the Python engine playing
+    the game again) is made for few of them."""
     from mafia_env import ccore
     from mafia_env.seat_obs import LazyBelief, vector_env
 
@@ -245,8 +244,6 @@ def test_the_piece_read_from_the_cores_log_is_every_seats_at_every_step(
         return game(self, b)
 
     assert envs[0]._count is not None  # (the core counts these tables)
-    if not core_count:
-        envs[0]._count = None
     outs = [e.reset() for e in envs]
     rng = np.random.default_rng(11)
     games = np.repeat(np.arange(6), n)
