@@ -17,17 +17,12 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import warnings
 from pathlib import Path
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mafia_env import ccore
-from mafia_env.ccore.diff import random_knobs
-from mafia_env.errors import ConfigError
-from mafia_env.seat_obs import vector_env
+from mafia_env.ccore.diff import belief_count_tables
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,43 +38,15 @@ def main(argv: list[str] | None = None) -> int:
         print("no C core built here: nothing to compare")
         return 0
     rng = random.Random(args.seed)
-    done = trial = 0
-    while done < args.tables:
-        trial += 1
-        variant, n = rng.choice(["sport", "club", "minimal"]), rng.choice([7, 8, 9, 10])
-        knobs = random_knobs(rng, 4)
-        try:
-            with warnings.catch_warnings():  # (a knob of a role the variant does not deal)
-                warnings.simplefilter("ignore")
-                envs = [
-                    vector_env(
-                        variant, args.games, n, seed=trial, belief="deduction", backend=b, **knobs
-                    )
-                    for b in ("c", "python")
-                ]
-        except ConfigError:
-            continue
-        if envs[0]._count is None:  # (a table the core does not count)
-            continue
-        done += 1
-        B = args.games
-        outs = [e.reset() for e in envs]
-        moves = np.random.default_rng(trial)
-        games, seats = np.repeat(np.arange(B), n), np.tile(np.arange(n), B)
-        for step in range(args.steps):
-            for e in envs:
-                e.fill(np.arange(B))
-            same = np.array_equal(envs[0].obs, envs[1].obs)
-            if same and step % 5 == 0:
-                same = np.array_equal(*(e.observe_many(games, seats) for e in envs))
-            if not same:
-                print(f"MISMATCH: {variant}-{n} {knobs} (seed {trial}) at step {step}")
-                return 1
-            acts = np.array([moves.choice(np.flatnonzero(m)) for m in outs[0][1]])
-            outs = [e.step(acts) for e in envs]
-        print(f"{done}/{args.tables}: {variant}-{n} {knobs}: no mismatch", flush=True)
+    found = belief_count_tables(
+        rng, args.tables, args.steps, args.games, log=lambda line: print(line, flush=True)
+    )
+    if found is not None:
+        print(f"MISMATCH: {found}")
+        return 1
     print(
-        f"{done} tables the core counts, {args.steps} steps of {args.games} games each: no mismatch"
+        f"{args.tables} tables the core counts, {args.steps} steps of {args.games} games each: "
+        "no mismatch"
     )
     return 0
 

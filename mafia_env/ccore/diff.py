@@ -8,6 +8,7 @@ observation (every seat's at the start, at each new day and night, at the end, o
 move with ``all_seats``), every event logged, who is alive, the fouls, the result and the
 rewards. It returns None, or a `Mismatch` that names the first move where the two differ and
 what differs. tests/ccore/test_ccore.py and scripts/diff_backends.py run it.
+`belief_count_tables` does the same for the belief piece the core counts.
 """
 
 from __future__ import annotations
@@ -237,4 +238,61 @@ def random_knobs(rng: random.Random, k: int = 6) -> dict:
     return out
 
 
-__all__ = ["EngineError", "Mismatch", "play_both", "random_knobs", "rewards_of"]
+def belief_count_tables(rng: random.Random, tables: int, steps: int, games: int, log=None):
+    """The belief piece the C core counts (`Core.count_pieces`, read through `seat_obs.
+    LazyBelief`) against the Python engine's, over tables of random knob sets (SPORT, CLUB,
+    MINIMAL; `random_knobs`, 4 knobs) the core counts: random legal play of `games` games a
+    table for `steps` steps, the acting seats' pieces at every step and every seat's view
+    every fifth, bit for bit. Return None, or a line naming the first table and step where the
+    two differ; `log(line)` hears of each table checked. tests/belief/test_belief_table.py and
+    scripts/diff_belief_count.py run it."""
+    import warnings
+
+    from mafia_env.errors import ConfigError
+    from mafia_env.seat_obs import vector_env
+
+    done = trial = 0
+    while done < tables:
+        trial += 1
+        variant, n = rng.choice(["sport", "club", "minimal"]), rng.choice([7, 8, 9, 10])
+        knobs = random_knobs(rng, 4)
+        try:
+            with warnings.catch_warnings():  # (a knob of a role the variant does not deal)
+                warnings.simplefilter("ignore")
+                envs = [
+                    vector_env(
+                        variant, games, n, seed=trial, belief="deduction", backend=b, **knobs
+                    )
+                    for b in ("c", "python")
+                ]
+        except ConfigError:
+            continue
+        if envs[0]._count is None:  # (a table the core does not count)
+            continue
+        done += 1
+        outs = [e.reset() for e in envs]
+        moves = np.random.default_rng(trial)
+        every, seats = np.repeat(np.arange(games), n), np.tile(np.arange(n), games)
+        for step in range(steps):
+            for e in envs:
+                e.fill(np.arange(games))
+            same = np.array_equal(envs[0].obs, envs[1].obs)
+            if same and step % 5 == 0:
+                same = np.array_equal(*(e.observe_many(every, seats) for e in envs))
+            if not same:
+                return f"{variant}-{n} {knobs} (seed {trial}): the pieces differ at step {step}"
+            acts = np.array([moves.choice(np.flatnonzero(m)) for m in outs[0][1]])
+            outs = [e.step(acts) for e in envs]
+        if log is not None:
+            log(f"{done}/{tables}: {variant}-{n} {knobs}: no mismatch")
+    return None
+
+
+__all__ = [
+    "EngineError",
+    "Mismatch",
+    "belief_count_tables",
+    "play_both",
+    "random_knobs",
+    "rewards_of",
+]

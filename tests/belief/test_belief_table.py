@@ -308,46 +308,12 @@ def test_a_game_read_from_the_log_goes_to_its_shadow_at_an_event_the_count_does_
 
 def test_the_cores_count_is_the_python_engines_under_random_knobs():
     """The core's count (`Core.count_pieces`) against the Python engine's piece over random
-    knob sets (`ccore.diff.random_knobs`: the tables the core counts among them), random play,
-    the acting seats' rows at every step and every seat's view every fifth, bit for bit."""
-    import warnings
-
+    knob sets (`ccore.diff.belief_count_tables`: 8 tables the core counts among them), random
+    play, the acting seats' rows at every step and every seat's view every fifth, bit for bit
+    (`scripts/diff_belief_count.py` plays it for as long as asked)."""
     from mafia_env import ccore
-    from mafia_env.ccore.diff import random_knobs
-    from mafia_env.errors import ConfigError
-    from mafia_env.seat_obs import vector_env
+    from mafia_env.ccore.diff import belief_count_tables
 
     if not ccore.available():
         pytest.skip("no C core built here")
-    rng = random.Random(29)
-    counted = 0
-    for trial in range(40):
-        if counted == 8:
-            break
-        variant, n = rng.choice(["sport", "club", "minimal"]), rng.choice([7, 8, 9, 10])
-        knobs = random_knobs(rng, 4)
-        try:
-            with warnings.catch_warnings():  # (a knob of a role the variant does not deal)
-                warnings.simplefilter("ignore")
-                envs = [
-                    vector_env(variant, 4, n, seed=trial, belief="deduction", backend=b, **knobs)
-                    for b in ("c", "python")
-                ]
-        except ConfigError:
-            continue
-        if envs[0]._count is None:
-            continue
-        counted += 1
-        outs = [e.reset() for e in envs]
-        moves = np.random.default_rng(trial)
-        games, seats = np.repeat(np.arange(4), n), np.tile(np.arange(n), 4)
-        for step in range(100):
-            for e in envs:
-                e.fill(np.arange(4))
-            assert np.array_equal(envs[0].obs, envs[1].obs), (variant, n, knobs, step)
-            if step % 5 == 0:
-                views = [e.observe_many(games, seats) for e in envs]
-                assert np.array_equal(*views), (variant, n, knobs, step)
-            acts = np.array([moves.choice(np.flatnonzero(m)) for m in outs[0][1]])
-            outs = [e.step(acts) for e in envs]
-    assert counted == 8
+    assert belief_count_tables(random.Random(29), tables=8, steps=100, games=4) is None
