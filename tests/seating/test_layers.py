@@ -205,6 +205,27 @@ print(type(policy).__module__, ",".join(names))
     assert {"random", "rule", "ppo", "checkpoint"} <= set(names.split(","))
 
 
+def test_the_entry_points_are_read_once_for_each_path(monkeypatch):
+    """A config's check lists the policies once for each opponent it names: the installed
+    distributions' metadata is scanned once for each `sys.path`, not on every call."""
+    from mafia_env.seating import policies
+
+    calls = []
+    real = policies.entry_points
+
+    def counted(**kw):
+        calls.append(kw)
+        return real(**kw)
+
+    monkeypatch.setattr(policies, "entry_points", counted)
+    policies._plugins_on.cache_clear()
+    first = policy_names()
+    assert policy_names() == first and len(calls) == 1
+    monkeypatch.setattr(sys, "path", [*sys.path, "/nonexistent-for-the-test"])
+    assert policy_names() == first and len(calls) == 2  # another path: read again
+    policies._plugins_on.cache_clear()
+
+
 def test_registered_factory_gets_the_table_and_options():
     seen = {}
 
