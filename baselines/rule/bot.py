@@ -191,7 +191,11 @@ class RulePolicy:
             if not count[rows].all():
                 raise ValueError("the mask allows no action")
             b = self.read(obs, legal, rows, mix)
-            out[rows] = spread(self.decide(b), b)
+
+            def copies(i: int, k: int) -> Draws:  # k copies of the batch's row i
+                return self.decide(self.read(obs, legal, np.full(k, rows[i]), mix))
+
+            out[rows] = spread(self.decide(b), b, copies)
         return out
 
     def _mix(self, styles: Sequence[Style], index: Any, rows: int) -> StyleMix | None:
@@ -222,8 +226,9 @@ class RulePolicy:
     def read(
         self, obs: np.ndarray, legal: np.ndarray, rows: np.ndarray, mix: StyleMix | None = None
     ) -> SeenBatch:
-        """Read the rows `rows` of a batch (each by its own style, given `mix`)."""
-        whole = rows.size == len(obs)
+        """Read the rows `rows` of a batch (each by its own style, given `mix`): indices, in
+        order, a row more than once allowed (`spread`'s copies)."""
+        whole = rows.size == len(obs) and bool((rows == np.arange(rows.size)).all())
         b = SeenBatch(self, obs, legal) if whole else SeenBatch(self, obs[rows], legal[rows])
         if mix is not None:
             b.mix = mix if whole else mix.take(rows)

@@ -166,24 +166,49 @@ def draw_in_order(
     return fallback
 
 
-def spread(draws: Draws, b: SeenBatch) -> np.ndarray:
+# a row whose draws can fall more ways than this has its choices worked out on copies of
+# itself, a batch of ways a call (`spread`'s `copies`): a noisy style's speech (a draw for the
+# noise, one over every legal act, one or two over tied seats) falls some 200,000 ways, and a
+# call over the whole batch for each of them cost a minute
+MANY_WAYS = 256
+COPIES = 4096  # the most copies of a row decided at once
+
+
+def spread(
+    draws: Draws, b: SeenBatch, copies: Callable[[int, int], Draws] | None = None
+) -> np.ndarray:
     """Return [R, actions]: each action's probability, every way the draws can fall (the
     places of each row's picks that tie, then its fallback draw) weighed uniformly, summed
-    in the order a scripted generator walks them."""
+    in the order a scripted generator walks them. `copies(i, k)`: the decision of `k` copies
+    of row `i` (the same draws, each copy's own places); given, a row of more than
+    `MANY_WAYS` ways has them chosen on its copies, `COPIES` ways a call."""
     R, masks, pass_legal = b.R, b.masks, b.pass_legal
     counts = [c.tolist() for c in draws.counts]
     # each row's picks that draw (2 or more ties), and every way they can fall
     drawing = [[j for j, c in enumerate(counts) if c[i] >= 2] for i in range(R)]
     ways = [list(product(*(range(counts[j][i]) for j in js))) for i, js in enumerate(drawing)]
-    layers = max(len(w) for w in ways)
+    twins = {}  # row -> its copies' decision and the picks there that draw, where they match
+    if copies is not None:
+        for i in (i for i, w in enumerate(ways) if len(w) > MANY_WAYS):
+            twin = copies(i, min(len(ways[i]), COPIES))
+            # (a decision's picks are the batch's: the copies may make fewer, or in other
+            # places, but the row's own ties, in order, must be the same)
+            js = [j for j, c in enumerate(twin.counts) if c[0] >= 2]
+            if [int(twin.counts[j][0]) for j in js] == [counts[j][i] for j in drawing[i]]:
+                twins[i] = (twin, js)
+    many = [i in twins for i in range(R)]
+    layers = max([len(w) for w, m in zip(ways, many, strict=True) if not m], default=0)
     actions = []
     for layer in range(layers):  # the choice of every row's `layer`th way, at once
         places = [np.zeros(R, dtype=np.int64) for _ in counts]
         for i, (js, w) in enumerate(zip(drawing, ways, strict=True)):
-            if layer < len(w):
+            if layer < len(w) and not many[i]:
                 for j, x in zip(js, w[layer], strict=True):
                     places[j][i] = x
         actions.append(draws.choose(places).tolist())
+    chosen = [[a[i] for a in actions[: len(w)]] for i, w in enumerate(ways)]
+    for i, (twin, js) in twins.items():
+        chosen[i] = _on_copies(twin, js, ways[i])
     out = np.zeros(masks.shape, dtype=np.float64)
     for i in range(R):
         ks = [counts[j][i] for j in drawing[i]]
@@ -193,7 +218,7 @@ def spread(draws: Draws, b: SeenBatch) -> np.ndarray:
         while pending:  # the scripted walk: each script's draws, zero past its end
             script = pending.pop()
             picks = script[: len(ks)] + (0,) * max(0, len(ks) - len(script))
-            a = actions[at[picks]][i]
+            a = chosen[i][at[picks]]
             calls = list(ks)
             if a < 0:
                 if pass_legal[i]:
@@ -210,4 +235,18 @@ def spread(draws: Draws, b: SeenBatch) -> np.ndarray:
     return out
 
 
-__all__ = ["NONE", "Draws", "Tie", "combine", "fixed", "play", "spread"]
+def _on_copies(twin: Draws, js: list[int], ways: list[tuple[int, ...]]) -> list[int]:
+    """A row's choice in each of its `ways` (the places of its picks `js`), chosen on copies
+    of the row (`twin`: their decision), a copy a way, as many a call as there are copies."""
+    k = len(twin.counts[0]) if twin.counts else 1
+    out: list[int] = []
+    for start in range(0, len(ways), k):
+        chunk = np.array(ways[start : start + k], dtype=np.int64).reshape(-1, len(js))
+        places = [np.zeros(k, dtype=np.int64) for _ in twin.counts]
+        for col, j in enumerate(js):
+            places[j][: len(chunk)] = chunk[:, col]
+        out += twin.choose(places)[: len(chunk)].tolist()
+    return out
+
+
+__all__ = ["COPIES", "MANY_WAYS", "NONE", "Draws", "Tie", "combine", "fixed", "play", "spread"]

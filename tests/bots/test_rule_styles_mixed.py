@@ -90,3 +90,32 @@ def test_the_mix_key_groups_the_bots_that_decide_together():
     assert quiet.mix_key() != sport[0].mix_key()  # another shape
     quiet.style = RULE  # (the key follows the style)
     assert quiet.mix_key() == sport[0].mix_key()
+
+
+@pytest.mark.parametrize(("variant", "n"), [("city", 13), ("online", 10)])
+def test_a_row_of_many_ways_is_spread_on_its_copies_as_in_the_batch(variant, n, monkeypatch):
+    """`spread` works out a row whose draws fall many ways (a noisy style's speech: the noise,
+    any legal act, tied seats: some 200,000) on copies of the row: the same probabilities,
+    bit for bit, as the whole batch choosing each way in turn. Here every row of more than 2
+    ways goes to its copies, 8 ways a call (the styles' full speeches: too slow the old way)."""
+    from baselines.rule import draws
+
+    bots = [RulePolicy(variant, n, seed=1, style=STYLES[s].style) for s in ("talkative", "framer")]
+    bots.append(RulePolicy(variant, n, seed=1))
+    vec = VectorMafia(variant, 16, n, seed=5)
+    obs, masks, _ = vec.reset()
+    on_copies = []
+    real = draws._on_copies
+    monkeypatch.setattr(draws, "_on_copies", lambda *a: on_copies.append(len(a[2])) or real(*a))
+    for _ in range(30):
+        for bot in bots:
+            with monkeypatch.context() as m:
+                m.setattr(draws, "MANY_WAYS", 2)
+                m.setattr(draws, "COPIES", 8)
+                fast = bot.probs_batch(obs, masks)
+            with monkeypatch.context() as m:
+                m.setattr(draws, "MANY_WAYS", 10**12)  # every way on the whole batch
+                plain = bot.probs_batch(obs, masks)
+            assert np.array_equal(fast, plain)
+        obs, masks, *_ = vec.step(bots[-1].act_batch(obs, masks))
+    assert len(on_copies) >= 20 and max(on_copies) > 8  # rows of several calls among them
