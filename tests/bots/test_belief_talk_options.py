@@ -1022,3 +1022,31 @@ def test_defer_impossible_hands_the_town_over_where_a_seat_claims_checks_no_nigh
     fired = _check_trigger(trigger, styles, range(4), want)
     assert fired["fake_sheriff_solo"] > 0 and fired["don_fake_check"] > 0, fired
     assert fired["framer"] == 0, fired  # (its mafia claim no check)
+
+
+def test_mafia_defend_hands_a_mafia_speech_to_the_rule_bots_while_its_team_is_up():
+    """``mafia_defend``: a mafia seat's speech while a living member of its team (itself
+    included) is up for the vote is the rule bots' (the layer's reader, seeded alike); not a
+    town seat's, not a vote, not while only town players are up. The expectation is worked
+    out from the game's own nominees; the mafia seats are the layer over the stand-in network,
+    whose nominations put the mafia up (the rule bots' town answers them)."""
+    from mafia_env.engine.kinds import Turn
+
+    seen = {True: 0, False: 0}
+    layer = layered(mafia_defend=True)
+    for vec, mask, game, seat in decisions(range(8), mafia=layer):
+        if mask.sum() <= 1:
+            continue
+        talk = layered(mafia_defend=True)
+        speech = np.array([game.turn in (Turn.SPEECH, Turn.LAST_WORD, Turn.TIE_SPEECH)])
+        got = bool(talk._defending(talk.reader, vec[None], mask[None] != 0, speech)[0])
+        up = [s for s in game.today.nominees if game.alive[s]]
+        want = bool(speech[0]) and game.teams[seat] == Team.MAFIA
+        want = want and any(game.teams[s] == Team.MAFIA for s in up)
+        assert got == want, (game.day, game.turn, seat, up)
+        if game.teams[seat] == Team.MAFIA and speech[0]:
+            seen[got] += 1
+            if got:
+                rule = layered(mafia_defend=True).reader.act_batch(vec[None], mask[None])[0]
+                assert layered(mafia_defend=True).act(vec, mask) == rule
+    assert seen[True] >= 3 and seen[False] >= 3, seen
