@@ -137,12 +137,15 @@ benchmark's ``half-rule`` and ``half-style`` tables):
   townsperson more to vote, where a network that learned among towns voting their top suspect
   seldom nominated after day 1 (sport-10's mafia in 12% of day 2s, the rule bots' in 52-70%)
   and one of its own was the one voted out.
-- ``mafia_defend``: a mafia seat's speech while a living member of its team (itself included)
-  is up for the vote is the rule bots' (their mafia put a town player up beside him). Forum-10's
-  network, put up on day 1 by a town player, seldom answered so (its mafia put a townsperson
-  up after that in 28 of 48 such games, the rule bots' in 53 of 64): a town that votes its
-  second suspect (the zoo's held-out ``second_suspect``, whose second suspect on day 1 is the
-  later nominee) voted its mafia out on day 1 in 30% of games, the rule bots' in 4%.
+- ``mafia_answer``: a mafia seat's pass in a speech, while a living member of its team (itself
+  included) is up for the vote, nominates the town player the table's reading suspects most,
+  as the rule bots' mafia put a townsperson up beside their own; not once a seat outside its
+  team has vouched for anyone (a town of the network's copies, which vouch in their day-1
+  speech: there the network plays as it learned). Forum-10's network, put up on day 1 by a
+  town player, answered so in 28 of 48 such games (the rule bots' mafia in 53 of 64), and a
+  town that votes its second suspect (the zoo's held-out ``second_suspect``, whose second
+  suspect on day 1 is the later nominee) voted its mafia out on day 1 in 30% of games, the
+  rule bots' in 4%.
 
 Options for measuring the parts: ``others_talk`` off keeps only the real sheriff's talk;
 ``hide_talk`` hides the table's accusations and vouches from the network (``hide_vouches``
@@ -236,7 +239,7 @@ class BeliefTalk:
         mafia_quiet: bool = False,
         mafia_silent: bool = False,
         mafia_push: bool = False,
-        mafia_defend: bool = False,
+        mafia_answer: bool = False,
     ):
         self.spec = spec
         self.inner = inner
@@ -307,8 +310,8 @@ class BeliefTalk:
         # on: a mafia seat's speech after day 1 that would end nominates the town player the
         # table suspects most, where he is a suspect
         self.mafia_push = mafia_push
-        # on: a mafia seat's speech while one of its team is up for the vote is the rule bots'
-        self.mafia_defend = mafia_defend
+        # on: a mafia seat's pass while its team is up nominates the table's top town suspect
+        self.mafia_answer = mafia_answer
         self._hidden_cols: dict[int, np.ndarray] = {}  # a table's reader -> `_hidden`
         self.seed(seed)
 
@@ -359,17 +362,12 @@ class BeliefTalk:
             if rule.any():
                 out[rule] = reader.act_batch(obs[rule], masks[rule])
                 free &= ~rule  # (the layer's parts leave these rows alone)
-        if self.mafia_defend:
-            rule = self._defending(reader, obs, legal, speech_kind[kind] & free)
-            if rule.any():
-                out[rule] = reader.act_batch(obs[rule], masks[rule])
-                free &= ~rule
         self._parts(reader, obs, legal, out, kind, free, names)
         if self.mark:  # (last: where a day-1 speech still ends with nothing said)
             self._mark(reader, obs, legal, out, speech_kind[kind] & free)
         if self.mafia_quiet or self.mafia_silent:
             self._quiet(reader, obs, legal, out, speech_kind[kind] & free)
-        if self.mafia_push:
+        if self.mafia_push or self.mafia_answer:
             self._push(reader, obs, legal, out, speech_kind[kind] & free)
         return out
 
@@ -527,22 +525,6 @@ class BeliefTalk:
         out[rows] = hit
         return out
 
-    def _defending(
-        self, reader: RulePolicy, obs: np.ndarray, legal: np.ndarray, speech: np.ndarray
-    ) -> np.ndarray:
-        """``mafia_defend``: which rows (of the speeches `speech`) are a mafia seat's while a
-        living member of its team (itself included) is up for the vote."""
-        mafia = reader.mafia_role[_roles(reader, obs)]
-        rows = np.flatnonzero(speech & mafia)
-        out = np.zeros(len(obs), dtype=bool)
-        if not rows.size:
-            return out
-        b = reader.read(obs, legal, rows)
-        team = b.mate.copy()
-        team[b.rows, b.me] = True
-        out[rows] = (b.nominee & team & b.alive).any(axis=1)
-        return out
-
     def _mark(
         self, reader: RulePolicy, obs: np.ndarray, legal: np.ndarray, out: np.ndarray, speech
     ) -> None:
@@ -613,7 +595,16 @@ class BeliefTalk:
         allowed[b.rows, b.me] = False
         p = np.where(allowed, public, -np.inf)  # (NaN in a row whose facts clash: skipped)
         best = p.argmax(axis=1)
-        push = (b.day >= 2) & (p[b.rows, best] >= prior + ACCUSE_OVER)
+        push = np.zeros(b.R, dtype=bool)
+        if self.mafia_push:
+            push |= (b.day >= 2) & (p[b.rows, best] >= prior + ACCUSE_OVER)
+        if self.mafia_answer:  # a member of its team up: any town player beside him
+            team = b.mate.copy()
+            team[b.rows, b.me] = True
+            up = (b.nominee & team & b.alive).any(axis=1)
+            # not beside the network's copies: no seat outside its team has vouched
+            vouched = (~team & b.vouched.any(axis=2)).any(axis=1)
+            push |= up & ~vouched & np.isfinite(p[b.rows, best])
         for j in np.flatnonzero(push):
             index = self._index(b, Act.NOMINATE, int(best[j]))
             if self._ok(b, j, index):

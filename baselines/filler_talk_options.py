@@ -31,7 +31,7 @@ PARTS = (
     "mafia_quiet",
     "mafia_silent",
     "mafia_push",
-    "mafia_defend",
+    "mafia_answer",
 )
 # where a town seat plays as the rule bots (``defer``): three or more sheriff claimants (more
 # than one liar), two or more (a lie told), any claim of the sheriff or of a check by another

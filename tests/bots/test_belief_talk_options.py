@@ -1024,29 +1024,62 @@ def test_defer_impossible_hands_the_town_over_where_a_seat_claims_checks_no_nigh
     assert fired["framer"] == 0, fired  # (its mafia claim no check)
 
 
-def test_mafia_defend_hands_a_mafia_speech_to_the_rule_bots_while_its_team_is_up():
-    """``mafia_defend``: a mafia seat's speech while a living member of its team (itself
-    included) is up for the vote is the rule bots' (the layer's reader, seeded alike); not a
-    town seat's, not a vote, not while only town players are up. The expectation is worked
-    out from the game's own nominees; the mafia seats are the layer over the stand-in network,
-    whose nominations put the mafia up (the rule bots' town answers them)."""
+def test_mafia_answer_puts_a_town_player_up_beside_its_team():
+    """``mafia_answer`` over a network that nominates nobody, on the mafia's seats: while a
+    living member of its team (itself included) is up for the vote, a mafia seat's pass in a
+    speech becomes a nomination of the town player the table's reading (a town player's in
+    that seat) suspects most among those it may nominate, unless a seat outside its team has
+    vouched for someone (the network's copies vouch on day 1). Elsewhere the pass stays.
+    Beside the rule bots' town (they vouch for nobody) and beside a town that vouches once;
+    the expectation worked out from the game's own nominees and vouches."""
     from mafia_env.engine.kinds import Turn
 
-    seen = {True: 0, False: 0}
-    layer = layered(mafia_defend=True)
-    for vec, mask, game, seat in decisions(range(8), mafia=layer):
-        if mask.sum() <= 1:
+    spec = table_of(TASK)
+    answered = {"nominate": 0, "pass": 0, "copies": 0}
+
+    def talk(answer):
+        return BeliefTalk(spec, Passing(spec), 1, mafia=False, mafia_answer=answer)
+
+    layer = talk(True)
+    reader = layer.reader
+
+    class VouchOnce(Scripted):  # vouches for someone once, then talks as the stand-in
+        def act_batch(self, obs, masks):
+            out = super().act_batch(obs, masks)
+            for i, mask in enumerate(np.asarray(masks)):
+                b = reader.read(np.asarray(obs)[i : i + 1], mask[None] != 0, np.arange(1))
+                seats = np.flatnonzero(b.seg(Act.VOUCH)[0])
+                if not b.vouched[0, b.me[0]].any() and seats.size:
+                    out[i] = layer._index(b, Act.VOUCH, int(seats[0]))
+            return out
+
+    vouching = VouchOnce(spec)
+
+    def town_of(seed, game):  # half the games: a town that vouches in every speech
+        town = [s for s in range(game.n) if game.teams[s] != Team.MAFIA]
+        return {s: vouching for s in town} if seed % 2 else {}
+
+    for vec, mask, game, seat in decisions(range(16), mafia=layer, seated=town_of):
+        if game.teams[seat] != Team.MAFIA or game.turn is not Turn.SPEECH or mask.sum() <= 1:
             continue
-        talk = layered(mafia_defend=True)
-        speech = np.array([game.turn in (Turn.SPEECH, Turn.LAST_WORD, Turn.TIE_SPEECH)])
-        got = bool(talk._defending(talk.reader, vec[None], mask[None] != 0, speech)[0])
-        up = [s for s in game.today.nominees if game.alive[s]]
-        want = bool(speech[0]) and game.teams[seat] == Team.MAFIA
-        want = want and any(game.teams[s] == Team.MAFIA for s in up)
-        assert got == want, (game.day, game.turn, seat, up)
-        if game.teams[seat] == Team.MAFIA and speech[0]:
-            seen[got] += 1
-            if got:
-                rule = layered(mafia_defend=True).reader.act_batch(vec[None], mask[None])[0]
-                assert layered(mafia_defend=True).act(vec, mask) == rule
-    assert seen[True] >= 3 and seen[False] >= 3, seen
+        plain, got = talk(False).act(vec, mask), talk(True).act(vec, mask)
+        team_up = any(game.teams[s] == Team.MAFIA and game.alive[s] for s in game.today.nominees)
+        b = reader.read(vec[None], mask[None] != 0, np.arange(1))
+        may = b.alive[0] & b.seg(Act.NOMINATE)[0] & ~b.mate[0]
+        may[b.me[0]] = False
+        vouchers = {e[1] for e in game.events if e[0] == Ev.VOUCH}
+        copies = any(game.teams[s] != Team.MAFIA for s in vouchers)
+        passes = reader.layout.decoded[plain][0] is Act.PASS
+        if not (team_up and passes and may.any()):
+            assert got == plain
+            answered["pass"] += 1
+        elif copies:
+            assert got == plain
+            answered["copies"] += 1
+        else:
+            act, target = reader.layout.decoded[got][:2]
+            public = layer._readings(b, mafia=True)[1][0]
+            assert act is Act.NOMINATE and may[target] and game.teams[target] != Team.MAFIA
+            assert public[target] == public[may].max()
+            answered["nominate"] += 1
+    assert min(answered.values()) >= 3, answered
