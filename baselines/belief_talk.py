@@ -587,7 +587,9 @@ class BeliefTalk:
         """``mafia_push``: in `out`, a mafia seat's pass in a speech after day 1 becomes a
         nomination of the town player the table's reading (what a town player in its seat
         would believe) suspects most, where he is a suspect (more than `ACCUSE_OVER` above
-        the prior) it may nominate."""
+        the prior) it may nominate. ``mafia_answer``: on any day, while a living member of its
+        team is up for the vote, whoever that town player is, unless a seat outside its team has
+        vouched."""
         mafia = reader.mafia_role[_roles(reader, obs)]
         rows = np.flatnonzero(speech & mafia & _within(reader.layout, out, Act.PASS))
         if not rows.size:
@@ -603,11 +605,9 @@ class BeliefTalk:
         if self.mafia_push:
             push |= (b.day >= 2) & (p[b.rows, best] >= prior + ACCUSE_OVER)
         if self.mafia_answer:  # a member of its team up: any town player beside him
-            team = b.mate.copy()
-            team[b.rows, b.me] = True
-            up = (b.nominee & team & b.alive).any(axis=1)
+            up = (b.nominee & b.team & b.alive).any(axis=1)
             # not beside the network's copies: no seat outside its team has vouched
-            vouched = (~team & b.vouched.any(axis=2)).any(axis=1)
+            vouched = (~b.team & b.vouched.any(axis=2)).any(axis=1)
             push |= up & ~vouched & np.isfinite(p[b.rows, best])
         for j in np.flatnonzero(push):
             index = self._index(b, Act.NOMINATE, int(best[j]))

@@ -148,6 +148,13 @@ static int get_items(PyObject *o, Py_buffer *v, Py_ssize_t items, int size, int 
     return 0;
 }
 
+/* get_items into v[*got] and its data (the next buffer held: *got + 1), or NULL on an error */
+static void *take_items(PyObject *o, Py_buffer *v, int *got, Py_ssize_t items, int size,
+                        int writable, const char *what) {
+    if (get_items(o, &v[*got], items, size, writable, what) < 0) return NULL;
+    return v[(*got)++].buf;
+}
+
 /* count_pieces(table, state, games, seats, out, status): the belief piece of seat seats[i] in
    game games[i] of a counted table (count.c) into out[i] (float32, n x R each), read from the
    games' logs; status[i] = (0, the count's version, the events read), or (-1, ...) where the
@@ -172,8 +179,8 @@ static PyObject *Core_count_pieces(CoreObject *self, PyObject *args) {
     CountState s;
     Py_ssize_t m = 0;
     do {
-        if (get_items(PyTuple_GET_ITEM(to, 6), &v[got], 7, 4, 0, "params") < 0) break;
-        const int32_t *p = v[got++].buf;
+        const int32_t *p = take_items(PySequence_Fast_ITEMS(to)[6], v, &got, 7, 4, 0, "params");
+        if (!p) break;
         t.D = p[0], t.n = n, t.R = p[1], t.shot_all = p[2], t.shot_never = p[3];
         t.don_known = p[4], t.don = p[5], t.sheriff = p[6];
         if (t.D < 1 || t.R < 1 || t.R > N_ROLES) {
@@ -181,38 +188,26 @@ static PyObject *Core_count_pieces(CoreObject *self, PyObject *args) {
             break;
         }
         Py_ssize_t D = t.D, R = t.R;
-        if (get_items(PyTuple_GET_ITEM(to, 0), &v[got], D * n, 1, 0, "deals") < 0) break;
-        t.deals = v[got++].buf;
-        if (get_items(PyTuple_GET_ITEM(to, 1), &v[got], D * n, 1, 0, "black") < 0) break;
-        t.black = v[got++].buf;
-        if (get_items(PyTuple_GET_ITEM(to, 2), &v[got], D * n, 1, 0, "town") < 0) break;
-        t.town = v[got++].buf;
-        if (get_items(PyTuple_GET_ITEM(to, 3), &v[got], (n + 1) * (n + 1), 1, 0, "outcomes") < 0)
-            break;
-        t.outcomes = v[got++].buf;
-        if (get_items(PyTuple_GET_ITEM(to, 4), &v[got], N_ROLES, 1, 0, "index") < 0) break;
-        t.index = v[got++].buf;
-        if (get_items(PyTuple_GET_ITEM(to, 5), &v[got], R, 1, 0, "mafia_of") < 0) break;
-        t.mafia_of = v[got++].buf;
-        if (get_items(PyTuple_GET_ITEM(so, 0), &v[got], B * D, 1, 1, "live") < 0) break;
-        s.live = v[got++].buf;
-        if (get_items(PyTuple_GET_ITEM(so, 1), &v[got], B * D, 2, 1, "n_town") < 0) break;
-        s.n_town = v[got++].buf;
-        if (get_items(PyTuple_GET_ITEM(so, 2), &v[got], B * D, 2, 1, "n_black") < 0) break;
-        s.n_black = v[got++].buf;
-        if (get_items(PyTuple_GET_ITEM(so, 3), &v[got], (Py_ssize_t)B * n, 1, 1, "alive") < 0)
-            break;
-        s.alive = v[got++].buf;
-        if (get_items(PyTuple_GET_ITEM(so, 4), &v[got], (Py_ssize_t)B * 4, 4, 1, "misc") < 0)
-            break;
-        s.misc = v[got++].buf;
+        Py_ssize_t BD = (Py_ssize_t)B * D, Bn = (Py_ssize_t)B * n;
+        PyObject **T = PySequence_Fast_ITEMS(to), **S = PySequence_Fast_ITEMS(so);
+        if (!(t.deals = take_items(T[0], v, &got, D * n, 1, 0, "deals"))) break;
+        if (!(t.black = take_items(T[1], v, &got, D * n, 1, 0, "black"))) break;
+        if (!(t.town = take_items(T[2], v, &got, D * n, 1, 0, "town"))) break;
+        if (!(t.outcomes = take_items(T[3], v, &got, (n + 1) * (n + 1), 1, 0, "outcomes"))) break;
+        if (!(t.index = take_items(T[4], v, &got, N_ROLES, 1, 0, "index"))) break;
+        if (!(t.mafia_of = take_items(T[5], v, &got, R, 1, 0, "mafia_of"))) break;
+        if (!(s.live = take_items(S[0], v, &got, BD, 1, 1, "live"))) break;
+        if (!(s.n_town = take_items(S[1], v, &got, BD, 2, 1, "n_town"))) break;
+        if (!(s.n_black = take_items(S[2], v, &got, BD, 2, 1, "n_black"))) break;
+        if (!(s.alive = take_items(S[3], v, &got, Bn, 1, 1, "alive"))) break;
+        if (!(s.misc = take_items(S[4], v, &got, (Py_ssize_t)B * 4, 4, 1, "misc"))) break;
         if (get_i64(go, &v[got], -1, 0, "games") < 0) break;
         const int64_t *gs = v[got++].buf;
         m = v[got - 1].len / 8;
         if (get_i64(eo, &v[got], m, 0, "seats") < 0) break;
         const int64_t *ss = v[got++].buf;
-        if (get_items(oo, &v[got], m * n * R, 4, 1, "out") < 0) break;
-        float *out = v[got++].buf;
+        float *out = take_items(oo, v, &got, m * n * R, 4, 1, "out");
+        if (!out) break;
         if (get_i64(xo, &v[got], 3 * m, 1, "status") < 0) break;
         int64_t *st = v[got++].buf;
         uint8_t *okv = malloc((size_t)D + (size_t)n * R);
